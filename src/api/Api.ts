@@ -1,0 +1,30 @@
+/**
+ * The whole HTTP contract. It never imports server code, so an integrator can
+ * derive a typed client from it and an embedder can serve it.
+ *
+ * @since 1.0.0
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { IdentityApi } from "./IdentityApi.ts"
+import { KeysApi } from "./KeysApi.ts"
+import { RequestErrors } from "./Security.ts"
+import { SystemApi } from "./SystemApi.ts"
+
+export class Api extends HttpApi.make("outreach")
+  .add(SystemApi)
+  .add(IdentityApi)
+  .add(KeysApi)
+  .middleware(RequestErrors)
+  .annotateMerge(OpenApi.annotations({
+    title: "Outreach Service API",
+    version: "1.0.0",
+    description: [
+      "A JSON REST API that drives connected accounts (seats) on a professional social network safely.",
+      "Every action is a job; a per-account Governor runs writes one at a time inside working hours, budgets,",
+      "warm-up and human approval; signed webhooks report what happened.",
+      "",
+      "Every response carries `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`.",
+      "Successful bodies start with `ok: true`; every error is `{ok: false, error: {type, message, next}}`."
+    ].join("\n")
+  }))
+{}

@@ -1,0 +1,32 @@
+/**
+ * Credential values: API keys (`svc_` + 43 base64url characters, 256 random
+ * bits) and session tokens (`sess_` + the same). Only SHA-256 hashes are stored.
+ *
+ * @since 1.0.0
+ */
+import { createHash, randomBytes } from "node:crypto"
+import { Effect } from "effect"
+
+/** The API key prefix. */
+export const keyPrefix = "svc_"
+/** The session token prefix. */
+export const sessionPrefix = "sess_"
+
+const keyPattern = /^svc_[A-Za-z0-9_-]{43}$/
+
+/** Whether a string has the shape of an API key value. */
+export const isKeyValue = (value: string): boolean => keyPattern.test(value)
+
+const randomToken = (prefix: string) => Effect.sync(() => prefix + randomBytes(32).toString("base64url"))
+
+/** A new API key value. */
+export const newKeyValue: Effect.Effect<string> = randomToken(keyPrefix)
+
+/** A new session token. */
+export const newSessionToken: Effect.Effect<string> = randomToken(sessionPrefix)
+
+/** The stored form of a credential: lowercase hex SHA-256. */
+export const hashCredential = (value: string): string => createHash("sha256").update(value).digest("hex")
+
+/** The display prefix kept with a key record: its first 12 characters. */
+export const displayPrefix = (value: string): string => value.slice(0, 12)

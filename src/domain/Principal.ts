@@ -1,0 +1,43 @@
+/**
+ * Who is calling: an API key (acting with the workspace owner's rights) or a
+ * signed-in person with a role. Every rule about roles lives here.
+ *
+ * @since 1.0.0
+ */
+import { Context, Schema } from "effect"
+
+/** Roles of people in a workspace. */
+export const Role = Schema.Literals(["owner", "admin", "member"])
+export type Role = typeof Role.Type
+
+/** A signed-in person (sessions are created by the dashboard or the operator CLI). */
+export interface SessionUser {
+  readonly id: string
+  readonly email: string
+  readonly name: string
+  readonly role: Role
+}
+
+/** The authenticated caller of one request. */
+export type Principal =
+  | {
+    readonly kind: "key"
+    readonly workspaceId: string
+    readonly keyId: string
+    readonly keyName: string
+  }
+  | {
+    readonly kind: "session"
+    readonly workspaceId: string
+    readonly sessionId: string
+    readonly user: SessionUser
+  }
+
+/** The role a principal acts with: keys act with the owner's rights (spec, Authentication 3). */
+export const roleOf = (principal: Principal): Role => principal.kind === "key" ? "owner" : principal.user.role
+
+/** Owner and admin endpoints (keys, webhooks) are closed to members. */
+export const canManageWorkspace = (principal: Principal): boolean => roleOf(principal) !== "member"
+
+/** The caller of the current request, provided by the authentication middleware. */
+export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("outreach/CurrentPrincipal") {}

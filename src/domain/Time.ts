@@ -1,0 +1,16 @@
+/**
+ * The current instant from Effect's `Clock`, so tests and the sandbox's test
+ * clock control every time-based rule.
+ *
+ * @since 1.0.0
+ */
+import { Clock, Effect } from "effect"
+
+/** Now as epoch milliseconds and as an ISO 8601 string. */
+export const now: Effect.Effect<{ readonly ms: number; readonly iso: string }> = Effect.map(
+  Clock.currentTimeMillis,
+  (ms) => ({ ms, iso: new Date(ms).toISOString() })
+)
+
+/** An instant in epoch milliseconds as an ISO 8601 string. */
+export const toIso = (ms: number): string => new Date(ms).toISOString()

@@ -1,0 +1,18 @@
+/**
+ * Hands the request gate's work to the API's authentication middleware, so a
+ * credential is resolved once per request.
+ *
+ * @since 1.0.0
+ */
+import { Context } from "effect"
+import type { Principal } from "../domain/Principal.ts"
+
+/** What the gate found for this request; `resolved: false` when no gate ran (embedded use). */
+export interface Admitted {
+  readonly resolved: boolean
+  readonly principal: Principal | undefined
+}
+
+export const Admitted = Context.Reference<Admitted>("outreach/http/Admitted", {
+  defaultValue: () => ({ resolved: false, principal: undefined })
+})

@@ -1,0 +1,130 @@
+/**
+ * The request gate, around every route: admits the request (credential and
+ * rate window in one round trip), answers 429 over the limit, puts the
+ * `ratelimit-*` headers on every response, and makes sure every failure —
+ * unknown route, wrong method, oversized body, defect — leaves in the envelope.
+ *
+ * @since 1.0.0
+ */
+import { ByteSize, Cause, Effect, Option, type Types } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Credentials } from "../auth/Credentials.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
+import { Admitted } from "./Admission.ts"
+import { ensureEnvelope, errorResponse } from "./Errors.ts"
+
+/** Paths the gate lets through untouched: load balancers poll them. */
+const ungated = new Set(["/healthz"])
+
+const bearerToken = (authorization: string | undefined): string | undefined => {
+  if (authorization === undefined) return undefined
+  const match = /^bearer +(.+)$/i.exec(authorization.trim())
+  return match === null ? undefined : match[1].trim()
+}
+
+interface RoutePattern {
+  readonly method: string
+  readonly pattern: RegExp
+}
+
+const toPattern = (path: string): RegExp =>
+  new RegExp("^" + path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\/:[^/]+/g, "/[^/]+") + "/?$")
+
+/** A route the service serves. */
+export interface RouteSpec {
+  readonly method: string
+  readonly path: string
+}
+
+const pathOf = (url: string): string => {
+  const end = url.search(/[?#]/)
+  return end === -1 ? url : url.slice(0, end)
+}
+
+/**
+ * The gate as global router middleware; `served` lists every route, so a miss
+ * can be told apart as 404 (no such path) or 405 (path exists, other method).
+ */
+export const layer = (served: ReadonlyArray<RouteSpec>) =>
+  HttpRouter.middleware(
+    Effect.gen(function*() {
+      const credentials = yield* Credentials
+      const config = yield* AppConfig
+      const routes: ReadonlyArray<RoutePattern> = served.map(({ method, path }) => ({
+        method,
+        pattern: toPattern(path)
+      }))
+      const maxBodySize = ByteSize.bytes(config.maxBodyBytes)
+
+      const routeMiss = (request: HttpServerRequest.HttpServerRequest) => {
+        const path = pathOf(request.url)
+        const allowed = routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
+        if (allowed.length === 0) {
+          return errorResponse(404, {
+            message: `There is no route ${request.method} ${path}.`,
+            next: "Check the path against GET /openapi.json; every API path starts with /v1."
+          })
+        }
+        const allow = [...new Set(allowed)].join(", ")
+        return errorResponse(405, {
+          message: `${path} does not accept ${request.method}.`,
+          next: `Use one of: ${allow}.`
+        }, { allow })
+      }
+
+      const recover = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
+        const failure = Cause.findErrorOption(cause)
+        if (
+          Option.isSome(failure) && HttpServerError.isHttpServerError(failure.value) &&
+          failure.value.reason._tag === "RouteNotFound"
+        ) {
+          return Effect.succeed(routeMiss(request))
+        }
+        return Effect.logError("request failed unexpectedly", cause).pipe(
+          Effect.as(errorResponse(500, {
+            message: "The service failed unexpectedly; the failure has been logged.",
+            next: "Retry later; if it persists, contact support with the time of the request."
+          }))
+        )
+      }
+
+      return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>): Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        Types.unhandled,
+        HttpServerRequest.HttpServerRequest
+      > =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          if (ungated.has(pathOf(request.url))) return yield* httpEffect
+
+          const admission = yield* credentials.admit({
+            token: bearerToken(request.headers.authorization),
+            clientAddress: Option.getOrElse(request.remoteAddress, () => "unknown")
+          })
+          const headers = rateLimitHeaders(admission.window)
+          if (admission.window.exceeded) {
+            return errorResponse(429, {
+              message: "Too many requests: the limit is 600 a minute for each API key.",
+              next: `Wait ${admission.window.resetSeconds} seconds before the next request; use ?wait= on job reads instead of tight polling.`
+            }, headers)
+          }
+
+          const declaredLength = Number(request.headers["content-length"] ?? "0")
+          const response = declaredLength > config.maxBodyBytes
+            ? errorResponse(413, {
+              message: `The request body has ${declaredLength} bytes; the limit is ${config.maxBodyBytes}.`,
+              next: "Send a smaller body."
+            })
+            : yield* httpEffect.pipe(
+              Effect.provideService(Admitted, { resolved: true, principal: admission.principal }),
+              Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+              Effect.catchCause((cause) =>
+                Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause)
+              )
+            )
+          return HttpServerResponse.setHeaders(ensureEnvelope(response), headers)
+        })
+    }),
+    { global: true }
+  )

@@ -1,0 +1,36 @@
+/**
+ * `GET/POST /v1/keys`, `POST /v1/keys/{id}/revoke`.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { CurrentPrincipal } from "../domain/Principal.ts"
+import { ApiKeys } from "../keys/ApiKeys.ts"
+
+export const KeysHandlers = HttpApiBuilder.group(
+  Api,
+  "keys",
+  Effect.fn(function*(handlers) {
+    const keys = yield* ApiKeys
+    return handlers.handleAll({
+      list: () =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return { ok: true as const, keys: yield* keys.list(principal.workspaceId) }
+        }),
+      create: ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const created = yield* keys.create({ workspaceId: principal.workspaceId, name: payload.name })
+          return { ok: true as const, key: created.key, value: created.value }
+        }),
+      revoke: ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id) }
+        })
+    })
+  })
+)

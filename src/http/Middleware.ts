@@ -1,0 +1,95 @@
+/**
+ * Implementations of the API's middleware contracts (`api/Security.ts`).
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer, Redacted, SchemaIssue } from "effect"
+import { HttpApiMiddleware } from "effect/http-api"
+import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts"
+import { Authentication, RequestErrors, RequireManager } from "../api/Security.ts"
+import { Credentials } from "../auth/Credentials.ts"
+import { canManageWorkspace, CurrentPrincipal } from "../domain/Principal.ts"
+import { Admitted } from "./Admission.ts"
+
+const missingKey = new Unauthorized({
+  error: {
+    message: "The request has no API key.",
+    next:
+      "Send the header `Authorization: Bearer svc_...`. Create a key with POST /v1/keys or `npm run cli -- workspace create`."
+  }
+})
+
+const unknownKey = new Unauthorized({
+  error: {
+    message: "The API key is unknown or revoked, or its workspace is not active.",
+    next: "Check the key you send; list your keys with GET /v1/keys using a valid key, or create a new one."
+  }
+})
+
+/** Bearer authentication: uses the gate's lookup when there was one, else looks the key up. */
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const credentials = yield* Credentials
+    return Authentication.of({
+      bearer: (httpEffect, { credential }) =>
+        Effect.gen(function*() {
+          const token = Redacted.value(credential)
+          if (token === "") return yield* missingKey
+          const admitted = yield* Admitted
+          const principal = admitted.resolved ? admitted.principal : yield* credentials.resolve(token)
+          if (principal === undefined) return yield* unknownKey
+          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        })
+    })
+  })
+)
+
+/** Owner/admin check for keys and webhooks. */
+export const RequireManagerLive = Layer.succeed(
+  RequireManager,
+  (httpEffect) =>
+    Effect.gen(function*() {
+      const principal = yield* CurrentPrincipal
+      if (!canManageWorkspace(principal)) {
+        return yield* new NotAllowed({
+          error: {
+            message: "Only owners and admins (and API keys) can manage keys and webhooks.",
+            next: "Ask an owner or admin of the workspace, or use an API key."
+          }
+        })
+      }
+      return yield* httpEffect
+    })
+)
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const slotName = { Params: "path", Headers: "header", Query: "query", Payload: "body" } as const
+
+/** Schema failures of a request answer 400 `badRequest` naming every offending field. */
+export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (error) => {
+  if (error.kind === "Body" || error.kind === "ResponseHeaders") {
+    // Our own response failed its schema: a bug, logged with its cause.
+    return Effect.logError("response failed its schema", error.cause).pipe(
+      Effect.andThen(Effect.fail(
+        new Internal({ error: { message: "The service failed to answer.", next: "Retry later." } })
+      ))
+    )
+  }
+  const slot = slotName[error.kind]
+  const problems = formatIssues(error.cause.issue).issues.map((issue) => {
+    const path = (issue.path ?? []).map((segment) =>
+      String(typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment)
+    )
+    return path.length === 0 ? `${slot}: ${issue.message}` : `${slot}.${path.join(".")}: ${issue.message}`
+  })
+  return Effect.fail(
+    new BadRequest({
+      error: {
+        message: problems.join("; "),
+        next: "Fix the fields named in the message and send the request again; GET /openapi.json describes every field."
+      }
+    })
+  )
+})

@@ -1,0 +1,47 @@
+/**
+ * The HTTP application: the API's handlers behind the request gate, served by
+ * Node with graceful shutdown (stop accepting, finish in-flight requests).
+ *
+ * @since 1.0.0
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import * as Gate from "./Gate.ts"
+import { IdentityHandlers } from "./IdentityHandlers.ts"
+import { KeysHandlers } from "./KeysHandlers.ts"
+import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Middleware.ts"
+import { SystemHandlers } from "./SystemHandlers.ts"
+
+/** Where the OpenAPI 3.1 document is served. */
+export const openapiPath = "/openapi.json"
+
+/** Every route of the service, with the gate; needs the core services. */
+export const routes = Layer.mergeAll(
+  HttpApiBuilder.layer(Api, { openapiPath }).pipe(
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers]),
+    Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
+  ),
+  Gate.layer([
+    ...Object.values(Api.groups).flatMap((group) =>
+      Object.values(group.endpoints).map(({ method, path }) => ({ method, path }))
+    ),
+    { method: "GET", path: openapiPath }
+  ])
+)
+
+/** The routes served on `HOST:PORT`. */
+export const layer = HttpRouter.serve(routes).pipe(
+  Layer.provide(Layer.unwrap(Effect.gen(function*() {
+    const config = yield* AppConfig
+    return NodeHttpServer.layer(createServer, {
+      host: config.host,
+      port: config.port,
+      gracefulShutdownTimeout: config.shutdownTimeout
+    })
+  })))
+)

@@ -1,0 +1,97 @@
+/**
+ * API keys of a workspace: create (value shown once, hash stored), list, revoke.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { ApiKey } from "../api/KeysApi.ts"
+import { NotFound } from "../api/Errors.ts"
+import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
+import * as Time from "../domain/Time.ts"
+import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+
+const KeyRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  prefix: Schema.String,
+  createdAt: Timestamp,
+  lastUsedAt: NullableTimestamp,
+  revokedAt: NullableTimestamp
+})
+const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
+
+export type ApiKeyRecord = typeof ApiKey.Type
+
+export class ApiKeys extends Context.Service<ApiKeys, {
+  /** Creates a key; `value` (or a fresh random one) is returned once and only its hash is stored. */
+  readonly create: (input: {
+    readonly workspaceId: string
+    readonly name: string
+    readonly value?: string | undefined
+  }) => Effect.Effect<{ readonly key: ApiKeyRecord; readonly value: string }>
+  readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
+  /** Revokes at once; revoking a revoked key returns it unchanged. */
+  readonly revoke: (workspaceId: string, id: string) => Effect.Effect<ApiKeyRecord, NotFound>
+  /** Whether a key with this value exists (revoked or not). */
+  readonly exists: (value: string) => Effect.Effect<boolean>
+}>()("outreach/ApiKeys") {
+  static readonly layer = Layer.effect(
+    ApiKeys,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql`id::text AS id, name, prefix, created_at AS "createdAt",
+        last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`
+
+      const create = Effect.fn("ApiKeys.create")(function*(input: {
+        readonly workspaceId: string
+        readonly name: string
+        readonly value?: string | undefined
+      }) {
+        const value = input.value ?? (yield* newKeyValue)
+        const now = yield* Time.now
+        const rows = yield* sql`
+          INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at)
+          VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${input.name}, ${displayPrefix(value)},
+                  ${hashCredential(value)}, ${now.iso}::timestamptz)
+          RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
+        return { key: rows[0], value }
+      })
+
+      const list = Effect.fn("ApiKeys.list")((workspaceId: string) =>
+        sql`SELECT ${columns} FROM api_keys WHERE workspace_id = ${workspaceId} ORDER BY created_at DESC, id`.pipe(
+          Effect.flatMap(decodeKeys),
+          Effect.orDie
+        )
+      )
+
+      const revoke = Effect.fn("ApiKeys.revoke")(function*(workspaceId: string, id: string) {
+        const now = yield* Time.now
+        const rows = yield* sql`
+          UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now.iso}::timestamptz)
+          WHERE id = ${id} AND workspace_id = ${workspaceId}
+          RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
+        const key = rows[0]
+        if (key === undefined) {
+          return yield* new NotFound({
+            error: {
+              message: `No API key ${id} in this workspace.`,
+              next: "List the workspace's keys with GET /v1/keys."
+            }
+          })
+        }
+        yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ keyId: id, workspaceId }))
+        return key
+      })
+
+      const exists = Effect.fn("ApiKeys.exists")((value: string) =>
+        sql`SELECT 1 AS one FROM api_keys WHERE hash = ${hashCredential(value)}`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        )
+      )
+
+      return ApiKeys.of({ create, list, revoke, exists })
+    })
+  )
+}

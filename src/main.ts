@@ -1,0 +1,17 @@
+/**
+ * The process entry: configuration, layers, launch. SIGINT/SIGTERM interrupt
+ * the program: the server stops accepting, finishes in-flight requests, and
+ * the database closes.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { Layer } from "effect"
+import * as App from "./App.ts"
+import { AppConfig } from "./platform/AppConfig.ts"
+import * as Observability from "./platform/Observability.ts"
+
+App.layer.pipe(
+  Layer.provide(Observability.logging),
+  Layer.provide(AppConfig.layer),
+  Layer.launch,
+  NodeRuntime.runMain
+)

@@ -1,0 +1,89 @@
+/**
+ * The operator CLI (`npm run cli -- ...`): what no API covers. It works against
+ * the same database as the server (PostgreSQL while the server runs; the
+ * embedded database only while the server is stopped).
+ *
+ * @since 1.0.0
+ */
+import { Console, Effect } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { Workspaces } from "../workspaces/Workspaces.ts"
+
+const workspaceId = Argument.String("workspace-id").pipe(Argument.withDescription("The workspace's id"))
+
+const create = Command.make("create", {
+  name: Flag.String("name").pipe(Flag.withDescription("The workspace (organisation) name")),
+  seats: Flag.Int("seats").pipe(Flag.withDescription("Seats (connected accounts) allowed"), Flag.withDefault(5))
+}, ({ name, seats }) =>
+  Effect.gen(function*() {
+    const workspaces = yield* Workspaces
+    const { keyValue, workspace } = yield* workspaces.create({ name, seats })
+    yield* Console.log(`workspace ${workspace.id} "${workspace.name}" with ${workspace.seatsTotal} seats`)
+    yield* Console.log(`owner API key (shown once, keep it safe):\n\n  ${keyValue}\n`)
+  })).pipe(Command.withDescription("Create a workspace and print its owner API key once"))
+
+const list = Command.make("list", {}, () =>
+  Effect.gen(function*() {
+    const workspaces = yield* Workspaces
+    const all = yield* workspaces.list
+    if (all.length === 0) return yield* Console.log("no workspaces")
+    for (const w of all) {
+      yield* Console.log(`${w.id}  ${w.status.padEnd(9)}  seats ${String(w.seatsTotal).padStart(3)}  ${w.name}`)
+    }
+  })).pipe(Command.withDescription("List workspaces"))
+
+const seats = Command.make("seats", {
+  workspaceId,
+  total: Argument.Int("total").pipe(Argument.withDescription("The new number of seats"))
+}, ({ total, workspaceId }) =>
+  Effect.gen(function*() {
+    if (total < 0) return yield* Console.error("seats must be 0 or more")
+    const workspaces = yield* Workspaces
+    const w = yield* workspaces.setSeats(workspaceId, total)
+    yield* Console.log(`workspace ${w.id} now has ${w.seatsTotal} seats`)
+  })).pipe(Command.withDescription("Set a workspace's number of seats"))
+
+const status = (name: "suspend" | "activate", to: "suspended" | "active", description: string) =>
+  Command.make(name, { workspaceId }, ({ workspaceId }) =>
+    Effect.gen(function*() {
+      const workspaces = yield* Workspaces
+      const w = yield* workspaces.setStatus(workspaceId, to)
+      yield* Console.log(`workspace ${w.id} is ${w.status}`)
+    })).pipe(Command.withDescription(description))
+
+const workspace = Command.make("workspace").pipe(
+  Command.withDescription("Manage workspaces"),
+  Command.withSubcommands([
+    create,
+    list,
+    seats,
+    status("suspend", "suspended", "Suspend a workspace: its keys answer 401 until it is activated"),
+    status("activate", "active", "Activate a suspended workspace")
+  ])
+)
+
+const session = Command.make("session").pipe(
+  Command.withDescription("Sign a person in without the dashboard (development and support)"),
+  Command.withSubcommands([
+    Command.make("create", {
+      workspaceId: Flag.String("workspace").pipe(Flag.withDescription("The workspace's id")),
+      email: Flag.String("email"),
+      name: Flag.String("name"),
+      role: Flag.ChoiceWithValue("role", [["owner", "owner"], ["admin", "admin"], ["member", "member"]] as const).pipe(
+        Flag.withDefault("member" as const)
+      ),
+      hours: Flag.Int("hours").pipe(Flag.withDescription("How long the session lasts"), Flag.withDefault(12))
+    }, (input) =>
+      Effect.gen(function*() {
+        const workspaces = yield* Workspaces
+        const created = yield* workspaces.createSession({ ...input, ttlHours: input.hours })
+        yield* Console.log(`session for ${input.email} (${input.role}), valid ${input.hours} hours:\n\n  ${created.token}\n`)
+      })).pipe(Command.withDescription("Create a person (or update their role) and print a session token once"))
+  ])
+)
+
+/** The `outreach` operator command. */
+export const cli = Command.make("outreach").pipe(
+  Command.withDescription("Operator commands for the outreach service"),
+  Command.withSubcommands([workspace, session])
+)

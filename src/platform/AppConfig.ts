@@ -1,0 +1,71 @@
+/**
+ * Every setting of the service, read once through Effect `Config` (environment
+ * variables by default). The README's configuration table mirrors this file.
+ *
+ * @since 1.0.0
+ */
+import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+
+export interface AppSettings {
+  readonly host: string
+  readonly port: number
+  /** PostgreSQL server; none means embedded PGlite in `dataDir`. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly dataDir: string
+  readonly logLevel: LogLevel.LogLevel
+  /** OTLP/HTTP endpoint for traces, e.g. `http://127.0.0.1:4318`; none disables export. */
+  readonly otlpEndpoint: Option.Option<string>
+  readonly serviceName: string
+  /** Makes sure a workspace owning this key exists at start. */
+  readonly bootstrapKey: Option.Option<Redacted.Redacted<string>>
+  readonly network: "sandbox"
+  readonly clock: "system" | "test"
+  readonly allowPrivateWebhooks: boolean
+  readonly maxBodyBytes: number
+  readonly shutdownTimeout: Duration.Duration
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outreach/AppConfig") {
+  /** Reads the settings from the environment. */
+  static readonly config: Config.Config<AppSettings> = Config.all({
+    host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
+    port: Config.Port("PORT").pipe(Config.withDefault(8080)),
+    databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+    dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
+    logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
+    otlpEndpoint: Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT")),
+    serviceName: Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("outreach-service")),
+    bootstrapKey: Config.option(Config.Redacted("OUTREACH_BOOTSTRAP_KEY")),
+    network: Config.Literals(["sandbox"], "OUTREACH_NETWORK").pipe(Config.withDefault<"sandbox">("sandbox")),
+    clock: Config.Literals(["system", "test"], "OUTREACH_CLOCK").pipe(
+      Config.withDefault<"system" | "test">("system")
+    ),
+    allowPrivateWebhooks: Config.Boolean("OUTREACH_ALLOW_PRIVATE_WEBHOOKS").pipe(Config.withDefault(false)),
+    maxBodyBytes: Config.Int("MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
+    shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
+  })
+
+  /** The settings from the environment. */
+  static readonly layer = Layer.effect(AppConfig, Effect.map(AppConfig.config, AppConfig.of))
+
+  /** Fixed settings for tests and embedders: defaults overridden by `overrides`. */
+  static readonly layerWith = (overrides: Partial<AppSettings>) =>
+    Layer.succeed(AppConfig, AppConfig.of({ ...defaults, ...overrides }))
+}
+
+/** The defaults, as documented in the README. */
+export const defaults: AppSettings = {
+  host: "127.0.0.1",
+  port: 8080,
+  databaseUrl: Option.none(),
+  dataDir: "./.data",
+  logLevel: "Info",
+  otlpEndpoint: Option.none(),
+  serviceName: "outreach-service",
+  bootstrapKey: Option.none(),
+  network: "sandbox",
+  clock: "system",
+  allowPrivateWebhooks: false,
+  maxBodyBytes: 1024 * 1024,
+  shutdownTimeout: Duration.seconds(20)
+}

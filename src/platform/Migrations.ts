@@ -1,0 +1,31 @@
+/**
+ * Runs the numbered migrations in `migrations/` at start, on PGlite and
+ * PostgreSQL alike. The migrator takes a table lock, so servers starting at the
+ * same time against one database do not race.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer } from "effect"
+import { Migrator } from "effect/sql"
+import foundation from "../../migrations/0001_foundation.ts"
+
+/** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
+export const migrations = {
+  "0001_foundation": foundation
+}
+
+/** Applies the pending migrations and logs what ran. */
+export const migrate = Migrator.make({})({
+  loader: Migrator.fromRecord(migrations),
+  table: "outreach_migrations"
+}).pipe(
+  Effect.tap((ran) =>
+    ran.length === 0
+      ? Effect.logDebug("database schema is up to date")
+      : Effect.logInfo(`applied migrations: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+  ),
+  Effect.withSpan("Migrations.migrate")
+)
+
+/** A layer that migrates the database when built. */
+export const layer = Layer.effectDiscard(migrate)

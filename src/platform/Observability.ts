@@ -1,0 +1,41 @@
+/**
+ * Logs and traces. Logs are structured (logfmt on a terminal, JSON lines with
+ * `LOG_FORMAT=json`); traces of every request and SQL statement go to an OTLP
+ * endpoint through `@effect/opentelemetry` when one is configured.
+ *
+ * @since 1.0.0
+ */
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
+import { BatchSpanProcessor, type SpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { Effect, Layer, Logger, Option, References } from "effect"
+import { AppConfig } from "./AppConfig.ts"
+
+/** The minimum log level and the log format from the configuration. */
+export const logging = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const format = process.env["LOG_FORMAT"] === "json" ? Logger.consoleJson : Logger.consoleLogFmt
+  return Layer.mergeAll(
+    Logger.layer([format]),
+    Layer.succeed(References.MinimumLogLevel, config.logLevel)
+  )
+}))
+
+/** OpenTelemetry tracing to `OTEL_EXPORTER_OTLP_ENDPOINT` (OTLP over HTTP), or nothing when unset. */
+export const tracing = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  if (Option.isNone(config.otlpEndpoint)) return Layer.empty
+  const url = config.otlpEndpoint.value.replace(/\/$/, "") + "/v1/traces"
+  yield* Effect.logInfo(`exporting traces to ${url}`)
+  return NodeSdk.layer(() => ({
+    resource: { serviceName: config.serviceName, serviceVersion: "1.0.0" },
+    spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url }))
+  }))
+}))
+
+/** Tracing into a given exporter (tests use an in-memory one). */
+export const tracingTo = (exporter: SpanExporter, serviceName = "outreach-service") =>
+  NodeSdk.layer(() => ({
+    resource: { serviceName, serviceVersion: "1.0.0" },
+    spanProcessor: new SimpleSpanProcessor(exporter)
+  }))

@@ -1,0 +1,32 @@
+/**
+ * Column schemas shared by the repositories: what both PostgreSQL drivers
+ * return, decoded into the API's forms.
+ *
+ * @since 1.0.0
+ */
+import { Schema, SchemaTransformation } from "effect"
+
+/** A `timestamptz` column (a `Date` from the drivers, or its text form) as an ISO 8601 string. */
+export const Timestamp = Schema.Union([Schema.Date, Schema.String]).pipe(
+  Schema.decodeTo(
+    Schema.String,
+    SchemaTransformation.transform({
+      decode: (value) => (value instanceof Date ? value : new Date(value)).toISOString(),
+      encode: (iso) => iso
+    })
+  )
+)
+
+/** A nullable `timestamptz` column. */
+export const NullableTimestamp = Schema.NullOr(Timestamp)
+
+/** An `int8`/`bigint` or `numeric` column (text or bigint from the drivers) as a JS number. */
+export const BigIntNumber = Schema.Union([Schema.Number, Schema.String, Schema.BigInt]).pipe(
+  Schema.decodeTo(
+    Schema.Number,
+    SchemaTransformation.transform({
+      decode: (value) => Number(value),
+      encode: (n) => n
+    })
+  )
+)

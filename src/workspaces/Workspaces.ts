@@ -1,0 +1,169 @@
+/**
+ * Workspaces (organisations): created by the operator CLI or at first start,
+ * each with its seats and an owner key. People and their sessions belong here
+ * too, ready for the dashboard's sign-in.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { NotFound } from "../api/Errors.ts"
+import { hashCredential, isKeyValue, newSessionToken } from "../auth/Tokens.ts"
+import type { Role } from "../domain/Principal.ts"
+import * as Time from "../domain/Time.ts"
+import { ApiKeys } from "../keys/ApiKeys.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { Timestamp } from "../platform/Rows.ts"
+
+/** The default number of seats of a new workspace. */
+export const defaultSeats = 5
+
+export const Workspace = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  status: Schema.Literals(["active", "suspended"]),
+  seatsTotal: Schema.Number,
+  createdAt: Timestamp
+})
+export type Workspace = typeof Workspace.Type
+const decodeWorkspaces = Schema.decodeUnknownEffect(Schema.Array(Workspace))
+
+const notFound = (id: string) =>
+  new NotFound({
+    error: { message: `No workspace ${id}.`, next: "List workspaces with `npm run cli -- workspace list`." }
+  })
+
+export class Workspaces extends Context.Service<Workspaces, {
+  /** Creates a workspace with an owner key (the given value, or a new one) and returns the key value once. */
+  readonly create: (input: {
+    readonly name: string
+    readonly seats?: number | undefined
+    readonly keyValue?: string | undefined
+  }) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }>
+  readonly list: Effect.Effect<ReadonlyArray<Workspace>>
+  readonly get: (id: string) => Effect.Effect<Workspace, NotFound>
+  readonly setSeats: (id: string, seats: number) => Effect.Effect<Workspace, NotFound>
+  readonly setStatus: (id: string, status: Workspace["status"]) => Effect.Effect<Workspace, NotFound>
+  /** Adds a person and signs them in: returns a session token (shown once). */
+  readonly createSession: (input: {
+    readonly workspaceId: string
+    readonly email: string
+    readonly name: string
+    readonly role: Role
+    readonly ttlHours?: number | undefined
+  }) => Effect.Effect<{ readonly userId: string; readonly token: string }, NotFound>
+}>()("outreach/Workspaces") {
+  static readonly layer = Layer.effect(
+    Workspaces,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const keys = yield* ApiKeys
+      const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
+
+      const create = Effect.fn("Workspaces.create")(function*(input: {
+        readonly name: string
+        readonly seats?: number | undefined
+        readonly keyValue?: string | undefined
+      }) {
+        const now = yield* Time.now
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql`
+            INSERT INTO workspaces (id, name, seats_total, created_at)
+            VALUES (${crypto.randomUUID()}, ${input.name}, ${input.seats ?? defaultSeats}, ${now.iso}::timestamptz)
+            RETURNING ${columns}`.pipe(Effect.flatMap(decodeWorkspaces))
+          const workspace = rows[0]
+          const created = yield* keys.create({ workspaceId: workspace.id, name: "Owner key", value: input.keyValue })
+          return { workspace, keyValue: created.value }
+        })).pipe(Effect.orDie)
+      })
+
+      const list = sql`SELECT ${columns} FROM workspaces ORDER BY created_at, id`.pipe(
+        Effect.flatMap(decodeWorkspaces),
+        Effect.orDie,
+        Effect.withSpan("Workspaces.list")
+      )
+
+      const update = (id: string, change: ReturnType<typeof sql.update>) =>
+        sql`UPDATE workspaces SET ${change} WHERE id = ${id} RETURNING ${columns}`.pipe(
+          Effect.flatMap(decodeWorkspaces),
+          Effect.orDie,
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.succeed(rows[0]))
+        )
+
+      const get = Effect.fn("Workspaces.get")((id: string) =>
+        sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`.pipe(
+          Effect.flatMap(decodeWorkspaces),
+          Effect.orDie,
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.succeed(rows[0]))
+        )
+      )
+
+      const setSeats = Effect.fn("Workspaces.setSeats")((id: string, seats: number) =>
+        update(id, sql.update({ seats_total: seats }))
+      )
+      const setStatus = Effect.fn("Workspaces.setStatus")((id: string, status: Workspace["status"]) =>
+        update(id, sql.update({ status }))
+      )
+
+      const createSession = Effect.fn("Workspaces.createSession")(function*(input: {
+        readonly workspaceId: string
+        readonly email: string
+        readonly name: string
+        readonly role: Role
+        readonly ttlHours?: number | undefined
+      }) {
+        yield* get(input.workspaceId)
+        const now = yield* Time.now
+        const token = yield* newSessionToken
+        const expires = Time.toIso(now.ms + (input.ttlHours ?? 12) * 3_600_000)
+        const userId = yield* sql.withTransaction(Effect.gen(function*() {
+          const users = yield* sql<{ readonly id: string }>`
+            INSERT INTO users (id, workspace_id, email, name, role, created_at)
+            VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${input.email}, ${input.name}, ${input.role},
+                    ${now.iso}::timestamptz)
+            ON CONFLICT (workspace_id, email) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role
+            RETURNING id::text AS id`
+          yield* sql`
+            INSERT INTO sessions (id, user_id, hash, created_at, expires_at)
+            VALUES (${crypto.randomUUID()}, ${users[0].id}, ${hashCredential(token)}, ${now.iso}::timestamptz,
+                    ${expires}::timestamptz)`
+          return users[0].id
+        })).pipe(Effect.orDie)
+        return { userId, token }
+      })
+
+      return Workspaces.of({ create, list, get, setSeats, setStatus, createSession })
+    })
+  ).pipe(Layer.provideMerge(ApiKeys.layer))
+}
+
+/**
+ * Makes sure there is a way in at start: with `OUTREACH_BOOTSTRAP_KEY`, a
+ * workspace owning that key (idempotent); without it, on an empty database, a
+ * new workspace whose key is printed once.
+ */
+export const bootstrap = Effect.gen(function*() {
+  const config = yield* AppConfig
+  const workspaces = yield* Workspaces
+  const keys = yield* ApiKeys
+  if (Option.isSome(config.bootstrapKey)) {
+    const value = Redacted.value(config.bootstrapKey.value)
+    if (!isKeyValue(value)) {
+      return yield* Effect.die(
+        new Error("OUTREACH_BOOTSTRAP_KEY must be `svc_` followed by 43 base64url characters (256 random bits).")
+      )
+    }
+    if (yield* keys.exists(value)) return
+    const { workspace } = yield* workspaces.create({ name: "Default workspace", keyValue: value })
+    yield* Effect.logInfo("created a workspace for OUTREACH_BOOTSTRAP_KEY").pipe(
+      Effect.annotateLogs({ workspaceId: workspace.id })
+    )
+    return
+  }
+  const existing = yield* workspaces.list
+  if (existing.length > 0) return
+  const { keyValue, workspace } = yield* workspaces.create({ name: "Default workspace" })
+  yield* Effect.logInfo("first start: created a workspace").pipe(Effect.annotateLogs({ workspaceId: workspace.id }))
+  // Printed once, on stdout, so the operator can copy it; it is never stored in clear.
+  yield* Effect.sync(() => process.stdout.write(`\nYour API key (shown once, keep it safe):\n\n  ${keyValue}\n\n`))
+}).pipe(Effect.withSpan("Workspaces.bootstrap"))

@@ -1,0 +1,41 @@
+/**
+ * A fresh, migrated database per test layer: in-memory PGlite by default, or a
+ * new database on the PostgreSQL server named by `DATABASE_URL` (dropped at the
+ * end). The same tests run on both.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Migrations from "../../src/platform/Migrations.ts"
+import * as PgliteClient from "../../src/platform/PgliteClient.ts"
+
+const serverUrl = process.env["DATABASE_URL"]
+
+/** Which backend the tests run on. */
+export const backend: "postgresql" | "pglite" = serverUrl === undefined ? "pglite" : "postgresql"
+
+const freshPostgresDatabase = (url: string): Layer.Layer<SqlClient.SqlClient> =>
+  Layer.unwrap(Effect.gen(function*() {
+    const name = `outreach_test_${crypto.randomUUID().replaceAll("-", "")}`
+    const admin = PgClient.layer({ url: Redacted.make(url) })
+    const run = (statement: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* statement(sql)
+      }).pipe(Effect.provide(admin), Effect.orDie)
+    yield* Effect.acquireRelease(
+      run((sql) => sql.unsafe(`CREATE DATABASE ${name}`)),
+      () => run((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    )
+    const target = new URL(url)
+    target.pathname = `/${name}`
+    return PgClient.layer({ url: Redacted.make(target.toString()) })
+  })).pipe(Layer.orDie)
+
+/** The backend's `SqlClient`, without migrations. */
+export const client: Layer.Layer<SqlClient.SqlClient> = serverUrl === undefined
+  ? Layer.orDie(PgliteClient.layer({ dataDir: undefined }))
+  : freshPostgresDatabase(serverUrl)
+
+/** A migrated, empty database. */
+export const layer: Layer.Layer<SqlClient.SqlClient> = Layer.provideMerge(Layer.orDie(Migrations.layer), client)
