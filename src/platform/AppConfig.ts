@@ -30,7 +30,9 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
   static readonly config: Config.Config<AppSettings> = Config.all({
     host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
     port: Config.Port("PORT").pipe(Config.withDefault(8080)),
-    databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
+    databaseUrl: Config.option(Config.Redacted("DATABASE_URL")).pipe(
+      Config.map(Option.filter((url) => Redacted.value(url) !== ""))
+    ),
     dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
     logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
     otlpEndpoint: Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT")),

@@ -14,23 +14,35 @@ const serverUrl = process.env["DATABASE_URL"]
 /** Which backend the tests run on. */
 export const backend: "postgresql" | "pglite" = serverUrl === undefined ? "pglite" : "postgresql"
 
-const freshPostgresDatabase = (url: string): Layer.Layer<SqlClient.SqlClient> =>
-  Layer.unwrap(Effect.gen(function*() {
+/**
+ * A new, empty database on the PostgreSQL server at `url`, dropped when the
+ * scope closes; returns its URL.
+ */
+export const freshPostgresUrl = (url: string) =>
+  Effect.gen(function*() {
     const name = `outreach_test_${crypto.randomUUID().replaceAll("-", "")}`
     const admin = PgClient.layer({ url: Redacted.make(url) })
-    const run = (statement: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+    const run = (statement: string) =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        yield* statement(sql)
+        yield* sql.unsafe(statement)
       }).pipe(Effect.provide(admin), Effect.orDie)
     yield* Effect.acquireRelease(
-      run((sql) => sql.unsafe(`CREATE DATABASE ${name}`)),
-      () => run((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+      run(`CREATE DATABASE ${name}`),
+      () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     )
     const target = new URL(url)
     target.pathname = `/${name}`
-    return PgClient.layer({ url: Redacted.make(target.toString()) })
-  })).pipe(Layer.orDie)
+    return target.toString()
+  })
+
+/** The PostgreSQL server the tests run on, when `DATABASE_URL` is set. */
+export const serverDatabaseUrl: string | undefined = serverUrl
+
+const freshPostgresDatabase = (url: string): Layer.Layer<SqlClient.SqlClient> =>
+  Layer.unwrap(
+    Effect.map(freshPostgresUrl(url), (target) => PgClient.layer({ url: Redacted.make(target) }))
+  ).pipe(Layer.orDie)
 
 /** The backend's `SqlClient`, without migrations. */
 export const client: Layer.Layer<SqlClient.SqlClient> = serverUrl === undefined

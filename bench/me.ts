@@ -1,0 +1,71 @@
+/**
+ * `npm run bench`: GET /v1/me with valid keys against the service, beside the
+ * same JSON from a bare node:http server, in one run. Runs on embedded PGlite,
+ * and also on PostgreSQL when DATABASE_URL is set. Keys are rotated (200 of
+ * them) so the 600-a-minute limit per key is not what is measured.
+ *
+ * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
+ */
+import { load, printTable, startProcess, stopProcess, tempDir, type Figures } from "./support.ts"
+
+const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
+const connections = Number(process.env["BENCH_CONNECTIONS"] ?? 50)
+const bootstrapKey = "svc_" + "benchmarkbenchmarkbenchmarkbenchmarkbenchm"
+
+const createKeys = async (base: string, count: number): Promise<Array<string>> => {
+  const keys: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${base}/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bootstrapKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: `bench ${i}` })
+    })
+    const body = (await response.json()) as { value: string }
+    keys.push(body.value)
+  }
+  return keys
+}
+
+const serviceRun = async (label: string, env: Record<string, string>): Promise<Figures> => {
+  const data = tempDir("outreach-bench-")
+  const { child, match } = await startProcess(
+    ["src/main.ts"],
+    {
+      PORT: "0",
+      DATA_DIR: data.path,
+      LOG_LEVEL: "Warn",
+      OUTREACH_BOOTSTRAP_KEY: bootstrapKey,
+      ...env
+    },
+    /Listening on http:\/\/[^:]+:(\d+)/
+  )
+  try {
+    const base = `http://127.0.0.1:${match[1]}`
+    const keys = await createKeys(base, 200)
+    await load("warm-up", `${base}/v1/me`, { tokens: keys, seconds: 2, connections })
+    return await load(label, `${base}/v1/me`, { tokens: keys, seconds, connections })
+  } finally {
+    await stopProcess(child)
+    data.dispose()
+  }
+}
+
+const bare = await startProcess(["bench/bare-server.ts"], {}, /listening on (\d+)/)
+let baseline: Figures
+try {
+  const url = `http://127.0.0.1:${bare.match[1]}/v1/me`
+  await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
+  baseline = await load("bare node:http (baseline)", url, { tokens: ["x"], seconds, connections })
+} finally {
+  await stopProcess(bare.child)
+}
+
+const rows: Array<Figures> = [baseline]
+const databaseUrl = process.env["DATABASE_URL"]
+rows.push(await serviceRun("service, embedded PGlite", { DATABASE_URL: "" }))
+if (databaseUrl !== undefined && databaseUrl !== "") {
+  rows.push(await serviceRun("service, PostgreSQL", { DATABASE_URL: databaseUrl }))
+} else {
+  console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")
+}
+printTable(`GET /v1/me, ${connections} connections, ${seconds} s each`, rows)

@@ -1,0 +1,41 @@
+import { assert, it } from "@effect/vitest"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { layer as serverLayer } from "../support/TestServer.ts"
+
+it.live("graceful shutdown: stops accepting, finishes the request in flight, then closes", () =>
+  Effect.gen(function*() {
+    const entered = yield* Deferred.make<void>()
+    const release = yield* Deferred.make<void>()
+    const slow = HttpRouter.add(
+      "GET",
+      "/test/slow",
+      Deferred.succeed(entered, undefined).pipe(
+        Effect.andThen(Deferred.await(release)),
+        Effect.as(HttpServerResponse.text("done"))
+      )
+    )
+    const scope = yield* Scope.make()
+    const context = yield* Layer.buildWithScope(serverLayer({}, slow), scope)
+    const client = Context.get(context, HttpClient.HttpClient)
+    const server = Context.get(context, HttpServer.HttpServer)
+    const base = HttpServer.formatAddress(server.address)
+
+    const inFlight = yield* client.get("/test/slow").pipe(Effect.flatMap((r) => r.text), Effect.forkChild)
+    yield* Deferred.await(entered)
+
+    const closing = yield* Scope.close(scope, Exit.void).pipe(Effect.forkChild)
+    // Closing waits for the request in flight...
+    yield* Effect.sleep("200 millis")
+    assert.isUndefined(closing.pollUnsafe())
+    // ...while new connections are refused.
+    const refused = yield* HttpClient.execute(HttpClientRequest.get(`${base}/healthz`)).pipe(
+      Effect.provideService(HttpClient.HttpClient, client),
+      Effect.exit
+    )
+    assert.isTrue(Exit.isFailure(refused))
+
+    yield* Deferred.succeed(release, undefined)
+    assert.strictEqual(yield* Fiber.join(inFlight), "done")
+    yield* Fiber.join(closing)
+  }))

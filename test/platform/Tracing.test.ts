@@ -1,0 +1,28 @@
+import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as Observability from "../../src/platform/Observability.ts"
+import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
+
+const exporter = new InMemorySpanExporter()
+
+layer(serverLayer().pipe(Layer.provide(Observability.tracingTo(exporter))))("OpenTelemetry traces", (it) => {
+  it.effect("every request and every SQL statement is a span, in one trace", () =>
+    Effect.gen(function*() {
+      const { keyValue } = yield* newWorkspace()
+      exporter.reset()
+      const reply = yield* call("GET", "/v1/me", { token: keyValue })
+      assert.strictEqual(reply.status, 200)
+      const spans = exporter.getFinishedSpans()
+      const server = spans.find((span) => span.kind === 1 && span.name.includes("GET"))
+      assert.isDefined(server, `no server span among ${spans.map((s) => s.name).join(", ")}`)
+      assert.strictEqual(server!.attributes["http.response.status_code"], 200)
+      const admit = spans.find((span) => span.name === "Credentials.admit")
+      assert.isDefined(admit)
+      const sqlSpans = spans.filter((span) => span.name.startsWith("sql.") || span.attributes["db.system.name"] !== undefined || span.attributes["db.system"] !== undefined)
+      assert.isAbove(sqlSpans.length, 0, `no SQL span among ${spans.map((s) => s.name).join(", ")}`)
+      const traceId = server!.spanContext().traceId
+      assert.isTrue(sqlSpans.every((span) => span.spanContext().traceId === traceId))
+      assert.strictEqual(admit!.spanContext().traceId, traceId)
+    }))
+})
