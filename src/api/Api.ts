@@ -6,6 +6,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { IdentityApi } from "./IdentityApi.ts"
+import { documentRateLimitHeaders } from "./OpenApiExtras.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { RequestErrors } from "./Security.ts"
 import { SystemApi } from "./SystemApi.ts"
@@ -25,6 +26,7 @@ export class Api extends HttpApi.make("outreach")
       "",
       "Every response carries `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`.",
       "Successful bodies start with `ok: true`; every error is `{ok: false, error: {type, message, next}}`."
-    ].join("\n")
+    ].join("\n"),
+    transform: documentRateLimitHeaders
   }))
 {}

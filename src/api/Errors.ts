@@ -10,7 +10,7 @@
  */
 import { Schema } from "effect"
 
-const envelope = <const Type extends string>(type: Type) =>
+const envelope = <const Type extends string>(type: Type, example: { message: string; next: string }) =>
   Schema.Struct({
     ok: Schema.tag(false),
     error: Schema.Struct({
@@ -18,10 +18,13 @@ const envelope = <const Type extends string>(type: Type) =>
       message: Schema.String.annotate({ description: "What went wrong, for a person" }),
       next: Schema.String.annotate({ description: "What to do about it" })
     })
-  })
+  }).annotate({ examples: [{ ok: false, error: { type, ...example } }] })
 
 /** 400: the request is malformed (bad JSON, a field that fails its schema, a bad path parameter). */
-export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(envelope("badRequest"), {
+export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(envelope("badRequest", {
+  message: "body.name: Expected a value with a length of at most 80",
+  next: "Fix the fields named in the message and send the request again; GET /openapi.json describes every field."
+}), {
   httpApiStatus: 400,
   description: "The request is malformed: the message names every offending field."
 }) {
@@ -29,7 +32,10 @@ export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(envelope(
 }
 
 /** 401: the credential is missing, unknown or revoked, or the workspace is not active. */
-export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(envelope("unauthorized"), {
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(envelope("unauthorized", {
+  message: "The API key is unknown or revoked, or its workspace is not active.",
+  next: "Check the key you send; list your keys with GET /v1/keys using a valid key, or create a new one."
+}), {
   httpApiStatus: 401,
   description: "Missing, unknown or revoked API key, or the workspace is not active."
 }) {
@@ -37,7 +43,10 @@ export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(env
 }
 
 /** 403: the caller's role may not do this, or every seat is in use. */
-export class NotAllowed extends Schema.Error<NotAllowed>("NotAllowed")(envelope("notAllowed"), {
+export class NotAllowed extends Schema.Error<NotAllowed>("NotAllowed")(envelope("notAllowed", {
+  message: "Only owners and admins (and API keys) can manage keys and webhooks.",
+  next: "Ask an owner or admin of the workspace, or use an API key."
+}), {
   httpApiStatus: 403,
   description: "The caller's role is not allowed to do this (or every seat is in use)."
 }) {
@@ -45,7 +54,10 @@ export class NotAllowed extends Schema.Error<NotAllowed>("NotAllowed")(envelope(
 }
 
 /** 404: the resource (or route) does not exist in the caller's workspace. */
-export class NotFound extends Schema.Error<NotFound>("NotFound")(envelope("notFound"), {
+export class NotFound extends Schema.Error<NotFound>("NotFound")(envelope("notFound", {
+  message: "No API key 5e0a1c3d-2b4f-4a6e-8c9d-0f1e2d3c4b5a in this workspace.",
+  next: "List the workspace's keys with GET /v1/keys."
+}), {
   httpApiStatus: 404,
   description: "The resource does not exist in this workspace."
 }) {
@@ -53,7 +65,10 @@ export class NotFound extends Schema.Error<NotFound>("NotFound")(envelope("notFo
 }
 
 /** 409: the request conflicts with one still being handled (same Idempotency-Key) or with the resource's state. */
-export class Conflict extends Schema.Error<Conflict>("Conflict")(envelope("conflict"), {
+export class Conflict extends Schema.Error<Conflict>("Conflict")(envelope("conflict", {
+  message: "A request with this Idempotency-Key is still being handled.",
+  next: "Wait for the first request to finish, then retry to get its response."
+}), {
   httpApiStatus: 409,
   description: "The request conflicts with the resource's current state or with a request still in progress."
 }) {
@@ -61,7 +76,10 @@ export class Conflict extends Schema.Error<Conflict>("Conflict")(envelope("confl
 }
 
 /** 422: the request is well formed but cannot be processed. */
-export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(envelope("unprocessable"), {
+export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(envelope("unprocessable", {
+  message: "This Idempotency-Key was used with a different body.",
+  next: "Use a new Idempotency-Key for a different request."
+}), {
   httpApiStatus: 422,
   description: "The request is understood but cannot be processed."
 }) {
@@ -69,7 +87,10 @@ export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
 }
 
 /** 429: more than the allowed requests in the current calendar minute. */
-export class RateLimited extends Schema.Error<RateLimited>("RateLimited")(envelope("rateLimited"), {
+export class RateLimited extends Schema.Error<RateLimited>("RateLimited")(envelope("rateLimited", {
+  message: "Too many requests: the limit is 600 a minute for each API key.",
+  next: "Wait 42 seconds before the next request; use ?wait= on job reads instead of tight polling."
+}), {
   httpApiStatus: 429,
   description:
     "More than 600 requests in this calendar minute for this credential. Wait the seconds given in `retry-after` (also in `next`)."
@@ -78,7 +99,10 @@ export class RateLimited extends Schema.Error<RateLimited>("RateLimited")(envelo
 }
 
 /** 500: an unexpected failure; it is logged with its cause, never shown. */
-export class Internal extends Schema.Error<Internal>("Internal")(envelope("internal"), {
+export class Internal extends Schema.Error<Internal>("Internal")(envelope("internal", {
+  message: "The service failed unexpectedly; the failure has been logged.",
+  next: "Retry later; if it persists, contact support with the time of the request."
+}), {
   httpApiStatus: 500,
   description: "An unexpected failure. It has been logged; retry later."
 }) {
@@ -86,7 +110,10 @@ export class Internal extends Schema.Error<Internal>("Internal")(envelope("inter
 }
 
 /** 405: the path exists but not with this method; the `allow` header lists the methods it has. */
-export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("MethodNotAllowed")(envelope("methodNotAllowed"), {
+export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("MethodNotAllowed")(envelope("methodNotAllowed", {
+  message: "/v1/me does not accept DELETE.",
+  next: "Use one of: GET."
+}), {
   httpApiStatus: 405,
   description: "The path exists but does not accept this method; see the `allow` header."
 }) {
@@ -94,7 +121,10 @@ export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("MethodNotA
 }
 
 /** 413: the body is larger than the service accepts. */
-export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(envelope("payloadTooLarge"), {
+export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(envelope("payloadTooLarge", {
+  message: "The request body has 2097152 bytes; the limit is 1048576.",
+  next: "Send a smaller body."
+}), {
   httpApiStatus: 413,
   description: "The request body is larger than the limit (1 MiB by default)."
 }) {
@@ -103,7 +133,10 @@ export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLa
 
 /** 415: the body is not JSON. */
 export class UnsupportedMediaType
-  extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(envelope("unsupportedMediaType"), {
+  extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(envelope("unsupportedMediaType", {
+  message: "The request body must be JSON.",
+  next: "Send the body as JSON with `Content-Type: application/json`."
+}), {
     httpApiStatus: 415,
     description: "The request body must be `application/json`."
   })
@@ -112,7 +145,10 @@ export class UnsupportedMediaType
 }
 
 /** 503: the service cannot reach its database (health check) or is shutting down. */
-export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(envelope("unavailable"), {
+export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(envelope("unavailable", {
+  message: "The database does not answer.",
+  next: "Retry in a few seconds."
+}), {
   httpApiStatus: 503,
   description: "The service cannot serve right now (database unreachable or shutting down)."
 }) {

@@ -1,0 +1,48 @@
+/**
+ * What the OpenAPI document says beyond the schemas: the rate-limit headers
+ * that every response of a gated route carries, and `retry-after` on 429.
+ *
+ * @since 1.0.0
+ */
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } })
+
+/** Header definitions, referenced from every response. */
+export const headerComponents = {
+  RateLimitLimit: integerHeader("Requests allowed per calendar minute for this credential (600)."),
+  RateLimitRemaining: integerHeader("Requests left in the current calendar minute."),
+  RateLimitReset: integerHeader("Seconds until the current calendar minute ends and the count resets."),
+  RetryAfter: integerHeader("Seconds to wait before the next request (on 429 only).")
+} as const
+
+const rateLimitHeaders = {
+  "ratelimit-limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "ratelimit-remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "ratelimit-reset": { $ref: "#/components/headers/RateLimitReset" }
+}
+
+/** Paths the request gate does not count (no rate-limit headers). */
+const ungatedPaths = new Set(["/healthz"])
+
+/** Adds the rate-limit headers to every response of every gated operation. */
+export const documentRateLimitHeaders = (spec: Json): Json => {
+  const paths = isObject(spec["paths"]) ? spec["paths"] : {}
+  for (const [path, item] of Object.entries(paths)) {
+    if (ungatedPaths.has(path) || !isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      if (!isObject(operation) || !isObject(operation["responses"])) continue
+      for (const [status, response] of Object.entries(operation["responses"])) {
+        if (!isObject(response)) continue
+        response["headers"] = status === "429"
+          ? { ...rateLimitHeaders, "retry-after": { $ref: "#/components/headers/RetryAfter" } }
+          : rateLimitHeaders
+      }
+    }
+  }
+  const components = isObject(spec["components"]) ? spec["components"] : {}
+  return { ...spec, components: { ...components, headers: headerComponents } }
+}
