@@ -8,6 +8,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "./AppConfig.ts"
+import * as DataDirLock from "./DataDirLock.ts"
 import * as Migrations from "./Migrations.ts"
 import * as PgliteClient from "./PgliteClient.ts"
 
@@ -15,7 +16,10 @@ import * as PgliteClient from "./PgliteClient.ts"
 export const layer = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
   const client = Option.match(config.databaseUrl, {
-    onNone: () => PgliteClient.layer({ dataDir: config.dataDir }),
+    onNone: () =>
+      PgliteClient.layer({ dataDir: config.dataDir }).pipe(
+        Layer.provide(Layer.effectDiscard(DataDirLock.acquire(config.dataDir)))
+      ),
     onSome: (url) => PgClient.layer({ url, applicationName: config.serviceName })
   })
   yield* Effect.logInfo(

@@ -8,10 +8,12 @@
 import { Effect, Layer } from "effect"
 import { Migrator } from "effect/sql"
 import foundation from "../../migrations/0001_foundation.ts"
+import outbox from "../../migrations/0002_outbox.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
-  "0001_foundation": foundation
+  "0001_foundation": foundation,
+  "0002_outbox": outbox
 }
 
 /** Applies the pending migrations and logs what ran. */
