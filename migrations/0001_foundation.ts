@@ -47,9 +47,8 @@ export default Effect.gen(function*() {
     )`
   yield* sql`
     CREATE TABLE rate_limit_windows (
-      bucket text NOT NULL,
+      bucket text PRIMARY KEY,
       window_start bigint NOT NULL,
-      hits integer NOT NULL,
-      PRIMARY KEY (bucket, window_start)
+      hits integer NOT NULL
     )`
 })

@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schedule, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
@@ -103,7 +103,10 @@ export class Credentials extends Context.Service<Credentials, {
           "address:" + request.clientAddress
         }),
               ${window}, 1)
-            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_windows.hits + 1
+            ON CONFLICT (bucket) DO UPDATE SET
+              hits = CASE WHEN rate_limit_windows.window_start = EXCLUDED.window_start
+                          THEN rate_limit_windows.hits + 1 ELSE 1 END,
+              window_start = EXCLUDED.window_start
             RETURNING hits
           )
           SELECT counted.hits, principal.*
@@ -124,16 +127,6 @@ export class Credentials extends Context.Service<Credentials, {
           .pipe(Effect.flatMap(decodeRows), Effect.orDie)
         return rows[0] === undefined ? undefined : toPrincipal(rows[0])
       })
-
-      // Windows older than the previous minute are never read again.
-      yield* Effect.gen(function*() {
-        const now = yield* Time.now
-        yield* sql`DELETE FROM rate_limit_windows WHERE window_start < ${RateLimit.windowOf(now.ms) - 1}`
-      }).pipe(
-        Effect.catchCause((cause) => Effect.logWarning("rate-limit window cleanup failed", cause)),
-        Effect.repeat(Schedule.spaced("1 minute")),
-        Effect.forkScoped
-      )
 
       return Credentials.of({ admit, resolve })
     })

@@ -30,3 +30,14 @@ export const BigIntNumber = Schema.Union([Schema.Number, Schema.String, Schema.B
     })
   )
 )
+
+/** A `timestamptz` column as epoch milliseconds, for arithmetic with the Clock. */
+export const EpochMillis = Schema.Union([Schema.Date, Schema.String]).pipe(
+  Schema.decodeTo(
+    Schema.Number,
+    SchemaTransformation.transform({
+      decode: (value) => (value instanceof Date ? value : new Date(value)).getTime(),
+      encode: (ms) => new Date(ms).toISOString()
+    })
+  )
+)

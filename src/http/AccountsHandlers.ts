@@ -1,0 +1,89 @@
+/**
+ * The accounts endpoints.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Accounts } from "../accounts/Accounts.ts"
+import { Api } from "../api/Api.ts"
+import { CurrentPrincipal } from "../domain/Principal.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { baseUrlOf } from "./BaseUrl.ts"
+
+const ok = true as const
+
+export const AccountsHandlers = HttpApiBuilder.group(
+  Api,
+  "accounts",
+  Effect.fn(function*(handlers) {
+    const accounts = yield* Accounts
+    const config = yield* AppConfig
+    const workspace = Effect.gen(function*() {
+      return (yield* CurrentPrincipal).workspaceId
+    })
+    return handlers.handleAll({
+      list: () =>
+        Effect.gen(function*() {
+          const { accounts: all, seats } = yield* accounts.list(yield* workspace)
+          return { ok, accounts: all, seats }
+        }),
+      connect: ({ payload, request }) =>
+        Effect.gen(function*() {
+          const connected = yield* accounts.connect({
+            workspaceId: yield* workspace,
+            baseUrl: baseUrlOf(request, config),
+            label: payload.label,
+            timezone: payload.timezone,
+            workingHours: payload.workingHours
+          })
+          return { ok, ...connected }
+        }),
+      get: ({ params }) =>
+        Effect.gen(function*() {
+          return { ok, account: yield* accounts.get(yield* workspace, params.id) }
+        }),
+      update: ({ params, payload }) =>
+        Effect.gen(function*() {
+          return { ok, account: yield* accounts.update(yield* workspace, params.id, payload) }
+        }),
+      remove: ({ params }) =>
+        Effect.gen(function*() {
+          yield* accounts.remove(yield* workspace, params.id)
+          return { ok }
+        }),
+      pause: ({ params }) =>
+        Effect.gen(function*() {
+          yield* accounts.pause(yield* workspace, params.id)
+          return { ok }
+        }),
+      resume: ({ params }) =>
+        Effect.gen(function*() {
+          return { ok, account: yield* accounts.resume(yield* workspace, params.id) }
+        }),
+      reconnect: ({ params, request }) =>
+        Effect.gen(function*() {
+          return {
+            ok,
+            reconnectUrl: yield* accounts.reconnect(yield* workspace, params.id, baseUrlOf(request, config))
+          }
+        }),
+      nativeAuth: ({ params, payload }) =>
+        Effect.gen(function*() {
+          return { ok, ...(yield* accounts.nativeAuth(yield* workspace, params.id, payload)) }
+        }),
+      nativeCheckpoint: ({ params, payload }) =>
+        Effect.gen(function*() {
+          return { ok, ...(yield* accounts.nativeCheckpoint(yield* workspace, params.id, payload.code)) }
+        }),
+      limits: ({ params }) =>
+        Effect.gen(function*() {
+          return { ok, ...(yield* accounts.limits(yield* workspace, params.id)) }
+        }),
+      setLimits: ({ params, payload }) =>
+        Effect.gen(function*() {
+          return { ok, account: yield* accounts.setLimits(yield* workspace, params.id, payload.limits) }
+        })
+    })
+  })
+)

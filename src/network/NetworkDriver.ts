@@ -1,0 +1,46 @@
+/**
+ * The network driver port: every action on the professional network goes
+ * through this one service, so a real driver can replace the sandbox without
+ * touching the core. This part covers signing in; commands and syncing join it
+ * with the jobs.
+ *
+ * @since 1.0.0
+ */
+import { Context, type Effect, type Redacted } from "effect"
+import type { Tier } from "../domain/Limits.ts"
+
+/** What the network reports about a signed-in account. */
+export interface AccountProfile {
+  readonly tier: Tier
+  readonly products: ReadonlyArray<string>
+  readonly connections: number
+}
+
+/** A checkpoint the network asks a person to pass. */
+export type CheckpointType = "2fa" | "otp" | "captcha" | "in_app_approval"
+
+/** The outcome of a sign-in step. */
+export type SignInStep =
+  | { readonly _tag: "Connected"; readonly profile: AccountProfile }
+  | { readonly _tag: "Checkpoint"; readonly checkpoint: CheckpointType; readonly message: string }
+  | { readonly _tag: "Rejected"; readonly message: string }
+
+export class NetworkDriver extends Context.Service<NetworkDriver, {
+  /** The driver's name, as configured by `OUTREACH_NETWORK`. */
+  readonly name: string
+  /** Signs in with the network's own username and password (never stored). */
+  readonly signIn: (input: {
+    readonly accountId: string
+    readonly username: string
+    readonly password: Redacted.Redacted<string>
+    readonly country: string | undefined
+  }) => Effect.Effect<SignInStep>
+  /** Passes a pending checkpoint with the code the person entered (none for in-app approval). */
+  readonly passCheckpoint: (input: {
+    readonly accountId: string
+    readonly checkpoint: CheckpointType
+    readonly code: string | undefined
+  }) => Effect.Effect<SignInStep>
+  /** The profile of an account whose sign-in link was completed by the person. */
+  readonly profileOf: (accountId: string) => Effect.Effect<AccountProfile>
+}>()("outreach/NetworkDriver") {}
