@@ -8,10 +8,11 @@ import { Layer } from "effect"
 import * as App from "./App.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Observability from "./platform/Observability.ts"
+import { teardown } from "./platform/Shutdown.ts"
 
 App.layer.pipe(
   Layer.provide(Observability.logging),
   Layer.provide(AppConfig.layer),
   Layer.launch,
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ teardown })
 )

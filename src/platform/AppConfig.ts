@@ -4,11 +4,13 @@
  *
  * @since 1.0.0
  */
-import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted } from "effect"
+import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema } from "effect"
 
 export interface AppSettings {
   readonly host: string
   readonly port: number
+  /** The address people and integrators reach the service at (sign-in links); default: the request's Host. */
+  readonly publicUrl: Option.Option<string>
   /** PostgreSQL server; none means embedded PGlite in `dataDir`. */
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly dataDir: string
@@ -29,7 +31,11 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
   /** Reads the settings from the environment. */
   static readonly config: Config.Config<AppSettings> = Config.all({
     host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
-    port: Config.Port("PORT").pipe(Config.withDefault(8080)),
+    // 0 asks the system for a free port (tests, benchmarks); Config.Port refuses it.
+    port: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 })), "PORT").pipe(
+      Config.withDefault(8080)
+    ),
+    publicUrl: Config.option(Config.String("PUBLIC_URL")),
     databaseUrl: Config.option(Config.Redacted("DATABASE_URL")).pipe(
       Config.map(Option.filter((url) => Redacted.value(url) !== ""))
     ),
@@ -59,6 +65,7 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
 export const defaults: AppSettings = {
   host: "127.0.0.1",
   port: 8080,
+  publicUrl: Option.none(),
   databaseUrl: Option.none(),
   dataDir: "./.data",
   logLevel: "Info",

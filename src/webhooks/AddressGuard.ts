@@ -398,43 +398,49 @@ export class LookupFailed extends Schema.TaggedError<LookupFailed>()("LookupFail
   code: Schema.String
 }) {}
 
-/**
- * Resolves a host name to every A and AAAA address. A service so tests can
- * answer with fixed records instead of real DNS.
- */
-export class WebhookResolver extends Context.Service<WebhookResolver, {
+/** Resolves a host name to every A and AAAA address. */
+export interface Resolver {
   readonly lookup: (host: string) => Effect.Effect<ReadonlyArray<ResolvedAddress>, LookupFailed>
-}>()("outreach/WebhookResolver") {
-  /** The system resolver (`getaddrinfo` through `dns.lookup`, all addresses, in the resolver's order). */
-  static readonly layer: Layer.Layer<WebhookResolver> = Layer.succeed(
-    WebhookResolver,
-    WebhookResolver.of({
-      lookup: (host) =>
-        Effect.tryPromise({
-          try: () => lookup(host, { all: true, order: "verbatim" }),
-          catch: (error) =>
-            new LookupFailed({
-              host,
-              code: typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error)
-            })
+}
+
+const systemResolver: Resolver = {
+  lookup: (host) =>
+    Effect.tryPromise({
+      try: () => lookup(host, { all: true, order: "verbatim" }),
+      catch: (error) =>
+        new LookupFailed({
+          host,
+          code: typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error)
         })
     })
-  )
-
-  /** A fixed table of names to addresses; a name not in it fails as `ENOTFOUND`. */
-  static readonly layerStatic = (records: Readonly<Record<string, ReadonlyArray<string>>>): Layer.Layer<WebhookResolver> =>
-    Layer.succeed(
-      WebhookResolver,
-      WebhookResolver.of({
-        lookup: (host) => {
-          const addresses = records[host]
-          return addresses === undefined
-            ? Effect.fail(new LookupFailed({ host, code: "ENOTFOUND" }))
-            : Effect.succeed(addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })))
-        }
-      })
-    )
 }
+
+const staticResolver = (records: Readonly<Record<string, ReadonlyArray<string>>>): Resolver => ({
+  lookup: (host) => {
+    const addresses = records[host]
+    return addresses === undefined
+      ? Effect.fail(new LookupFailed({ host, code: "ENOTFOUND" }))
+      : Effect.succeed(addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 })))
+  }
+})
+
+/**
+ * The resolver webhook vetting uses. A reference with the system resolver
+ * (`getaddrinfo` through `dns.lookup`, every address, in the resolver's
+ * order) as its default, so the service needs no wiring and tests or
+ * embedders swap it with `WebhookResolver.layerStatic(...)` or their own.
+ */
+const resolverReference = Context.Reference<Resolver>("outreach/WebhookResolver", {
+  defaultValue: () => systemResolver
+})
+
+export const WebhookResolver = Object.assign(resolverReference, {
+  /** The system resolver. */
+  layer: Layer.succeed(resolverReference, systemResolver),
+  /** A fixed table of names to addresses; a name not in it fails as `ENOTFOUND`. */
+  layerStatic: (records: Readonly<Record<string, ReadonlyArray<string>>>): Layer.Layer<never> =>
+    Layer.succeed(resolverReference, staticResolver(records))
+})
 
 /** A host whose every address was vetted, and the address to connect to. */
 export interface VettedTarget {

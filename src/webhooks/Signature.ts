@@ -21,6 +21,13 @@ export const secretPrefix = "whsec_"
 export const timestampHeader = "svc-signature-timestamp"
 /** Header carrying the hex HMAC-SHA256 signature. */
 export const signatureHeader = "svc-signature"
+/**
+ * Header carrying, while a secret rotation is in its 24-hour overlap, the
+ * signature with the NEW secret; `svc-signature` then still carries the
+ * signature with the old one, so receivers that have not switched keep
+ * verifying. Same form as `svc-signature`; absent outside a rotation.
+ */
+export const nextSignatureHeader = "svc-signature-next"
 /** Header carrying the event type. */
 export const eventHeader = "svc-event"
 /** Header carrying the delivery id (the same across retries of one delivery). */
@@ -70,11 +77,16 @@ export type WebhookHeaders = SignatureHeaders & {
   readonly "user-agent": string
   readonly "svc-event": string
   readonly "svc-delivery": string
+  readonly "svc-signature-next"?: string
 }
 
-/** The full header set of one delivery attempt, signed at `timestampSeconds`. */
+/**
+ * The full header set of one delivery attempt, signed at `timestampSeconds`.
+ * `nextSecret` (during a rotation's overlap) adds `svc-signature-next`.
+ */
 export const webhookHeaders = (options: {
   readonly secret: string
+  readonly nextSecret?: string | undefined
   readonly eventType: string
   readonly deliveryId: string
   readonly timestampSeconds: number
@@ -84,7 +96,10 @@ export const webhookHeaders = (options: {
   "user-agent": userAgent,
   [eventHeader]: options.eventType,
   [deliveryHeader]: options.deliveryId,
-  ...signatureHeaders(options.secret, options.timestampSeconds, options.rawBody)
+  ...signatureHeaders(options.secret, options.timestampSeconds, options.rawBody),
+  ...(options.nextSecret === undefined
+    ? {}
+    : { [nextSignatureHeader]: sign(options.nextSecret, options.timestampSeconds, options.rawBody) })
 })
 
 /**
@@ -93,6 +108,7 @@ export const webhookHeaders = (options: {
  */
 export const signNow = (options: {
   readonly secret: string
+  readonly nextSecret?: string | undefined
   readonly eventType: string
   readonly deliveryId: string
   readonly rawBody: string | Uint8Array
@@ -158,7 +174,8 @@ const wholeSeconds = /^\d{1,15}$/
  * with `svc-signature`, and a timestamp within `toleranceSeconds` of now.
  *
  * `secret` may list several secrets: while a secret is rotated, the old and
- * the new one are both valid. `rawBody` must be the body exactly as received,
+ * the new one are both valid. A signature with any of them, in `svc-signature`
+ * or (during a rotation's 24-hour overlap) `svc-signature-next`, passes. `rawBody` must be the body exactly as received,
  * before any JSON parsing.
  *
  * @example
@@ -175,6 +192,7 @@ export const verifyWebhook = (
 ): VerifyResult => {
   const timestamp = readHeader(headers, timestampHeader)?.trim()
   const received = readHeader(headers, signatureHeader)?.trim().toLowerCase()
+  const receivedNext = readHeader(headers, nextSignatureHeader)?.trim().toLowerCase()
   if (timestamp === undefined || received === undefined || timestamp === "" || received === "") {
     return { ok: false, reason: "missingHeader" }
   }
@@ -186,13 +204,17 @@ export const verifyWebhook = (
   if (timestampSeconds > now + tolerance) return { ok: false, reason: "inFuture" }
   if (!hexSignature.test(received)) return { ok: false, reason: "badSignature" }
 
-  const receivedBytes = Buffer.from(received, "hex")
+  const candidates = [Buffer.from(received, "hex")]
+  // During a rotation the new secret's signature travels in `svc-signature-next`.
+  if (receivedNext !== undefined && hexSignature.test(receivedNext)) candidates.push(Buffer.from(receivedNext, "hex"))
   const secrets = typeof secret === "string" ? [secret] : secret
   let matched = false
-  // Every secret is checked, even after a match, so timing does not reveal which one matched.
+  // Every pair is checked, even after a match, so timing does not reveal which one matched.
   for (const candidate of secrets) {
     const expected = createHmac("sha256", candidate).update(`${timestamp}.`).update(rawBody).digest()
-    if (timingSafeEqual(expected, receivedBytes)) matched = true
+    for (const receivedBytes of candidates) {
+      if (timingSafeEqual(expected, receivedBytes)) matched = true
+    }
   }
   return matched ? { ok: true, timestampSeconds } : { ok: false, reason: "badSignature" }
 }

@@ -71,6 +71,27 @@ layer(serverLayer())("accounts", (it) => {
       assert.strictEqual(again.status, 409)
     }))
 
+  it.effect("the sign-in page: the person finishes connecting by hand, once", () =>
+    Effect.gen(function*() {
+      const { keyValue, workspace } = yield* newWorkspace()
+      const created = yield* call("POST", "/v1/accounts/connect", { token: keyValue, body: { label: "Grace <Hopper>" } })
+      const path = new URL(created.body.connectUrl).pathname
+      const form = yield* call("GET", path)
+      assert.strictEqual(form.status, 200)
+      assert.include(form.headers["content-type"], "text/html")
+      assert.include(form.body, "Grace &lt;Hopper&gt;")
+      assert.include(form.body, "<form method=\"post\">")
+      const done = yield* call("POST", path)
+      assert.strictEqual(done.status, 200)
+      assert.include(done.body, "Connected")
+      const account = yield* call("GET", `/v1/accounts/${created.body.account.id}`, { token: keyValue })
+      assert.strictEqual(account.body.account.status, "warming")
+      assert.strictEqual((yield* call("GET", path)).status, 404)
+      assert.strictEqual((yield* call("POST", path)).status, 404)
+      const events = yield* eventsOf(workspace.id)
+      assert.deepStrictEqual(events.map((e) => e.type), ["account.connected"])
+    }))
+
   it.effect("never sells more seats than the workspace has, even when connects race", () =>
     Effect.gen(function*() {
       const { keyValue, workspace } = yield* newWorkspace()

@@ -8,6 +8,7 @@ import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import * as App from "../../src/App.ts"
 import * as Server from "../../src/http/Server.ts"
 import { AppConfig, type AppSettings } from "../../src/platform/AppConfig.ts"
+import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "./TestDatabase.ts"
 
@@ -22,6 +23,7 @@ export const layer = (
   HttpRouter.serve(Layer.merge(Server.routes, extraRoutes), { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(App.core),
+    Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(TestDatabase.layer),
     Layer.provideMerge(AppConfig.layerWith(overrides))
   )
@@ -59,7 +61,9 @@ export const call = (
     const reply: Reply = {
       status: response.status,
       headers: response.headers,
-      body: text === "" ? undefined : JSON.parse(text)
+      body: text === "" ? undefined : (response.headers["content-type"] ?? "").startsWith("application/json")
+        ? JSON.parse(text)
+        : text
     }
     return reply
   }).pipe(Effect.orDie)

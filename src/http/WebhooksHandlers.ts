@@ -1,0 +1,77 @@
+/**
+ * `/v1/webhooks...`: endpoints, secret rotation, delivery history and resend.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { Unprocessable } from "../api/Errors.ts"
+import { CurrentPrincipal } from "../domain/Principal.ts"
+import type { WebhookTargetRefused } from "../webhooks/AddressGuard.ts"
+import { WebhookDispatcher } from "../webhooks/Dispatcher.ts"
+import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
+
+const refused = (error: WebhookTargetRefused) =>
+  new Unprocessable({
+    error: {
+      message: `The webhook URL was refused (${error.reason}): ${error.message}`,
+      next: "Use an https URL whose host resolves only to public addresses."
+    }
+  })
+
+export const WebhooksHandlers = HttpApiBuilder.group(
+  Api,
+  "webhooks",
+  Effect.fn(function*(handlers) {
+    const endpoints = yield* WebhookEndpoints
+    const dispatcher = yield* WebhookDispatcher
+    const workspaceId = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
+    return handlers.handleAll({
+      list: () =>
+        Effect.gen(function*() {
+          return { ok: true as const, webhooks: yield* endpoints.list(yield* workspaceId) }
+        }),
+      create: ({ payload }) =>
+        Effect.gen(function*() {
+          const created = yield* endpoints.create({
+            workspaceId: yield* workspaceId,
+            url: payload.url,
+            events: payload.events ?? [],
+            mode: payload.mode ?? "fat"
+          }).pipe(Effect.mapError(refused))
+          return { ok: true as const, webhook: created.webhook, secret: created.secret }
+        }),
+      get: ({ params }) =>
+        Effect.gen(function*() {
+          return { ok: true as const, webhook: yield* endpoints.get(yield* workspaceId, params.id) }
+        }),
+      update: ({ params, payload }) =>
+        Effect.gen(function*() {
+          const webhook = yield* endpoints.update(yield* workspaceId, params.id, payload).pipe(
+            Effect.catchTag("WebhookTargetRefused", (error) => Effect.fail(refused(error)))
+          )
+          return { ok: true as const, webhook }
+        }),
+      delete: ({ params }) =>
+        Effect.gen(function*() {
+          yield* endpoints.remove(yield* workspaceId, params.id)
+          return { ok: true as const, id: params.id, deleted: true as const }
+        }),
+      rotateSecret: ({ params }) =>
+        Effect.gen(function*() {
+          const rotated = yield* endpoints.rotateSecret(yield* workspaceId, params.id)
+          return { ok: true as const, webhook: rotated.webhook, secret: rotated.secret }
+        }),
+      deliveries: ({ params }) =>
+        Effect.gen(function*() {
+          return { ok: true as const, deliveries: yield* endpoints.deliveries(yield* workspaceId, params.id) }
+        }),
+      resend: ({ params }) =>
+        Effect.gen(function*() {
+          const delivery = yield* dispatcher.resend(yield* workspaceId, params.id, params.deliveryId)
+          return { ok: true as const, delivery }
+        })
+    })
+  })
+)

@@ -1,0 +1,17 @@
+/**
+ * How the process ends. SIGTERM/SIGINT interrupt the program; once the server
+ * has drained and the database closed, that is an orderly stop, so the process
+ * exits 0 (Effect's default would be 130). Failures keep the default codes.
+ *
+ * @since 1.0.0
+ */
+import { Cause, Exit } from "effect"
+import { Runtime } from "effect"
+
+export const teardown: Runtime.Teardown = (exit, onExit) => {
+  if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) {
+    process.stderr.write("outreach-service stopped gracefully\n")
+    return onExit(0)
+  }
+  return Runtime.defaultTeardown(exit, onExit)
+}

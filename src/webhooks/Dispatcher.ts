@@ -1,0 +1,323 @@
+/**
+ * Delivers the outbox's events to webhook endpoints, durably.
+ *
+ * Two steps, both in PostgreSQL so a restart (or another server) resumes
+ * where the last one stopped:
+ *
+ * 1. Fan-out: events past the cursor become one delivery per enabled endpoint
+ *    of their workspace subscribed to their type (empty list = all), with
+ *    the body (fat or thin) fixed so every retry signs the same bytes.
+ * 2. Attempts: due deliveries are leased and attempted, at most
+ *    `concurrency` at once and `perEndpoint` per endpoint, so one slow
+ *    endpoint never holds up the others. Every attempt re-resolves and
+ *    re-vets the host and pins the connection to the vetted address. A
+ *    failure schedules the next attempt on the `Backoff` curve from
+ *    `Clock` time; after 8 the delivery is `failed`.
+ *
+ * The loop wakes on `wake` (in process) and otherwise polls every
+ * `pollInterval` of LIVE time: new events committed by any server are
+ * picked up, and under a test clock (which only moves when told) due
+ * times still come from `Clock`.
+ *
+ * @since 1.0.0
+ */
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { NotFound } from "../api/Errors.ts"
+import { eventTypes } from "../events/Events.ts"
+import * as Time from "../domain/Time.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
+import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
+import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
+import { envelopeBody } from "./Payload.ts"
+import { deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
+import { signNow } from "./Signature.ts"
+
+/** Tuning of the dispatcher. A reference: the defaults need no wiring. */
+export interface DispatcherSettings {
+  /** Live time between polls when nothing wakes the loop. */
+  readonly pollInterval: Duration.Duration
+  /** Attempts in flight at once, over all endpoints. */
+  readonly concurrency: number
+  /** Attempts in flight at once for one endpoint. */
+  readonly perEndpoint: number
+  /** The response time-out of one attempt (the spec's 10 seconds). */
+  readonly timeoutMs: number
+  /** Events fanned out per transaction. */
+  readonly fanOutBatch: number
+}
+
+/** The dispatcher's settings; override with `Layer.succeed(DispatcherSettings, {...})`. */
+export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreach/WebhookDispatcherSettings", {
+  defaultValue: () => ({
+    pollInterval: Duration.millis(500),
+    concurrency: 64,
+    perEndpoint: 4,
+    timeoutMs: deliveryTimeoutMs,
+    fanOutBatch: 500
+  })
+})
+
+const EventRow = Schema.Struct({
+  seq: BigIntNumber,
+  id: Schema.String,
+  workspaceId: Schema.String,
+  type: Schema.Literals(eventTypes),
+  createdAt: Timestamp,
+  data: Schema.Unknown,
+  settled: Schema.Boolean
+})
+const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventRow))
+
+const TargetRow = Schema.Struct({ id: Schema.String, mode: Schema.Literals(["fat", "thin"]) })
+const decodeTargets = Schema.decodeUnknownEffect(Schema.Array(TargetRow))
+
+const DueRow = Schema.Struct({ id: Schema.String, endpointId: Schema.String })
+const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
+
+const AttemptTarget = Schema.Struct({
+  id: Schema.String,
+  endpointId: Schema.String,
+  eventType: Schema.Literals(eventTypes),
+  body: Schema.String,
+  status: Schema.Literals(["pending", "succeeded", "failed"]),
+  attemptCount: Schema.Number,
+  url: Schema.String,
+  secret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.String),
+  previousSecretExpiresAt: NullableTimestamp
+})
+const decodeAttemptTargets = Schema.decodeUnknownEffect(Schema.Array(AttemptTarget))
+
+/** Who started an attempt. */
+export type AttemptTrigger = "automatic" | "manual"
+
+export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
+  /** Wakes the loop now (call after committing events, to skip the poll wait). */
+  readonly wake: Effect.Effect<void>
+  /** One round: fan out new events, start the due attempts. */
+  readonly runOnce: Effect.Effect<void>
+  /** One manual attempt now, same delivery id; answers with the delivery including it. */
+  readonly resend: (
+    workspaceId: string,
+    endpointId: string,
+    deliveryId: string
+  ) => Effect.Effect<DeliveryRecord, NotFound>
+}>()("outreach/WebhookDispatcher") {
+  /** The dispatcher with its loop running for the layer's lifetime; needs `WebhookEndpoints`. */
+  static readonly layerNoDeps = Layer.effect(
+    WebhookDispatcher,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const config = yield* AppConfig
+      const endpoints = yield* WebhookEndpoints
+      const settings = yield* DispatcherSettings
+      const resolver = yield* WebhookResolver
+      const guard = { allowPrivate: config.allowPrivateWebhooks }
+      const wakeups = yield* Queue.sliding<true>(1)
+      const running = yield* FiberSet.make<void>()
+      const inFlight = new Map<string, string>()
+      const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
+
+      const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
+        const now = yield* Time.now
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const cursor = yield* sql<{ lastSeq: unknown }>`
+            SELECT last_seq AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
+          const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
+          const events = yield* sql`
+            SELECT seq, id::text AS id, workspace_id::text AS "workspaceId", type, created_at AS "createdAt", data,
+                   writer_xid < pg_snapshot_xmin(pg_current_snapshot()) AS settled
+            FROM outbox_events WHERE seq > ${lastSeq} ORDER BY seq LIMIT ${settings.fanOutBatch}`
+            .pipe(Effect.flatMap(decodeEvents))
+          let advancedTo = lastSeq
+          for (const event of events) {
+            // A lower seq may still be committed by an older transaction: stop before it could be skipped.
+            if (!event.settled) break
+            const targets = yield* sql`
+              SELECT id::text AS id, mode FROM webhook_endpoints
+              WHERE workspace_id = ${event.workspaceId} AND enabled AND created_at <= ${event.createdAt}::timestamptz
+                AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`
+              .pipe(Effect.flatMap(decodeTargets))
+            for (const target of targets) {
+              yield* sql`
+                INSERT INTO webhook_deliveries
+                  (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
+                VALUES (${crypto.randomUUID()}, ${event.workspaceId}, ${target.id}, ${event.id}, ${event.type},
+                        ${envelopeBody(event, target.mode)}, 'pending', ${now.iso}::timestamptz, ${now.iso}::timestamptz)
+                ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+            }
+            advancedTo = event.seq
+          }
+          if (advancedTo !== lastSeq) {
+            yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${advancedTo} WHERE id = 1`
+          }
+          return advancedTo !== lastSeq
+        }))
+      }, Effect.orDie)
+
+      const loadTarget = (deliveryId: string) =>
+        sql`
+          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType", d.body, d.status,
+                 d.attempt_count AS "attemptCount", e.url, e.secret, e.previous_secret AS "previousSecret",
+                 e.previous_secret_expires_at AS "previousSecretExpiresAt"
+          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie, Effect.map((rows) => rows[0]))
+
+      /** Vet (again: DNS answers change), sign with a fresh timestamp, send pinned. */
+      const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: typeof AttemptTarget.Type) {
+        const vetted = yield* vetUrl(target.url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.option)
+        if (Option.isNone(vetted)) {
+          const refusal = yield* vetUrl(target.url, guard).pipe(
+            Effect.provideService(WebhookResolver, resolver),
+            Effect.flip,
+            Effect.map((error) => error.message),
+            Effect.orElseSucceed(() => "The webhook URL was refused.")
+          )
+          const outcome: DeliveryOutcome = { ok: false, status: null, durationMs: 0, error: refusal }
+          return outcome
+        }
+        const now = yield* Time.now
+        const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
+          Date.parse(target.previousSecretExpiresAt) > now.ms
+        const headers = yield* signNow({
+          secret: overlap && target.previousSecret !== null ? target.previousSecret : target.secret,
+          nextSecret: overlap ? target.secret : undefined,
+          eventType: target.eventType,
+          deliveryId: target.id,
+          rawBody: target.body
+        })
+        return yield* deliver({
+          url: vetted.value.url,
+          address: vetted.value.target.address,
+          family: vetted.value.target.family,
+          headers,
+          body: target.body,
+          timeoutMs: settings.timeoutMs
+        })
+      })
+
+      const record = Effect.fn("WebhookDispatcher.record")(function*(
+        target: typeof AttemptTarget.Type,
+        trigger: AttemptTrigger,
+        outcome: DeliveryOutcome
+      ) {
+        const now = yield* Time.now
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
+            VALUES (${target.id}, ${trigger}, ${now.iso}::timestamptz, ${outcome.status}, ${outcome.error ?? null},
+                    ${Math.round(outcome.durationMs)}, ${outcome.ok})`
+          if (outcome.ok) {
+            yield* sql`
+              UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, lease_until = NULL,
+                attempt_count = attempt_count + ${trigger === "automatic" ? 1 : 0}
+              WHERE id = ${target.id}`
+          } else if (trigger === "automatic") {
+            const made = target.attemptCount + 1
+            const next = nextAttemptAt(made, now.ms, yield* Random.next)
+            yield* Option.match(next, {
+              onNone: () =>
+                sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
+                      attempt_count = ${made} WHERE id = ${target.id}`,
+              onSome: (at) =>
+                sql`UPDATE webhook_deliveries SET next_attempt_at = ${Time.toIso(at)}::timestamptz, lease_until = NULL,
+                      attempt_count = ${made} WHERE id = ${target.id}`
+            })
+          }
+        })).pipe(Effect.orDie)
+        const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
+        yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
+          ? Effect.logWarning("webhook delivery failed after every attempt")
+          : Effect.logDebug("webhook attempt failed")).pipe(
+            Effect.annotateLogs({ deliveryId: target.id, status: outcome.status ?? "none", error: outcome.error ?? "" })
+          )
+      })
+
+      const runAttempt = (deliveryId: string) =>
+        Effect.gen(function*() {
+          const target = yield* loadTarget(deliveryId)
+          if (target === undefined || target.status !== "pending") return
+          yield* record(target, "automatic", yield* attempt(target))
+        }).pipe(
+          // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
+          Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
+          Effect.ensuring(Effect.sync(() => inFlight.delete(deliveryId))),
+          Effect.ensuring(Queue.offer(wakeups, true))
+        )
+
+      const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
+        const free = settings.concurrency - inFlight.size
+        if (free <= 0) return
+        const now = yield* Time.now
+        const candidates = yield* sql`
+          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId"
+          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+          WHERE d.status = 'pending' AND e.enabled AND d.next_attempt_at <= ${now.iso}::timestamptz
+            AND (d.lease_until IS NULL OR d.lease_until <= ${now.iso}::timestamptz)
+          ORDER BY d.next_attempt_at, d.seq LIMIT ${free * 4}`.pipe(Effect.flatMap(decodeDue))
+        const perEndpoint = new Map<string, number>()
+        for (const endpointId of inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1)
+        const chosen: Array<typeof DueRow.Type> = []
+        for (const row of candidates) {
+          if (chosen.length >= free) break
+          const busy = perEndpoint.get(row.endpointId) ?? 0
+          if (inFlight.has(row.id) || busy >= settings.perEndpoint) continue
+          perEndpoint.set(row.endpointId, busy + 1)
+          chosen.push(row)
+        }
+        if (chosen.length === 0) return
+        const leaseUntil = Time.toIso(now.ms + leaseMs)
+        // The lease makes the claim exclusive across servers: a row leased by another is skipped.
+        const leased = yield* sql<{ id: string }>`
+          UPDATE webhook_deliveries SET lease_until = ${leaseUntil}::timestamptz
+          WHERE ${sql.in("id", chosen.map((row) => row.id))} AND status = 'pending'
+            AND (lease_until IS NULL OR lease_until <= ${now.iso}::timestamptz)
+          RETURNING id::text AS id`
+        const won = new Set(leased.map((row) => row.id))
+        for (const row of chosen) {
+          if (!won.has(row.id)) continue
+          inFlight.set(row.id, row.endpointId)
+          yield* FiberSet.run(running, runAttempt(row.id))
+        }
+      }, Effect.orDie)
+
+      const runOnce = Effect.gen(function*() {
+        // Drain the backlog batch by batch before attempting.
+        while (yield* fanOut()) {
+          // keep fanning out
+        }
+        yield* startDue()
+      })
+
+      const liveSleep = Effect.sleep(settings.pollInterval).pipe(
+        // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
+        Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+      )
+
+      yield* Effect.gen(function*() {
+        yield* runOnce.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
+        yield* Effect.raceFirst(Queue.take(wakeups), liveSleep)
+      }).pipe(Effect.forever, Effect.forkScoped)
+
+      const resend = Effect.fn("WebhookDispatcher.resend")(function*(
+        workspaceId: string,
+        endpointId: string,
+        deliveryId: string
+      ) {
+        yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
+        const target = yield* loadTarget(deliveryId)
+        if (target !== undefined) yield* record(target, "manual", yield* attempt(target))
+        return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
+      })
+
+      return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
+    })
+  )
+}
+
+/** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */
+export const layer = WebhookDispatcher.layerNoDeps.pipe(Layer.provideMerge(WebhookEndpoints.layer))
+

@@ -1,0 +1,149 @@
+/**
+ * A local webhook receiver for tests, and the service wired for webhook tests:
+ * private receivers allowed, fast polling, a short response time-out and a
+ * static resolver.
+ */
+import { createServer, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Duration, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
+import { Outbox } from "../../src/events/Outbox.ts"
+import type { NewEvent } from "../../src/events/Events.ts"
+import { NodeHttpServer } from "@effect/platform-node"
+import { HttpRouter } from "effect/http"
+import * as App from "../../src/App.ts"
+import * as Server from "../../src/http/Server.ts"
+import { AppConfig, type AppSettings } from "../../src/platform/AppConfig.ts"
+import * as ServiceClock from "../../src/platform/ServiceClock.ts"
+import { WebhookResolver } from "../../src/webhooks/AddressGuard.ts"
+import { DispatcherSettings, WebhookDispatcher } from "../../src/webhooks/Dispatcher.ts"
+import * as TestServer from "../support/TestServer.ts"
+
+/** How a receiver path answers. */
+export type Behaviour = "ok" | "fail500" | "redirect302" | "hang" | "gone410"
+
+/** One request the receiver got. */
+export interface Received {
+  readonly path: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+/** The response time-out used in tests, so a silent receiver fails fast. */
+export const testTimeoutMs = 300
+
+/** A node:http receiver on 127.0.0.1; each path answers with its behaviour (default `ok`). */
+export const receiver = Effect.acquireRelease(
+  Effect.promise(() =>
+    new Promise<{
+      readonly base: string
+      readonly received: Array<Received>
+      readonly behave: (path: string, behaviour: Behaviour) => void
+      readonly close: () => void
+    }>((resolve) => {
+      const received: Array<Received> = []
+      const behaviours = new Map<string, Behaviour>()
+      const server = createServer((req, res) => {
+        const chunks: Array<Buffer> = []
+        req.on("data", (chunk: Buffer) => chunks.push(chunk))
+        req.on("end", () => {
+          const path = req.url ?? "/"
+          received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
+          switch (behaviours.get(path) ?? "ok") {
+            case "ok":
+              return res.writeHead(204).end()
+            case "fail500":
+              return res.writeHead(500).end("boom")
+            case "gone410":
+              return res.writeHead(410).end()
+            case "redirect302":
+              return res.writeHead(302, { location: `${path}/followed` }).end()
+            case "hang":
+              return
+          }
+        })
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as AddressInfo
+        resolve({
+          base: `http://127.0.0.1:${port}`,
+          received,
+          behave: (path, behaviour) => behaviours.set(path, behaviour),
+          close: () => {
+            server.closeAllConnections()
+            server.close()
+          }
+        })
+      })
+    })
+  ),
+  (r) => Effect.sync(r.close)
+)
+
+/** Fast polling and a short time-out; `receiver.test` and `rebind.test` resolve to 127.0.0.1. */
+export const webhookTestLayers = Layer.mergeAll(
+  Layer.succeed(DispatcherSettings, {
+    pollInterval: Duration.millis(20),
+    concurrency: 16,
+    perEndpoint: 4,
+    timeoutMs: testTimeoutMs,
+    fanOutBatch: 100
+  }),
+  WebhookResolver.layerStatic({
+    "receiver.test": ["127.0.0.1"],
+    "rebind.test": ["127.0.0.1"],
+    "mixed.test": ["93.184.216.34", "10.0.0.7"],
+    "public.test": ["93.184.216.34"],
+    "mapped.test": ["::ffff:127.0.0.1"]
+  })
+)
+
+/** The service over a fresh database, with the webhook test settings. */
+export const serverLayer = (overrides: Partial<AppSettings> = { allowPrivateWebhooks: true }) =>
+  TestServer.layer(overrides).pipe(Layer.provide(webhookTestLayers))
+
+/**
+ * The service on a database that outlives it (`TestDatabase.reopenable`):
+ * build, close and build again to restart it.
+ */
+export const restartableServer = (database: Layer.Layer<SqlClient.SqlClient>) =>
+  HttpRouter.serve(Server.routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(App.core),
+    Layer.provideMerge(ServiceClock.layer),
+    Layer.provideMerge(database),
+    Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true })),
+    Layer.provide(webhookTestLayers)
+  )
+
+/** Records events in one transaction and wakes the dispatcher. */
+export const emit = (workspaceId: string, events: ReadonlyArray<NewEvent>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const outbox = yield* Outbox
+    yield* sql.withTransaction(outbox.append(workspaceId, events)).pipe(Effect.orDie)
+    yield* (yield* WebhookDispatcher).wake
+  })
+
+/** Sleeps in real time (the test clock stands still). */
+export const liveSleep = (ms: number) => TestClock.withLive(Effect.sleep(Duration.millis(ms)))
+
+/** Waits in real time until `check` holds; dies after `timeoutMs`. */
+export const eventually = <A, R>(
+  label: string,
+  probe: Effect.Effect<A, never, R>,
+  check: (value: A) => boolean,
+  timeoutMs = 5000
+): Effect.Effect<A, never, R> =>
+  Effect.gen(function*() {
+    for (let waited = 0;; waited += 20) {
+      const value = yield* probe
+      if (check(value)) return value
+      if (waited > timeoutMs) return yield* Effect.die(new Error(`timed out waiting for ${label}`))
+      yield* liveSleep(20)
+    }
+  })
+
+/** Requests received on `path` so far. */
+export const on = (received: ReadonlyArray<Received>, path: string) => received.filter((r) => r.path === path)
