@@ -6,21 +6,38 @@
  * @since 1.0.0
  */
 import { Layer } from "effect"
+import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
+import { Outbox } from "./events/Outbox.ts"
 import * as Server from "./http/Server.ts"
+import * as SandboxDriver from "./network/sandbox/SandboxDriver.ts"
 import * as Database from "./platform/Database.ts"
 import * as Observability from "./platform/Observability.ts"
+import * as ServiceClock from "./platform/ServiceClock.ts"
+import * as Webhooks from "./webhooks/Dispatcher.ts"
 import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 
-/** The core services (workspaces, keys, credentials); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Layer.mergeAll(Workspaces.layer, Credentials.layer)
+/** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
+export const network = SandboxDriver.layer
+
+/** The core services (workspaces, keys, credentials, accounts, outbox); needs a migrated `SqlClient` and `AppConfig`. */
+export const core = Layer.mergeAll(
+  Workspaces.layer,
+  Credentials.layer,
+  Accounts.layerNoDeps,
+  Webhooks.layer
+).pipe(Layer.provideMerge(Layer.mergeAll(Outbox.layer, network)))
 
 /** The HTTP server with its routes, after the bootstrap; needs the core services and `AppConfig`. */
 export const server = Server.layer.pipe(Layer.provide(Layer.effectDiscard(bootstrap)))
 
-/** Everything, on the configured database, with tracing; needs `AppConfig`. */
+/**
+ * Everything, on the configured database and clock (`OUTREACH_CLOCK=test`: the
+ * test clock is the `Clock` of every fiber above it), with tracing; needs `AppConfig`.
+ */
 export const layer = server.pipe(
   Layer.provideMerge(core),
+  Layer.provideMerge(ServiceClock.layer),
   Layer.provideMerge(Database.layer),
   Layer.provide(Observability.tracing)
 )

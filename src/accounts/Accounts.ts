@@ -12,7 +12,7 @@ import { Array as Arr, Context, Effect, Layer, type Redacted, Result, Schema } f
 import { SqlClient, type Statement } from "effect/sql"
 import type { Account, Seats } from "../api/AccountsApi.ts"
 import { Conflict, NotAllowed, NotFound, Unprocessable } from "../api/Errors.ts"
-import { connectLinkTtlMs, type Mode, type OffHoursPolicy, pausableStatuses } from "../domain/Account.ts"
+import { connectLinkTtlMs, type Mode, type OffHoursPolicy, pausableStatuses, productsOfTier } from "../domain/Account.ts"
 import { applyLimitUpdates, type Limit, type LimitOverride, type LimitUpdate, limitsFor, type Tier } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { recoverFromRestriction, startWarmup } from "../domain/Warmup.ts"
@@ -433,7 +433,12 @@ export class Accounts extends Context.Service<Accounts, {
             const known = row.status === "reconnect_required"
               ? { tier: row.tier, products: row.products, connections: row.connections ?? reported.connections }
               : reported
-            return Effect.andThen(awaitingSignIn(row, nowMs), markConnected(row, nowMs, { ...known, ...profile }))
+            // A tier given without products brings that tier's own products, not the network's guess.
+            const products = profile?.products ?? (profile?.tier === undefined ? known.products : productsOfTier(profile.tier))
+            return Effect.andThen(
+              awaitingSignIn(row, nowMs),
+              markConnected(row, nowMs, { ...known, ...profile, products })
+            )
           })
         }
       )

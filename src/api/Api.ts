@@ -5,17 +5,27 @@
  * @since 1.0.0
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountsApi } from "./AccountsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
-import { documentRateLimitHeaders } from "./OpenApiExtras.ts"
+import { documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { KeysApi } from "./KeysApi.ts"
+import { SandboxClockApi } from "./SandboxClockApi.ts"
+import { SandboxApi } from "./SandboxApi.ts"
 import { RequestErrors } from "./Security.ts"
 import { SystemApi } from "./SystemApi.ts"
+import { WebhooksApi } from "./WebhooksApi.ts"
 
 export class Api extends HttpApi.make("outreach")
   .add(SystemApi)
   .add(IdentityApi)
   .add(KeysApi)
+  .add(AccountsApi)
+  .add(SandboxApi)
+  .add(SandboxClockApi)
+  .add(WebhooksApi)
   .middleware(RequestErrors)
+  // Report every problem of a request at once, not only the first.
+  .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(OpenApi.annotations({
     title: "Outreach Service API",
     version: "1.0.0",
@@ -27,6 +37,6 @@ export class Api extends HttpApi.make("outreach")
       "Every response carries `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`.",
       "Successful bodies start with `ok: true`; every error is `{ok: false, error: {type, message, next}}`."
     ].join("\n"),
-    transform: documentRateLimitHeaders
+    transform: (spec) => documentWebhooks(documentRateLimitHeaders(spec))
   }))
 {}

@@ -4,6 +4,7 @@
  *
  * @since 1.0.0
  */
+import { webhooksSection } from "./WebhooksApi.ts"
 
 type Json = Record<string, unknown>
 
@@ -46,3 +47,6 @@ export const documentRateLimitHeaders = (spec: Json): Json => {
   const components = isObject(spec["components"]) ? spec["components"] : {}
   return { ...spec, components: { ...components, headers: headerComponents } }
 }
+
+/** Adds the OpenAPI 3.1 top-level `webhooks` section: one request per event type. */
+export const documentWebhooks = (spec: Json): Json => ({ ...spec, webhooks: webhooksSection() })

@@ -5,6 +5,7 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
+import type { Tier } from "./Limits.ts"
 
 /** Every account status (decisions: Statuses). */
 export const AccountStatus = Schema.Literals([
@@ -47,8 +48,11 @@ export const pausableStatuses: ReadonlySet<AccountStatus> = new Set(["warming", 
 /** Statuses in which writes may run (subject to `readsOnlyUntil`, hours and budgets). */
 export const writableStatuses: ReadonlySet<AccountStatus> = new Set(["warming", "active"])
 
-/** Statuses in which reads may run. */
-export const readableStatuses: ReadonlySet<AccountStatus> = new Set(["warming", "active", "restricted"])
+/** Statuses in which reads may run: pausing stops writes only; a stop (health red) stops everything. */
+export const readableStatuses: ReadonlySet<AccountStatus> = new Set(["warming", "active", "paused", "restricted"])
 
 /** How long a sandbox sign-in link stays valid. */
 export const connectLinkTtlMs = 60 * 60 * 1000
+
+/** The products that come with a tier when the network reports none (Sales Navigator seats have it). */
+export const productsOfTier = (tier: Tier): ReadonlyArray<string> => tier === "sales_nav" ? ["sales_navigator"] : []

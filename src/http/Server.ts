@@ -10,12 +10,17 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { AccountsHandlers } from "./AccountsHandlers.ts"
+import * as ConnectPage from "./ConnectPage.ts"
+import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as Gate from "./Gate.ts"
 import { IdentityHandlers } from "./IdentityHandlers.ts"
 import { KeysHandlers } from "./KeysHandlers.ts"
 import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Middleware.ts"
+import { SandboxClockHandlers } from "./SandboxClockHandlers.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
+import { WebhooksHandlers } from "./WebhooksHandlers.ts"
 
 /** Where the OpenAPI 3.1 document is served. */
 export const openapiPath = "/openapi.json"
@@ -23,15 +28,17 @@ export const openapiPath = "/openapi.json"
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers]),
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, WebhooksHandlers]),
     Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
   ),
   Gate.layer([
     ...Object.values(Api.groups).flatMap((group) =>
       Object.values(group.endpoints).map(({ method, path }) => ({ method, path }))
     ),
-    { method: "GET", path: openapiPath }
-  ])
+    { method: "GET", path: openapiPath },
+    ...ConnectPage.connectRoutes
+  ]),
+  ConnectPage.layer
 )
 
 /** The routes served on `HOST:PORT`. */

@@ -9,11 +9,17 @@ import { Effect, Layer } from "effect"
 import { Migrator } from "effect/sql"
 import foundation from "../../migrations/0001_foundation.ts"
 import outbox from "../../migrations/0002_outbox.ts"
+import accounts from "../../migrations/0003_accounts.ts"
+import webhooks from "../../migrations/0010_webhooks.ts"
+import sandboxClock from "../../migrations/0011_sandbox_clock.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
   "0001_foundation": foundation,
-  "0002_outbox": outbox
+  "0002_outbox": outbox,
+  "0003_accounts": accounts,
+  "0010_webhooks": webhooks,
+  "0011_sandbox_clock": sandboxClock
 }
 
 /** Applies the pending migrations and logs what ran. */

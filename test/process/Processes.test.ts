@@ -30,7 +30,7 @@ const startServer = (env: Record<string, string>) =>
       let output = ""
       const onData = (chunk: Buffer) => {
         output += chunk.toString()
-        const match = /Listening on (http:\/\/[^\s]+)/.exec(output)
+        const match = /Listening on (http:\/\/[^\s"]+)/.exec(output)
         if (match !== null) {
           child.off("exit", onExit)
           resume(Effect.succeed({ child, output: () => output, base: match[1].replace("0.0.0.0", "127.0.0.1") }))

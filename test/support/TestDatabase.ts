@@ -3,8 +3,11 @@
  * new database on the PostgreSQL server named by `DATABASE_URL` (dropped at the
  * end). The same tests run on both.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Migrations from "../../src/platform/Migrations.ts"
 import * as PgliteClient from "../../src/platform/PgliteClient.ts"
@@ -51,3 +54,28 @@ export const client: Layer.Layer<SqlClient.SqlClient> = serverUrl === undefined
 
 /** A migrated, empty database. */
 export const layer: Layer.Layer<SqlClient.SqlClient> = Layer.provideMerge(Layer.orDie(Migrations.layer), client)
+
+/**
+ * A database that outlives the layers built on it, as across a restart: each
+ * returned layer opens (and migrates) the same data anew, in a temporary PGlite
+ * directory or a fresh database on the PostgreSQL server; both are removed when
+ * the scope closes. Build one layer at a time: embedded PGlite has one owner.
+ */
+export const reopenable: Effect.Effect<() => Layer.Layer<SqlClient.SqlClient>, never, Scope.Scope> = Effect.gen(
+  function*() {
+    const open: () => Layer.Layer<SqlClient.SqlClient, unknown> = serverUrl === undefined
+      ? yield* Effect.map(
+        Effect.acquireRelease(
+          Effect.sync(() => mkdtempSync(join(tmpdir(), "outreach-reopen-"))),
+          (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+        ),
+        (dataDir) => () => PgliteClient.layer({ dataDir })
+      )
+      : yield* Effect.map(
+        Effect.orDie(freshPostgresUrl(serverUrl)),
+        (url) => () => PgClient.layer({ url: Redacted.make(url) })
+      )
+    // Fresh: a new connection each time, never one memoized from an earlier build.
+    return () => Layer.fresh(Layer.orDie(Layer.provideMerge(Migrations.layer, open())))
+  }
+)

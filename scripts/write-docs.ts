@@ -1,0 +1,72 @@
+/**
+ * Writes the documentation generated from code: `docs/limits.md` (the tier
+ * table). `npm run docs`; a test fails when the checked-in copy is stale.
+ */
+import { writeFileSync } from "node:fs"
+import { categoryOfCommand, tierTable, tiers } from "../src/domain/Limits.ts"
+import { rampPercentByDay, WARMUP_DAYS } from "../src/domain/Warmup.ts"
+
+const commands = [
+  "connect",
+  "send_message",
+  "withdraw_invite",
+  "get_profile",
+  "get_company",
+  "search_people",
+  "search_companies",
+  "comment",
+  "react",
+  "create_post",
+  "endorse",
+  "list_chats",
+  "list_invites"
+] as const
+
+export const renderLimits = (): string => {
+  const lines = [
+    "# Limits, tiers and warm-up",
+    "",
+    "Generated from `src/domain/Limits.ts` and `src/domain/Warmup.ts` by `npm run docs`; do not edit by hand.",
+    "",
+    "Effective limit = floor(min(user limit, tier ceiling) x warm-up factor x health factor).",
+    "Health factors: green 1, yellow 0.5, red 0 (the account is stopped). `PUT /limits` values above the",
+    "ceiling are capped; lower values are always kept. `isEnabled: false` switches a category and period off.",
+    "Budgets are counted when a job runs; days, weeks (from Monday) and months are local to the account's zone.",
+    "",
+    "## Defaults / ceilings per tier",
+    "",
+    `| category | period | ${tiers.join(" | ")} | why |`,
+    `| --- | --- | ${tiers.map(() => "---").join(" | ")} | --- |`,
+    ...tierTable.map((row) =>
+      `| ${row.category} | ${row.period} | ${
+        tiers.map((tier) => `${row.bounds[tier].default} / ${row.bounds[tier].ceiling}`).join(" | ")
+      } | ${row.reason} |`
+    ),
+    "",
+    `## Warm-up (${WARMUP_DAYS} days)`,
+    "",
+    `| day | ${rampPercentByDay.map((_, i) => String(i + 1)).join(" | ")} |`,
+    `| --- | ${rampPercentByDay.map(() => "---").join(" | ")} |`,
+    `| % of the limit | ${rampPercentByDay.join(" | ")} |`,
+    "",
+    "A restriction by the network: after a person resumes the account, 7 days of reads only, then the ramp",
+    "restarts at the highest day whose factor is at most half the factor reached when restricted.",
+    "",
+    "## Which command uses which category",
+    "",
+    "| command | category |",
+    "| --- | --- |",
+    ...commands.map((command) => `| ${command} | ${categoryOfCommand(command) ?? "none"} |`),
+    "| send_message as an InMail | inmails |",
+    "",
+    "Other commands use no budget. Reads never wait for approval or working hours, but do use their budgets.",
+    ""
+  ]
+  return lines.join("\n")
+}
+
+if (import.meta.main) {
+  const target = new URL("../docs/limits.md", import.meta.url)
+  writeFileSync(target, renderLimits())
+  console.log(`wrote ${target.pathname}`)
+}

@@ -1,0 +1,161 @@
+/**
+ * The service's clock. `OUTREACH_CLOCK=system` (default): the real time, which
+ * cannot be moved. `OUTREACH_CLOCK=test`: the sandbox's test clock, an Effect
+ * `TestClock` installed as the `Clock` (and scheduler) of every layer built on
+ * {@link layer}, so request handlers, background fibers and schedules all follow
+ * it. It moves only through {@link ServiceClock}'s `advance` and `setTo`, never
+ * backwards, and every move is saved in `sandbox_clock` so a restart resumes at
+ * the same instant.
+ *
+ * @since 1.0.0
+ */
+import { Clock, Context, Effect, Layer, Scheduler, Schema, Semaphore } from "effect"
+import { SqlClient } from "effect/sql"
+import { TestClock } from "effect/testing"
+import * as Time from "../domain/Time.ts"
+import { AppConfig } from "./AppConfig.ts"
+import { BigIntNumber } from "./Rows.ts"
+
+/** Which clock the service runs on (`OUTREACH_CLOCK`). */
+export type ClockMode = "system" | "test"
+
+/** A move was asked of the system clock, which only the world moves. */
+export class ClockNotAdjustable extends Schema.TaggedError<ClockNotAdjustable>()("ClockNotAdjustable", {
+  message: Schema.String
+}) {}
+
+/** A move would take the clock back in time (or nowhere a date can be). */
+export class ClockWouldGoBack extends Schema.TaggedError<ClockWouldGoBack>()("ClockWouldGoBack", {
+  /** The clock's time, epoch milliseconds. */
+  now: Schema.Number,
+  /** The time asked for, epoch milliseconds. */
+  requested: Schema.Number,
+  message: Schema.String
+}) {}
+
+/** Which clock the service runs on, its time, and the only way to move the sandbox's test clock. */
+export class ServiceClock extends Context.Service<ServiceClock, {
+  readonly mode: ClockMode
+  /** The service's current time, epoch milliseconds. */
+  readonly now: Effect.Effect<number>
+  /**
+   * Moves the test clock forward by `ms`, running every sleep due on the way
+   * in order; returns the new time. Fails on the system clock or when `ms < 0`.
+   */
+  readonly advance: (ms: number) => Effect.Effect<number, ClockNotAdjustable | ClockWouldGoBack>
+  /**
+   * Moves the test clock to the instant `ms` (epoch milliseconds), running every
+   * sleep due on the way; returns it. Fails on the system clock or when `ms` is
+   * before the current time.
+   */
+  readonly setTo: (ms: number) => Effect.Effect<number, ClockNotAdjustable | ClockWouldGoBack>
+  /**
+   * Runs `effect` on the real clock even under the test clock: for operational
+   * timeouts (a health check's database probe, graceful shutdown) that must
+   * not wait for someone to move the sandbox's time. Identity on the system clock.
+   */
+  readonly withRealTime: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>()("outreach/ServiceClock") {}
+
+// The latest instant a JavaScript Date can hold; beyond it no time can be shown.
+const maxInstant = 8_640_000_000_000_000
+
+// TestClock warns when time is used without being advanced, which is the normal
+// state of a sandbox server; a year keeps it quiet (the live timer handles it).
+const neverWarn = "365 days"
+
+const notAdjustable = new ClockNotAdjustable({
+  message: "The service runs on the system clock, which cannot be moved."
+})
+
+/** The system clock: the fiber's `Clock` (the real one in production), never moved. */
+export const systemClock: ServiceClock["Service"] = {
+  mode: "system",
+  now: Clock.currentTimeMillis,
+  advance: () => Effect.fail(notAdjustable),
+  setTo: () => Effect.fail(notAdjustable),
+  withRealTime: (effect) => effect
+}
+
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ nowMs: BigIntNumber })))
+
+/**
+ * The test clock on `sql`: resumes at the saved instant, or starts at the real
+ * current time on first use. The returned context carries the `ServiceClock`,
+ * the `Clock` and the tracking `Scheduler` the `TestClock` needs to wake
+ * sleepers in order.
+ */
+const makeTestClock = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const clockContext = yield* Layer.build(TestClock.layer({ warningDelay: neverWarn }))
+  const testClock = yield* Effect.provideContext(TestClock.testClockWith(Effect.succeed), clockContext)
+  const scheduler = Context.get(clockContext, Scheduler.Scheduler)
+  const realNow = testClock.withLive(Clock.currentTimeMillis)
+
+  const save = (ms: number) =>
+    Effect.gen(function*() {
+      const movedAt = Time.toIso(yield* realNow)
+      yield* sql`
+        INSERT INTO sandbox_clock (id, now_ms, updated_at) VALUES (1, ${ms}, ${movedAt}::timestamptz)
+        ON CONFLICT (id) DO UPDATE SET now_ms = excluded.now_ms, updated_at = excluded.updated_at`
+    }).pipe(Effect.orDie)
+
+  const saved = yield* sql`SELECT now_ms AS "nowMs" FROM sandbox_clock WHERE id = 1`.pipe(
+    Effect.flatMap(decodeRows),
+    Effect.orDie
+  )
+  const start = saved.length > 0 ? saved[0].nowMs : yield* realNow
+  if (saved.length === 0) yield* save(start)
+  yield* testClock.setTime(start)
+  yield* Effect.logInfo(
+    `clock: test clock at ${Time.toIso(start)} (${saved.length > 0 ? "resumed" : "started at the real time"}); ` +
+      "it moves only through POST /v1/sandbox/clock"
+  )
+
+  // One move at a time, so the saved instant and the clock always agree.
+  const lock = yield* Semaphore.make(1)
+  const moveTo = (target: (current: number) => number) =>
+    lock.withPermits(1)(Effect.gen(function*() {
+      const current = testClock.currentTimeMillisUnsafe()
+      const requested = target(current)
+      if (!(requested >= current) || requested > maxInstant) {
+        return yield* new ClockWouldGoBack({
+          now: current,
+          requested,
+          message: requested < current
+            ? `The clock is at ${Time.toIso(current)} and only moves forward.`
+            : "The clock cannot move that far."
+        })
+      }
+      // Saved first: if saving fails the clock has not moved, so both still agree; and
+      // not interruptible (a client hanging up) between the save and the move.
+      yield* Effect.uninterruptible(Effect.andThen(save(requested), testClock.setTime(requested)))
+      return requested
+    }))
+
+  const service: ServiceClock["Service"] = {
+    mode: "test",
+    now: testClock.currentTimeMillis,
+    advance: Effect.fn("ServiceClock.advance")((ms: number) => moveTo((current) => current + ms)),
+    setTo: Effect.fn("ServiceClock.setTo")((ms: number) => moveTo(() => ms)),
+    withRealTime: (effect) => testClock.withLive(effect)
+  }
+  return Context.make(ServiceClock, service).pipe(
+    Context.add(Clock.Clock, testClock),
+    Context.add(Scheduler.Scheduler, scheduler)
+  )
+})
+
+/**
+ * The `ServiceClock` for `AppConfig.clock`. In test mode the layer also
+ * provides the test clock as `Clock` to every layer built on it: provide it
+ * beneath everything that reads the time.
+ */
+export const layer: Layer.Layer<ServiceClock, never, AppConfig | SqlClient.SqlClient> = Layer.unwrap(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    return config.clock === "test"
+      ? Layer.effectContext(makeTestClock)
+      : Layer.succeed(ServiceClock, ServiceClock.of(systemClock))
+  })
+)
