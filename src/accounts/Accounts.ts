@@ -56,6 +56,19 @@ const notFound = (id: string) =>
     error: { message: `No account ${id} in this workspace.`, next: "List the workspace's accounts with GET /v1/accounts." }
   })
 
+/** `timezone` and `workingHours.timezone`, when both are given, must name the same zone. */
+const zonesAgree = (input: { readonly timezone?: string | undefined; readonly workingHours?: WorkingHours | undefined }) =>
+  input.timezone !== undefined && input.workingHours !== undefined && input.timezone !== input.workingHours.timezone
+    ? Effect.fail(
+      new Unprocessable({
+        error: {
+          message: `timezone (${input.timezone}) and workingHours.timezone (${input.workingHours.timezone}) disagree.`,
+          next: "Send one of them, or the same zone in both."
+        }
+      })
+    )
+    : Effect.void
+
 const hashLink = (token: string) => createHash("sha256").update(token).digest("hex")
 
 export class Accounts extends Context.Service<Accounts, {
@@ -209,17 +222,7 @@ export class Accounts extends Context.Service<Accounts, {
         readonly timezone?: string | undefined
         readonly workingHours?: WorkingHours | undefined
       }) {
-        if (
-          input.timezone !== undefined && input.workingHours !== undefined &&
-          input.timezone !== input.workingHours.timezone
-        ) {
-          return yield* new Unprocessable({
-            error: {
-              message: `timezone (${input.timezone}) and workingHours.timezone (${input.workingHours.timezone}) disagree.`,
-              next: "Send one of them, or the same zone in both."
-            }
-          })
-        }
+        yield* zonesAgree(input)
         const hours = input.workingHours ?? defaultWorkingHours(input.timezone ?? "UTC")
         const now = yield* Time.now
         const id = crypto.randomUUID()
@@ -267,17 +270,7 @@ export class Accounts extends Context.Service<Accounts, {
       })
 
       const patch = Effect.fn("Accounts.update")(function*(workspaceId: string, id: string, input: AccountPatch) {
-        if (
-          input.timezone !== undefined && input.workingHours !== undefined &&
-          input.timezone !== input.workingHours.timezone
-        ) {
-          return yield* new Unprocessable({
-            error: {
-              message: `timezone (${input.timezone}) and workingHours.timezone (${input.workingHours.timezone}) disagree.`,
-              next: "Send one of them, or the same zone in both."
-            }
-          })
-        }
+        yield* zonesAgree(input)
         return yield* transition(workspaceId, id, (row) => {
           const hours = input.workingHours ?? { ...workingHoursOf(row), timezone: input.timezone ?? row.timezone }
           const fields: Record<string, unknown> = {

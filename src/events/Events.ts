@@ -6,21 +6,10 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
+import { TriageClass } from "../triage/TriageClass.ts"
 
 const Uuid = Schema.String.annotate({ format: "uuid" })
 const DateTime = Schema.String.annotate({ format: "date-time" })
-
-/** The eight reply classes of triage. */
-export const ReplyClass = Schema.Literals([
-  "interested",
-  "meeting",
-  "referral",
-  "not_now",
-  "not_interested",
-  "objection",
-  "out_of_office",
-  "other"
-])
 
 /** Envelope-style error inside job events. */
 export const JobError = Schema.Struct({ type: Schema.String, message: Schema.String, next: Schema.String })
@@ -34,7 +23,7 @@ export const EventData = {
     senderProviderId: Schema.String,
     text: Schema.String,
     sentAt: DateTime,
-    triage: Schema.NullOr(Schema.Struct({ class: ReplyClass, suggestedReply: Schema.NullOr(Schema.String) }))
+    triage: Schema.NullOr(Schema.Struct({ class: TriageClass, suggestedReply: Schema.NullOr(Schema.String) }))
   }),
   "invitation.accepted": Schema.Struct({
     accountId: Uuid,
@@ -86,6 +75,9 @@ export const eventTypes: ReadonlyArray<EventType> = [
   "account.paused",
   "account.resumed"
 ]
+
+/** An event type, as a schema (stored columns, webhook filters). */
+export const EventTypeSchema = Schema.Literals(eventTypes)
 
 /** An event to record: its type and the data of that type. */
 export type NewEvent = {

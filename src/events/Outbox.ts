@@ -9,7 +9,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
 import { Timestamp } from "../platform/Rows.ts"
-import { EventData, type EventType, type NewEvent } from "./Events.ts"
+import { EventData, type EventType, EventTypeSchema, type NewEvent } from "./Events.ts"
 
 /** A recorded event, as the webhook envelope carries it. */
 export interface RecordedEvent {
@@ -23,16 +23,7 @@ export interface RecordedEvent {
 const EventRow = Schema.Struct({
   id: Schema.String,
   workspaceId: Schema.String,
-  type: Schema.Literals([
-    "message.received",
-    "invitation.accepted",
-    "job.completed",
-    "job.failed",
-    "account.connected",
-    "account.reconnection_required",
-    "account.paused",
-    "account.resumed"
-  ]),
+  type: EventTypeSchema,
   createdAt: Timestamp,
   data: Schema.Unknown
 })

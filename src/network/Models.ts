@@ -24,18 +24,8 @@ const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 const between = (minimum: number, maximum: number) => Schema.Number.check(Schema.isBetween({ minimum, maximum }))
 
-/** The reply classes of the triage, as in the spec. */
-export const TriageClass = Schema.Literals([
-  "interested",
-  "meeting",
-  "referral",
-  "not_now",
-  "not_interested",
-  "objection",
-  "out_of_office",
-  "other"
-]).annotate({ description: "What a reply means for the outreach" })
-export type TriageClass = typeof TriageClass.Type
+/** The reply classes of the triage, as in the spec (one list, in `triage/TriageClass.ts`). */
+export { TriageClass } from "../triage/TriageClass.ts"
 
 /** 1 = a connection, 2 = a connection of a connection, 3 = further away. */
 export const ConnectionDegree = Schema.Literals([1, 2, 3]).annotate({

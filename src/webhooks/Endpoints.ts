@@ -9,7 +9,7 @@ import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../api/Errors.ts"
 import type { Delivery, WebhookEndpoint } from "../api/WebhooksApi.ts"
-import type { EventType } from "../events/Events.ts"
+import { type EventType, EventTypeSchema } from "../events/Events.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
@@ -26,16 +26,7 @@ export const deliveryHistoryLength = 50
 export type WebhookEndpointRecord = typeof WebhookEndpoint.Type
 export type DeliveryRecord = typeof Delivery.Type
 
-const EventTypeColumn = Schema.Literals([
-  "message.received",
-  "invitation.accepted",
-  "job.completed",
-  "job.failed",
-  "account.connected",
-  "account.reconnection_required",
-  "account.paused",
-  "account.resumed"
-])
+const EventTypeColumn = EventTypeSchema
 
 const EndpointRow = Schema.Struct({
   id: Schema.String,

@@ -1,0 +1,98 @@
+/**
+ * The service's real processes for tests: `node src/main.ts` and
+ * `node src/cli.ts`, each on storage of its own.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { freshPostgresUrl, serverDatabaseUrl } from "./TestDatabase.ts"
+
+const root = new URL("../../", import.meta.url).pathname
+
+export interface Running {
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly base: string
+}
+
+/** Starts `node src/main.ts` and waits for it to listen. */
+export const startServer = (env: Record<string, string>) =>
+  Effect.acquireRelease(
+    Effect.callback<Running, Error>((resume) => {
+      const child = spawn(process.execPath, ["src/main.ts"], {
+        cwd: root,
+        env: { ...process.env, PORT: "0", LOG_LEVEL: "Info", ...env },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let output = ""
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString()
+        const match = /Listening on (http:\/\/[^\s"]+)/.exec(output)
+        if (match !== null) {
+          child.off("exit", onExit)
+          resume(Effect.succeed({ child, output: () => output, base: match[1].replace("0.0.0.0", "127.0.0.1") }))
+        }
+      }
+      const onExit = (code: number | null) => resume(Effect.fail(new Error(`exited ${code}:\n${output}`)))
+      child.stdout.on("data", onData)
+      child.stderr.on("data", onData)
+      child.on("exit", onExit)
+    }),
+    ({ child }) => child.exitCode === null ? Effect.sync(() => child.kill("SIGKILL")) : Effect.void
+  )
+
+/** Sends SIGTERM and waits for the exit code. */
+export const stop = (running: Running) =>
+  Effect.callback<number | null>((resume) => {
+    if (running.child.exitCode !== null) return resume(Effect.succeed(running.child.exitCode))
+    running.child.once("exit", (code) => resume(Effect.succeed(code)))
+    running.child.kill("SIGTERM")
+  })
+
+/** Runs the operator CLI to completion. */
+export const cli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+  Effect.callback<{ readonly code: number | null; readonly output: string }>((resume) => {
+    const child = spawn(process.execPath, ["src/cli.ts", ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.on("exit", (code) => resume(Effect.succeed({ code, output })))
+  })
+
+export const get = (url: string, token?: string) => send("GET", url, token)
+
+/** A JSON request; the reply's body parsed. */
+export const send = (method: string, url: string, token?: string, body?: unknown) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { "content-type": "application/json" })
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    // Untyped JSON as received, read the way an integrator would.
+    const json: any = await response.json()
+    return { status: response.status, body: json }
+  })
+
+/** Storage for one test: a temporary DATA_DIR, or a fresh database on the PostgreSQL server. */
+export const storage = Effect.gen(function*() {
+  const dir = yield* Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "outreach-process-"))),
+    (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
+  )
+  const env: Record<string, string> = { DATA_DIR: dir, DATABASE_URL: "" }
+  if (serverDatabaseUrl !== undefined) env["DATABASE_URL"] = yield* freshPostgresUrl(serverDatabaseUrl)
+  return env
+})
+
+/** The first API key printed in `output`, if any. */
+export const keyIn = (output: string) => /(svc_[A-Za-z0-9_-]{43})/.exec(output)?.[1]
