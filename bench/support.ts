@@ -3,6 +3,7 @@
  * process, a bare `node:http` baseline, running autocannon and printing a table.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -38,6 +39,36 @@ export const startProcess = (
     child.stderr?.on("data", onData)
     child.on("exit", (code) => reject(new Error(`process exited with ${code} before it was ready:\n${output}`)))
   })
+
+/** A port that was free a moment ago. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/** Waits until `url` answers 200 (the service is migrated and listening), up to `timeoutMs`. */
+export const waitUntilHealthy = async (url: string, timeoutMs = 120_000): Promise<void> => {
+  const deadline = performance.now() + timeoutMs
+  while (performance.now() < deadline) {
+    try {
+      if ((await fetch(url)).status === 200) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`)
+}
+
+/** Starts `node <args>` without waiting for any output. */
+export const spawnProcess = (args: ReadonlyArray<string>, env: Record<string, string>): ChildProcess =>
+  spawn(process.execPath, [...args], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] })
 
 /** Stops a child with SIGTERM and waits for it to exit. */
 export const stopProcess = (child: ChildProcess): Promise<void> =>

@@ -49,6 +49,7 @@ export default Effect.gen(function*() {
     CREATE TABLE rate_limit_windows (
       bucket text PRIMARY KEY,
       window_start bigint NOT NULL,
-      hits integer NOT NULL
+      hits integer NOT NULL,
+      last_grant integer NOT NULL
     )`
 })

@@ -23,10 +23,9 @@ export const network = SandboxDriver.layer
 /** The core services (workspaces, keys, credentials, accounts, outbox); needs a migrated `SqlClient` and `AppConfig`. */
 export const core = Layer.mergeAll(
   Workspaces.layer,
-  Credentials.layer,
   Accounts.layerNoDeps,
   Webhooks.layer
-).pipe(Layer.provideMerge(Layer.mergeAll(Outbox.layer, network)))
+).pipe(Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, network)))
 
 /** The HTTP server with its routes, after the bootstrap; needs the core services and `AppConfig`. */
 export const server = Server.layer.pipe(Layer.provide(Layer.effectDiscard(bootstrap)))

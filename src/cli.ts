@@ -7,9 +7,11 @@ import { Command } from "effect/cli"
 import { cli } from "./operator/Commands.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Database from "./platform/Database.ts"
+import { Credentials } from "./auth/Credentials.ts"
 import { Workspaces } from "./workspaces/Workspaces.ts"
 
 const services = Workspaces.layer.pipe(
+  Layer.provide(Credentials.layer),
   Layer.provide(Database.layer),
   Layer.provide(AppConfig.layer),
   Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),

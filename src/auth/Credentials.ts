@@ -22,6 +22,7 @@ export interface Admission {
 
 const AdmissionRow = Schema.Struct({
   hits: Schema.Number,
+  granted: Schema.optionalKey(Schema.Number),
   kind: Schema.NullOr(Schema.Literals(["key", "session"])),
   workspace_id: Schema.NullOr(Schema.String),
   credential_id: Schema.NullOr(Schema.String),
@@ -50,6 +51,35 @@ const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => 
   return undefined
 }
 
+/**
+ * A slice of a caller's rate window claimed from PostgreSQL, with the credential
+ * resolved at the same time. Requests are served from it until it runs out, the
+ * minute ends, or it is older than {@link leaseMaxAgeMs} (so a key revoked or a
+ * workspace suspended by another process is seen within that time; on the server
+ * that revokes, at once).
+ */
+interface Lease {
+  readonly window: number
+  readonly claimedAt: number
+  readonly principal: Principal | undefined
+  /** The window's count in PostgreSQL after the claim (all servers). */
+  readonly hits: number
+  /** Requests of the claim not yet used. */
+  allowance: number
+  /** The window is full on every server: answer 429 until it ends, without asking again. */
+  readonly exhausted: boolean
+}
+
+/** Requests claimed per round trip. */
+export const leaseSize = 100
+
+/** How long a lease may be used before the credential is checked again. */
+export const leaseMaxAgeMs = 1000
+
+const isUsable = (lease: Lease, nowMs: number): boolean =>
+  lease.window === RateLimit.windowOf(nowMs) &&
+  (lease.exhausted || (lease.allowance > 0 && nowMs - lease.claimedAt < leaseMaxAgeMs && nowMs >= lease.claimedAt))
+
 export class Credentials extends Context.Service<Credentials, {
   /**
    * Resolves `token` (if any) and counts the request: in the credential's
@@ -61,6 +91,10 @@ export class Credentials extends Context.Service<Credentials, {
   }) => Effect.Effect<Admission>
   /** Resolves a token without counting (for embedders that serve the API without the gate). */
   readonly resolve: (token: string) => Effect.Effect<Principal | undefined>
+  /** Drops what this server holds for a credential (it was revoked here): the next request checks it again. */
+  readonly forgetCredential: (credentialId: string) => Effect.Effect<void>
+  /** Drops what this server holds for a workspace's credentials (it was suspended). */
+  readonly forgetWorkspace: (workspaceId: string) => Effect.Effect<void>
 }>()("outreach/Credentials") {
   static readonly layer = Layer.effect(
     Credentials,
@@ -81,45 +115,105 @@ export class Credentials extends Context.Service<Credentials, {
           WHERE s.hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${nowIso}::timestamptz
             AND w.status = 'active'`
 
+      /**
+       * Claims up to `wanted` requests of the caller's window in one round trip, and
+       * resolves the credential on the way. The grant never takes the window past
+       * the limit, so all servers together admit at most the limit per minute.
+       */
+      const claim = (hash: string | null, clientAddress: string, wanted: number, returned: number) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          const window = RateLimit.windowOf(now.ms)
+          const limit = RateLimit.requestsPerMinute
+          const rows = yield* sql`
+            WITH principal AS (${principalQuery(hash, now.iso)}),
+            touch AS (
+              UPDATE api_keys SET last_used_at = ${now.iso}::timestamptz
+              WHERE hash = ${hash} AND revoked_at IS NULL
+                AND (last_used_at IS NULL OR last_used_at < ${now.iso}::timestamptz - interval '1 minute')
+              RETURNING id
+            ),
+            counted AS (
+              INSERT INTO rate_limit_windows (bucket, window_start, hits, last_grant)
+              VALUES (
+                COALESCE((SELECT 'credential:' || credential_id FROM principal LIMIT 1), ${"address:" + clientAddress}),
+                ${window}, ${Math.min(wanted, limit)}, ${Math.min(wanted, limit)})
+              ON CONFLICT (bucket) DO UPDATE SET
+                last_grant = GREATEST(0, LEAST(${wanted}, ${limit} - CASE
+                  WHEN rate_limit_windows.window_start = EXCLUDED.window_start
+                  THEN GREATEST(0, rate_limit_windows.hits - ${returned}) ELSE 0 END)),
+                hits = CASE
+                  WHEN rate_limit_windows.window_start = EXCLUDED.window_start
+                  THEN GREATEST(0, rate_limit_windows.hits - ${returned}) ELSE 0 END
+                  + GREATEST(0, LEAST(${wanted}, ${limit} - CASE
+                  WHEN rate_limit_windows.window_start = EXCLUDED.window_start
+                  THEN GREATEST(0, rate_limit_windows.hits - ${returned}) ELSE 0 END)),
+                window_start = EXCLUDED.window_start
+              RETURNING hits, last_grant
+            )
+            SELECT counted.hits, counted.last_grant AS granted, principal.*
+            FROM counted LEFT JOIN (SELECT * FROM principal LIMIT 1) principal ON true`.pipe(
+            Effect.flatMap(decodeRows),
+            Effect.orDie
+          )
+          const row = rows[0]
+          return {
+            window,
+            claimedAt: now.ms,
+            principal: row === undefined ? undefined : toPrincipal(row),
+            hits: row?.hits ?? 0,
+            allowance: row?.granted ?? 0,
+            exhausted: (row?.granted ?? 0) === 0
+          }
+        })
+
+      // Leases by presented credential (its hash) or, without one, by client address.
+      const leases = new Map<string, Lease>()
+
       const admit = Effect.fn("Credentials.admit")(function*(request: {
         readonly token: string | undefined
         readonly clientAddress: string
       }) {
         const now = yield* Time.now
         const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
-        const window = RateLimit.windowOf(now.ms)
-        const rows = yield* sql`
-          WITH principal AS (${principalQuery(hash, now.iso)}),
-          touch AS (
-            UPDATE api_keys SET last_used_at = ${now.iso}::timestamptz
-            WHERE hash = ${hash} AND revoked_at IS NULL
-              AND (last_used_at IS NULL OR last_used_at < ${now.iso}::timestamptz - interval '1 minute')
-            RETURNING id
-          ),
-          counted AS (
-            INSERT INTO rate_limit_windows (bucket, window_start, hits)
-            VALUES (
-              COALESCE((SELECT 'credential:' || credential_id FROM principal LIMIT 1), ${
-          "address:" + request.clientAddress
-        }),
-              ${window}, 1)
-            ON CONFLICT (bucket) DO UPDATE SET
-              hits = CASE WHEN rate_limit_windows.window_start = EXCLUDED.window_start
-                          THEN rate_limit_windows.hits + 1 ELSE 1 END,
-              window_start = EXCLUDED.window_start
-            RETURNING hits
-          )
-          SELECT counted.hits, principal.*
-          FROM counted LEFT JOIN (SELECT * FROM principal LIMIT 1) principal ON true`.pipe(
-          Effect.flatMap(decodeRows),
-          Effect.orDie
-        )
-        const row = rows[0]
-        return {
-          principal: row === undefined ? undefined : toPrincipal(row),
-          window: RateLimit.rateWindow(row?.hits ?? 1, now.ms)
+        const addressKey = `address:${request.clientAddress}`
+        let key = hash === null ? addressKey : `token:${hash}`
+        let lease = leases.get(key)
+        if (lease === undefined || !isUsable(lease, now.ms)) {
+          // What a lease of this minute left unused goes back, so only requests served are counted.
+          const unused = lease !== undefined && !lease.exhausted && lease.window === RateLimit.windowOf(now.ms)
+            ? lease.allowance
+            : 0
+          if (lease !== undefined) leases.delete(key)
+          const claimed = yield* claim(hash, request.clientAddress, leaseSize, unused)
+          // A token that resolved to no one was counted in its address's window: its grant joins that
+          // lease, and nothing is remembered for the token (it is checked again on its next use).
+          if (claimed.principal === undefined) key = addressKey
+          // A claim that raced another one for the same caller adds to its lease.
+          const current = leases.get(key)
+          lease = current !== undefined && isUsable(current, now.ms) && !current.exhausted &&
+              current.window === claimed.window
+            ? {
+              ...current,
+              hits: Math.max(current.hits, claimed.hits),
+              allowance: current.allowance + claimed.allowance
+            }
+            : claimed
+          leases.set(key, lease)
         }
+        if (lease.allowance === 0) {
+          return { principal: lease.principal, window: RateLimit.rateWindow(RateLimit.requestsPerMinute + 1, now.ms) }
+        }
+        lease.allowance -= 1
+        return { principal: lease.principal, window: RateLimit.rateWindow(lease.hits - lease.allowance, now.ms) }
       })
+
+      const forget = (matches: (principal: Principal) => boolean) =>
+        Effect.sync(() => {
+          for (const [key, lease] of leases) {
+            if (lease.principal !== undefined && matches(lease.principal)) leases.delete(key)
+          }
+        })
 
       const resolve = Effect.fn("Credentials.resolve")(function*(token: string) {
         const now = yield* Time.now
@@ -128,7 +222,13 @@ export class Credentials extends Context.Service<Credentials, {
         return rows[0] === undefined ? undefined : toPrincipal(rows[0])
       })
 
-      return Credentials.of({ admit, resolve })
+      return Credentials.of({
+        admit,
+        resolve,
+        forgetCredential: (credentialId) =>
+          forget((p) => (p.kind === "key" ? p.keyId : p.sessionId) === credentialId),
+        forgetWorkspace: (workspaceId) => forget((p) => p.workspaceId === workspaceId)
+      })
     })
   )
 }

@@ -89,15 +89,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         )
       }
 
-      return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>): Effect.Effect<
-        HttpServerResponse.HttpServerResponse,
-        Types.unhandled,
-        HttpServerRequest.HttpServerRequest
-      > =>
+      const gate = (
+        request: HttpServerRequest.HttpServerRequest,
+        httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+      ) =>
         Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          if (ungated.has(pathOf(request.url))) return yield* httpEffect
-
           const admission = yield* credentials.admit({
             token: bearerToken(request.headers.authorization),
             clientAddress: Option.getOrElse(request.remoteAddress, () => "unknown")
@@ -125,6 +121,21 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
             )
           return HttpServerResponse.setHeaders(ensureEnvelope(response), headers)
         })
+
+      return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>): Effect.Effect<
+        HttpServerResponse.HttpServerResponse,
+        Types.unhandled,
+        HttpServerRequest.HttpServerRequest
+      > =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          ungated.has(pathOf(request.url))
+            ? httpEffect
+            : gate(request, httpEffect).pipe(
+              // A failure of the gate itself (the database is down) is answered in the envelope too.
+              Effect.catchCause((cause) =>
+                Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause)
+              )
+            ))
     }),
     { global: true }
   )

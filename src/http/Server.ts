@@ -41,14 +41,14 @@ export const routes = Layer.mergeAll(
   ConnectPage.layer
 )
 
-/** The routes served on `HOST:PORT`. */
-export const layer = HttpRouter.serve(routes).pipe(
-  Layer.provide(Layer.unwrap(Effect.gen(function*() {
-    const config = yield* AppConfig
-    return NodeHttpServer.layer(createServer, {
+/** The routes served on `HOST:PORT`; one log line per request only with `LOG_REQUESTS=true`. */
+export const layer = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  return HttpRouter.serve(routes, { disableLogger: !config.logRequests }).pipe(
+    Layer.provide(NodeHttpServer.layer(createServer, {
       host: config.host,
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout
-    })
-  })))
-)
+    }))
+  )
+}))

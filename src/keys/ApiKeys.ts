@@ -7,6 +7,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ApiKey } from "../api/KeysApi.ts"
 import { NotFound } from "../api/Errors.ts"
+import { Credentials } from "../auth/Credentials.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
 import * as Time from "../domain/Time.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
@@ -40,6 +41,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
     ApiKeys,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const credentials = yield* Credentials
       const columns = sql`id::text AS id, name, prefix, created_at AS "createdAt",
         last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`
 
@@ -80,6 +82,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             }
           })
         }
+        yield* credentials.forgetCredential(id)
         yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ keyId: id, workspaceId }))
         return key
       })

@@ -15,6 +15,8 @@ export interface AppSettings {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly dataDir: string
   readonly logLevel: LogLevel.LogLevel
+  /** One log line per request (method, url, status, duration); off by default, it costs throughput. */
+  readonly logRequests: boolean
   /** OTLP/HTTP endpoint for traces, e.g. `http://127.0.0.1:4318`; none disables export. */
   readonly otlpEndpoint: Option.Option<string>
   readonly serviceName: string
@@ -41,6 +43,7 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
     ),
     dataDir: Config.String("DATA_DIR").pipe(Config.withDefault("./.data")),
     logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info")),
+    logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false)),
     otlpEndpoint: Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT")),
     serviceName: Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("outreach-service")),
     bootstrapKey: Config.option(Config.Redacted("OUTREACH_BOOTSTRAP_KEY")),
@@ -69,6 +72,7 @@ export const defaults: AppSettings = {
   databaseUrl: Option.none(),
   dataDir: "./.data",
   logLevel: "Info",
+  logRequests: false,
   otlpEndpoint: Option.none(),
   serviceName: "outreach-service",
   bootstrapKey: Option.none(),

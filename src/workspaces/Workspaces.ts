@@ -8,6 +8,7 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../api/Errors.ts"
+import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, isKeyValue, newSessionToken } from "../auth/Tokens.ts"
 import type { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
@@ -58,6 +59,7 @@ export class Workspaces extends Context.Service<Workspaces, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const keys = yield* ApiKeys
+      const credentials = yield* Credentials
       const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
 
       const create = Effect.fn("Workspaces.create")(function*(input: {
@@ -102,7 +104,7 @@ export class Workspaces extends Context.Service<Workspaces, {
         update(id, sql.update({ seats_total: seats }))
       )
       const setStatus = Effect.fn("Workspaces.setStatus")((id: string, status: Workspace["status"]) =>
-        update(id, sql.update({ status }))
+        update(id, sql.update({ status })).pipe(Effect.tap(() => credentials.forgetWorkspace(id)))
       )
 
       const createSession = Effect.fn("Workspaces.createSession")(function*(input: {

@@ -1,11 +1,15 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { Credentials } from "../../src/auth/Credentials.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
-const services = Layer.mergeAll(Outbox.layer, Workspaces.layer).pipe(Layer.provideMerge(TestDatabase.layer))
+const services = Layer.mergeAll(Outbox.layer, Workspaces.layer).pipe(
+  Layer.provide(Credentials.layer),
+  Layer.provideMerge(TestDatabase.layer)
+)
 
 layer(services)("outbox", (it) => {
   it.effect("records events in order, and only when their transaction commits", () =>
