@@ -1,13 +1,17 @@
 /**
  * The network driver port: every action on the professional network goes
  * through this one service, so a real driver can replace the sandbox without
- * touching the core. This part covers signing in; commands and syncing join it
- * with the jobs.
+ * touching the core: signing in, every read and write command of the
+ * catalogue (`commands/Commands.ts`), and syncing what the network did
+ * (invitations accepted, messages received).
  *
  * @since 1.0.0
  */
 import { Context, type Effect, type Redacted } from "effect"
+import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../commands/Commands.ts"
 import type { Tier } from "../domain/Limits.ts"
+import type { NetworkError } from "./NetworkErrors.ts"
+import type { SyncResult } from "./Sync.ts"
 
 /** What the network reports about a signed-in account. */
 export interface AccountProfile {
@@ -43,4 +47,22 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
   }) => Effect.Effect<SignInStep>
   /** The profile of an account whose sign-in link was completed by the person. */
   readonly profileOf: (accountId: string) => Effect.Effect<AccountProfile>
+  /** Runs a read command as the account; the result's type follows the command. */
+  readonly read: <C extends ReadCommand>(
+    accountId: string,
+    command: C,
+    input: InputOf<C>
+  ) => Effect.Effect<ResultOf<C>, NetworkError>
+  /** Runs a write command as the account; the network's own rules fail with named `NetworkError` types. */
+  readonly write: <C extends WriteCommand>(
+    accountId: string,
+    command: C,
+    input: InputOf<C>
+  ) => Effect.Effect<ResultOf<C>, NetworkError>
+  /**
+   * What changed on the network for the account in (`since`, now], `since`
+   * in epoch milliseconds: sent invitations with their current status and
+   * received messages. Now is the `Clock`'s.
+   */
+  readonly sync: (accountId: string, since: number) => Effect.Effect<SyncResult, NetworkError>
 }>()("outreach/NetworkDriver") {}

@@ -12,6 +12,7 @@ import outbox from "../../migrations/0002_outbox.ts"
 import accounts from "../../migrations/0003_accounts.ts"
 import webhooks from "../../migrations/0010_webhooks.ts"
 import sandboxClock from "../../migrations/0011_sandbox_clock.ts"
+import sandboxNetwork from "../../migrations/0020_sandbox_network.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -19,7 +20,8 @@ export const migrations = {
   "0002_outbox": outbox,
   "0003_accounts": accounts,
   "0010_webhooks": webhooks,
-  "0011_sandbox_clock": sandboxClock
+  "0011_sandbox_clock": sandboxClock,
+  "0020_sandbox_network": sandboxNetwork
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -2,13 +2,21 @@
  * The sandbox driver (the default): a deterministic simulated network.
  * Sign-in: usernames containing `2fa`, `otp`, `captcha` or `app` stop at that
  * checkpoint; the code `000000` passes (in-app approval needs no code).
+ * Reads come from the generators, seen by the account; writes are recorded in
+ * the sandbox's tables (so it needs a `SqlClient`), and `sync` reports how
+ * people answered them as the clock passes the seeded moments.
  *
  * @since 1.0.0
  */
-import { Effect, Layer } from "effect"
-import type { Tier } from "../../domain/Limits.ts"
-import { type AccountProfile, type CheckpointType, NetworkDriver, type SignInStep } from "../NetworkDriver.ts"
-import { rng } from "./Random.ts"
+import { Clock, Effect, Layer } from "effect"
+import { type CheckpointType, NetworkDriver, type SignInStep } from "../NetworkDriver.ts"
+import { sandboxProfile } from "./AccountProfiles.ts"
+import { reads, type Session } from "./Reads.ts"
+import * as State from "./State.ts"
+import { syncSince } from "./Syncing.ts"
+import { writes } from "./Writes.ts"
+
+export { sandboxProfile } from "./AccountProfiles.ts"
 
 /** The code that passes every sandbox checkpoint. */
 export const passingCode = "000000"
@@ -30,43 +38,43 @@ export const checkpointFor = (username: string): CheckpointType | undefined => {
   return undefined
 }
 
-const tierWeights: ReadonlyArray<readonly [Tier, number]> = [
-  ["free", 55],
-  ["premium", 25],
-  ["sales_nav", 15],
-  ["recruiter", 5]
-]
-
-/** The profile the sandbox reports for an account: the same account always gets the same one. */
-export const sandboxProfile = (accountId: string): AccountProfile => {
-  const random = rng("account-profile", accountId)
-  const tier = random.weighted(tierWeights)
-  return {
-    tier,
-    products: tier === "sales_nav" ? ["sales_navigator"] : [],
-    connections: random.int(120, 2800)
-  }
-}
-
 const connected = (accountId: string): SignInStep => ({ _tag: "Connected", profile: sandboxProfile(accountId) })
 
-export const layer = Layer.succeed(
+/** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
+export const layer = Layer.effect(
   NetworkDriver,
-  NetworkDriver.of({
-    name: "sandbox",
-    signIn: ({ accountId, username }) =>
-      Effect.sync((): SignInStep => {
-        const checkpoint = checkpointFor(username)
-        return checkpoint === undefined
-          ? connected(accountId)
-          : { _tag: "Checkpoint", checkpoint, message: checkpointMessages[checkpoint] }
-      }),
-    passCheckpoint: ({ accountId, checkpoint, code }) =>
-      Effect.sync((): SignInStep =>
-        checkpoint === "in_app_approval" || code === passingCode
-          ? connected(accountId)
-          : { _tag: "Rejected", message: "The code is not right." }
-      ),
-    profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId))
+  Effect.gen(function*() {
+    const state = yield* State.make
+    const session = (accountId: string): Effect.Effect<Session> =>
+      Effect.map(Clock.currentTimeMillis, (now) => ({ accountId, now, state }))
+    return NetworkDriver.of({
+      name: "sandbox",
+      signIn: ({ accountId, username }) =>
+        Effect.sync((): SignInStep => {
+          const checkpoint = checkpointFor(username)
+          return checkpoint === undefined
+            ? connected(accountId)
+            : { _tag: "Checkpoint", checkpoint, message: checkpointMessages[checkpoint] }
+        }),
+      passCheckpoint: ({ accountId, checkpoint, code }) =>
+        Effect.sync((): SignInStep =>
+          checkpoint === "in_app_approval" || code === passingCode
+            ? connected(accountId)
+            : { _tag: "Rejected", message: "The code is not right." }
+        ),
+      profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId)),
+      read: (accountId, command, input) =>
+        Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
+          Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })
+        ),
+      write: (accountId, command, input) =>
+        Effect.flatMap(session(accountId), (current) => writes[command](current, input)).pipe(
+          Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })
+        ),
+      sync: (accountId, since) =>
+        Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(
+          Effect.withSpan("SandboxDriver.sync", { attributes: { accountId } })
+        )
+    })
   })
 )
