@@ -1,0 +1,110 @@
+import { assert, describe, it } from "@effect/vitest"
+import { type AccountRow, statusAt, toAccount } from "../../src/accounts/AccountRow.ts"
+
+const day = 86_400_000
+
+const account = (overrides: Partial<AccountRow>): AccountRow => ({
+  id: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
+  workspaceId: "3b1f8a52-4c1e-4d8e-9c77-2a5e0d6f9b10",
+  label: "Ada",
+  status: "warming",
+  resumeStatus: null,
+  tier: "premium",
+  products: [],
+  healthLevel: "green",
+  healthReason: null,
+  pausedUntil: null,
+  readsOnlyUntil: null,
+  restrictedAt: null,
+  connections: 500,
+  minInviteQuality: 30,
+  autoWithdrawDays: 21,
+  warmupStartedAt: Date.UTC(2026, 0, 5, 10),
+  warmupStartDay: 1,
+  workingDays: [1, 2, 3, 4, 5],
+  workFrom: "09:00",
+  workTo: "18:00",
+  timezone: "UTC",
+  offHoursPolicy: "queue",
+  mode: "approve",
+  linkUrl: null,
+  linkExpiresAt: null,
+  checkpoint: null,
+  connectedAt: "2026-01-05T10:00:00.000Z",
+  createdAt: "2026-01-05T09:00:00.000Z",
+  ...overrides
+})
+
+const hoursAt = (row: AccountRow, iso: string) => toAccount(row, [], {}, Date.parse(iso)).workingHours
+
+describe("an account's working hours across DST changes", () => {
+  it("Europe/Berlin, spring: closed on Friday evening, next opening Monday 09:00 CEST (07:00 UTC)", () => {
+    const row = account({ timezone: "Europe/Berlin" })
+    const friday = hoursAt(row, "2026-03-27T18:00:00Z")
+    assert.strictEqual(friday.openNow, false)
+    assert.strictEqual(friday.nextOpening, "2026-03-30T07:00:00.000Z")
+    const monday = hoursAt(row, "2026-03-30T07:00:00Z")
+    assert.strictEqual(monday.openNow, true)
+    assert.isNull(monday.nextOpening)
+    assert.strictEqual(hoursAt(row, "2026-03-30T06:59:59Z").openNow, false)
+    assert.strictEqual(hoursAt(row, "2026-03-30T16:00:00Z").openNow, false)
+  })
+
+  it("Europe/Berlin, autumn: Monday 09:00 CET is 08:00 UTC", () => {
+    const row = account({ timezone: "Europe/Berlin" })
+    assert.strictEqual(hoursAt(row, "2026-10-23T18:00:00Z").nextOpening, "2026-10-26T08:00:00.000Z")
+    assert.strictEqual(hoursAt(row, "2026-10-26T07:30:00Z").openNow, false)
+    assert.strictEqual(hoursAt(row, "2026-10-26T08:00:00Z").openNow, true)
+  })
+
+  it("America/New_York, spring: Monday 09:00 EDT is 13:00 UTC; the Friday before closed at 23:00 UTC", () => {
+    const row = account({ timezone: "America/New_York" })
+    assert.strictEqual(hoursAt(row, "2026-03-06T22:59:00Z").openNow, true)
+    const friday = hoursAt(row, "2026-03-06T23:00:00Z")
+    assert.strictEqual(friday.openNow, false)
+    assert.strictEqual(friday.nextOpening, "2026-03-09T13:00:00.000Z")
+  })
+
+  it("America/New_York, autumn: Monday 09:00 EST is 14:00 UTC", () => {
+    const row = account({ timezone: "America/New_York" })
+    assert.strictEqual(hoursAt(row, "2026-10-30T22:30:00Z").nextOpening, "2026-11-02T14:00:00.000Z")
+    assert.strictEqual(hoursAt(row, "2026-11-02T13:59:00Z").openNow, false)
+    assert.strictEqual(hoursAt(row, "2026-11-02T14:00:00Z").openNow, true)
+  })
+
+  it("midnight: a late window in Tokyo is open before UTC midnight and closed after its local end", () => {
+    const row = account({ timezone: "Asia/Tokyo", workFrom: "08:00", workTo: "23:30" })
+    assert.strictEqual(hoursAt(row, "2026-06-03T14:00:00Z").openNow, true)
+    assert.strictEqual(hoursAt(row, "2026-06-03T14:30:00Z").openNow, false)
+    assert.strictEqual(hoursAt(row, "2026-06-03T14:30:00Z").nextOpening, "2026-06-03T23:00:00.000Z")
+  })
+})
+
+describe("an account's status and budgets over its warm-up", () => {
+  it("is warming until the ramp's last day, then active; budgets grow with the ramp and shrink with health", () => {
+    const row = account({})
+    const start = row.warmupStartedAt!
+    assert.strictEqual(statusAt(row, start + 12 * day), "warming")
+    assert.strictEqual(statusAt(row, start + 13 * day), "active")
+    const day1 = toAccount(row, [], {}, start)
+    const day14 = toAccount(row, [], {}, start + 13 * day)
+    assert.deepStrictEqual(day1.warmup, { day: 1, of: 14 })
+    assert.deepStrictEqual(day14.warmup, { day: 14, of: 14 })
+    // premium invites: 20 a day, 100 a week.
+    assert.strictEqual(day1.budgets!.invites.today, 4)
+    assert.strictEqual(day14.budgets!.invites.today, 20)
+    assert.strictEqual(day14.budgets!.invites.week, 100)
+    const yellow = toAccount({ ...row, healthLevel: "yellow" }, [], {}, start + 13 * day)
+    assert.strictEqual(yellow.budgets!.invites.today, 10)
+    const used = toAccount(row, [], { invites: { today: 7, week: 95, month: 95 } }, start + 13 * day)
+    assert.strictEqual(used.budgets!.invites.today, 5)
+    assert.strictEqual(used.budgets!.invites.week, 5)
+  })
+
+  it("has no budgets and day 0 while connecting", () => {
+    const row = account({ status: "connecting", warmupStartedAt: null, connectedAt: null })
+    const view = toAccount(row, [], {}, Date.parse("2026-01-05T12:00:00Z"))
+    assert.isNull(view.budgets)
+    assert.deepStrictEqual(view.warmup, { day: 0, of: 14 })
+  })
+})
