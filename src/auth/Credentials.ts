@@ -5,11 +5,12 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
 import * as RateLimit from "../ratelimit/RateLimit.ts"
 import { hashCredential } from "./Tokens.ts"
 
@@ -73,12 +74,17 @@ interface Lease {
 /** Requests claimed per round trip. */
 export const leaseSize = 100
 
-/** How long a lease may be used before the credential is checked again. */
+/**
+ * How long a lease may be used before the credential is checked again, when
+ * other servers share the database. An embedded database has one process (its
+ * data directory is locked), so there a lease lasts until it runs out or the
+ * minute ends: every revocation happens in that process and drops it at once.
+ */
 export const leaseMaxAgeMs = 1000
 
-const isUsable = (lease: Lease, nowMs: number): boolean =>
+const usable = (maxAgeMs: number) => (lease: Lease, nowMs: number): boolean =>
   lease.window === RateLimit.windowOf(nowMs) &&
-  (lease.exhausted || (lease.allowance > 0 && nowMs - lease.claimedAt < leaseMaxAgeMs && nowMs >= lease.claimedAt))
+  (lease.exhausted || (lease.allowance > 0 && nowMs - lease.claimedAt < maxAgeMs && nowMs >= lease.claimedAt))
 
 export class Credentials extends Context.Service<Credentials, {
   /**
@@ -96,10 +102,26 @@ export class Credentials extends Context.Service<Credentials, {
   /** Drops what this server holds for a workspace's credentials (it was suspended). */
   readonly forgetWorkspace: (workspaceId: string) => Effect.Effect<void>
 }>()("outreach/Credentials") {
+  /** With a lease age of its own (tests, embedders). */
+  static readonly layerWith = (options: { readonly leaseMaxAgeMs: number }) =>
+    Layer.effect(Credentials, make(options))
+
+  /** Leases of at most {@link leaseMaxAgeMs} on a PostgreSQL server; for the minute on the embedded database. */
   static readonly layer = Layer.effect(
     Credentials,
     Effect.gen(function*() {
+      const config = yield* AppConfig
+      return yield* make({
+        leaseMaxAgeMs: Option.isNone(config.databaseUrl) ? Number.POSITIVE_INFINITY : leaseMaxAgeMs
+      })
+    })
+  )
+}
+
+const make = (options: { readonly leaseMaxAgeMs: number }) =>
+    Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const isUsable = usable(options.leaseMaxAgeMs)
 
       // Keys act as owner; sessions carry their person's role. Only active workspaces admit.
       const principalQuery = (hash: string | null, nowIso: string) =>
@@ -230,5 +252,3 @@ export class Credentials extends Context.Service<Credentials, {
         forgetWorkspace: (workspaceId) => forget((p) => p.workspaceId === workspaceId)
       })
     })
-  )
-}

@@ -1,11 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { Credentials } from "../../src/auth/Credentials.ts"
+import { Credentials, leaseMaxAgeMs } from "../../src/auth/Credentials.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
-const services = Workspaces.layer.pipe(Layer.provideMerge(Credentials.layer), Layer.provideMerge(TestDatabase.layer))
+// One-second leases, as on a shared PostgreSQL server.
+const credentials = Credentials.layerWith({ leaseMaxAgeMs })
+const services = Workspaces.layer.pipe(Layer.provideMerge(credentials), Layer.provideMerge(TestDatabase.layer))
 
 const startOfNextMinute = Effect.flatMap(Clock.currentTimeMillis, (now) => TestClock.adjust(60_000 - (now % 60_000)))
 
@@ -29,8 +31,8 @@ layer(services)("rate counting across requests and servers", (it) => {
       yield* startOfNextMinute
       const { keyValue } = yield* (yield* Workspaces).create({ name: "Busy" })
       // Two instances of the service on one database, as two servers would be.
-      const serverA = Context.get(yield* Layer.build(Layer.fresh(Credentials.layer)), Credentials)
-      const serverB = Context.get(yield* Layer.build(Layer.fresh(Credentials.layer)), Credentials)
+      const serverA = Context.get(yield* Layer.build(Layer.fresh(credentials)), Credentials)
+      const serverB = Context.get(yield* Layer.build(Layer.fresh(credentials)), Credentials)
       let admitted = 0
       let refused = 0
       for (let i = 0; i < 700; i++) {

@@ -7,7 +7,7 @@ import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
 const services = Layer.mergeAll(Outbox.layer, Workspaces.layer).pipe(
-  Layer.provide(Credentials.layer),
+  Layer.provide(Credentials.layerWith({ leaseMaxAgeMs: 1000 })),
   Layer.provideMerge(TestDatabase.layer)
 )
 
