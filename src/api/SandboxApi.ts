@@ -6,22 +6,57 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { MESSAGE_MAX, PersonAddress, Text } from "../commands/Inputs.ts"
 import { HealthLevel, Tier } from "../domain/Limits.ts"
 import { Account } from "./AccountsApi.ts"
 import { Ok, Uuid } from "./Envelope.ts"
-import { Conflict, NotFound } from "./Errors.ts"
+import { BadRequest, Conflict, NotFound } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 
 const Reason = Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
 
+const invitationOrPerson = Schema.makeFilter(
+  (event: { readonly invitationId?: string; readonly person?: string }) =>
+    (event.invitationId === undefined) !== (event.person === undefined) || "give exactly one of invitationId and person",
+  { expected: "exactly one of invitationId and person" }
+)
+
+const InvitationAccepted = Schema.Struct({
+  type: Schema.Literal("invitation_accepted"),
+  invitationId: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+      description: "The `invitationId` that `connect` returned"
+    })
+  ),
+  person: Schema.optionalKey(PersonAddress)
+}).check(invitationOrPerson)
+
+const MessageReceived = Schema.Struct({
+  type: Schema.Literal("message_received"),
+  person: PersonAddress.annotate({ description: "Who sends the message" }),
+  text: Text(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
+  chatId: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+      description: "The chat with the person (as `list_chats` shows it); it must be that chat"
+    })
+  )
+})
+
 /** What the simulated network can do to an account. */
 export const SandboxEvent = Schema.Union([
+  InvitationAccepted,
+  MessageReceived,
   Schema.Struct({ type: Schema.Literal("signed_out"), reason: Reason }),
   Schema.Struct({ type: Schema.Literal("restricted"), reason: Reason }),
   Schema.Struct({ type: Schema.Literal("health"), level: HealthLevel, reason: Reason })
 ]).annotate({
   identifier: "SandboxEvent",
-  examples: [{ type: "signed_out" }, { type: "health", level: "red", reason: "unusual activity" }]
+  examples: [
+    { type: "invitation_accepted", invitationId: "5d1f8a2e-7c43-4b0e-9a61-2f3c4d5e6f70" },
+    { type: "message_received", person: "maria-garcia-3a9f02c1b", text: "Thanks! Tuesday at 2pm works for me." },
+    { type: "signed_out" },
+    { type: "health", level: "red", reason: "unusual activity" }
+  ]
 })
 
 export class SandboxApi extends HttpApiGroup.make("sandbox")
@@ -44,11 +79,15 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       params: { id: Uuid },
       payload: SandboxEvent,
       success: Ok({ account: Account }),
-      error: [NotFound, Conflict]
+      error: [BadRequest, NotFound, Conflict]
     }).annotateMerge(OpenApi.annotations({
       summary: "The network does something to an account",
-      description:
-        "`signed_out`: the account needs reconnecting (`account.reconnection_required`). `restricted`: reads only until a person resumes it (`account.paused`). `health`: sets the level; `red` stops the account (`account.paused`)."
+      description: [
+        "`invitation_accepted` (`invitationId` or `person`, exactly one): the account's pending invitation is accepted now, whatever the sandbox's behaviour would do; `sync` reports it once and the person is a connection from then on (404 when there is no such pending invitation).",
+        "`message_received` (`person`, `text`, `chatId?`): the person sends the account a message now; `sync` reports it once and `list_chats` / `get_conversation` show it (400 when `chatId` is not the chat with the person).",
+        "`signed_out`: the account needs reconnecting (`account.reconnection_required`). `restricted`: reads only until a person resumes it (`account.paused`). `health`: sets the level; `red` stops the account (`account.paused`).",
+        "409 while the account is still connecting."
+      ].join(" ")
     }))
   )
   .middleware(Authentication)

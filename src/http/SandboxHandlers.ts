@@ -7,11 +7,25 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
-import { NotFound } from "../api/Errors.ts"
+import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
-import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { NetworkDriver, type SimulatedEvent } from "../network/NetworkDriver.ts"
+import type { NetworkError } from "../network/NetworkErrors.ts"
 
 const ok = true as const
+
+/** The network's refusal of a simulated event, as the API answers it. */
+const refusal = ({ message, next, type }: NetworkError) => {
+  const error = { message, next }
+  switch (type) {
+    case "notFound":
+      return new NotFound({ error })
+    case "invalidInput":
+      return new BadRequest({ error })
+    default:
+      return new Conflict({ error })
+  }
+}
 
 export const SandboxHandlers = HttpApiBuilder.group(
   Api,
@@ -30,6 +44,21 @@ export const SandboxHandlers = HttpApiBuilder.group(
       yield* sandboxOnly
       return (yield* CurrentPrincipal).workspaceId
     })
+    const simulate = Effect.fn("SandboxHandlers.simulate")(function*(workspaceId: string, id: string, event: SimulatedEvent) {
+      const account = yield* accounts.get(workspaceId, id)
+      if (account.status === "connecting") {
+        return yield* new Conflict({
+          error: { message: "The account is still connecting.", next: "Complete the connection first." }
+        })
+      }
+      if (network.simulate === undefined) {
+        return yield* new NotFound({
+          error: { message: `The ${network.name} network cannot be told what to do.`, next: "Set OUTREACH_NETWORK=sandbox." }
+        })
+      }
+      yield* network.simulate(id, event).pipe(Effect.mapError(refusal))
+      return yield* accounts.get(workspaceId, id)
+    })
     return handlers.handleAll({
       completeConnection: ({ params, payload }) =>
         Effect.gen(function*() {
@@ -37,7 +66,12 @@ export const SandboxHandlers = HttpApiBuilder.group(
         }),
       networkEvent: ({ params, payload }) =>
         Effect.gen(function*() {
-          return { ok, account: yield* accounts.networkEvent(yield* workspace, params.id, payload) }
+          const workspaceId = yield* workspace
+          // What people do goes to the network; what happens to the account itself is the account's lifecycle.
+          const account = payload.type === "invitation_accepted" || payload.type === "message_received"
+            ? yield* simulate(workspaceId, params.id, payload)
+            : yield* accounts.networkEvent(workspaceId, params.id, payload)
+          return { ok, account }
         })
     })
   })

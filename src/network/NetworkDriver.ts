@@ -29,6 +29,26 @@ export type SignInStep =
   | { readonly _tag: "Checkpoint"; readonly checkpoint: CheckpointType; readonly message: string }
   | { readonly _tag: "Rejected"; readonly message: string }
 
+/**
+ * Something a test makes the network do to an account (sandbox only):
+ * - `invitation_accepted`: the person accepts the account's pending invitation
+ *   now, named by its `invitationId` (from `connect`) or by the person;
+ * - `message_received`: the person sends the account a message now, in the
+ *   chat with them (`chatId`, when given, must be that chat).
+ */
+export type SimulatedEvent =
+  | {
+    readonly type: "invitation_accepted"
+    readonly invitationId?: string | undefined
+    readonly person?: string | undefined
+  }
+  | {
+    readonly type: "message_received"
+    readonly person: string
+    readonly text: string
+    readonly chatId?: string | undefined
+  }
+
 export class NetworkDriver extends Context.Service<NetworkDriver, {
   /** The driver's name, as configured by `OUTREACH_NETWORK`. */
   readonly name: string
@@ -65,4 +85,11 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    * received messages. Now is the `Clock`'s.
    */
   readonly sync: (accountId: string, since: number) => Effect.Effect<SyncResult, NetworkError>
+  /**
+   * Sandbox only (a real network cannot be told what to do): makes the
+   * network do `event` to the account at the `Clock`'s now, so later reads
+   * and `sync` show it. Fails `notFound` for an invitation that is unknown or
+   * no longer pending, `invalidInput` for an address or chat it cannot use.
+   */
+  readonly simulate?: (accountId: string, event: SimulatedEvent) => Effect.Effect<void, NetworkError>
 }>()("outreach/NetworkDriver") {}

@@ -13,6 +13,7 @@ import accounts from "../../migrations/0003_accounts.ts"
 import webhooks from "../../migrations/0010_webhooks.ts"
 import sandboxClock from "../../migrations/0011_sandbox_clock.ts"
 import sandboxNetwork from "../../migrations/0020_sandbox_network.ts"
+import sandboxEvents from "../../migrations/0021_sandbox_events.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -21,7 +22,8 @@ export const migrations = {
   "0003_accounts": accounts,
   "0010_webhooks": webhooks,
   "0011_sandbox_clock": sandboxClock,
-  "0020_sandbox_network": sandboxNetwork
+  "0020_sandbox_network": sandboxNetwork,
+  "0021_sandbox_events": sandboxEvents
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -21,6 +21,8 @@ export interface SentInvitation {
   readonly note: string | null
   readonly sentAtMs: number
   readonly withdrawnAtMs: number | null
+  /** When a test made the person accept it (`invitation_accepted`), overriding the behaviour model. */
+  readonly forcedAcceptedAtMs: number | null
 }
 
 /** A message an account sent through the sandbox; `seq` counts the account's messages to the person from 0. */
@@ -40,6 +42,8 @@ export const RESEND_WAIT_MS = 21 * 86_400_000
 
 /** When the invitation is (or will be) accepted, or null when never (declined, or withdrawn first). */
 export const acceptedAtOf = (invitation: SentInvitation): number | null => {
+  // Forced only while pending, so it is never later than the model's own acceptance.
+  if (invitation.forcedAcceptedAtMs !== null) return invitation.forcedAcceptedAtMs
   const outcome = invitationOutcome(invitation.accountId, invitation.providerId, {
     withNote: invitation.note !== null
   })

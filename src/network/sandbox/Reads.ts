@@ -2,7 +2,7 @@
  * The sandbox's read commands: the generators, seen by the account (its id
  * seeds the viewer) at the clock's instant, with what the account did on the
  * network laid over them (messages sent and their replies, invitations
- * answered, new connections).
+ * answered, new connections, messages tests made people send).
  *
  * @since 1.0.0
  */
@@ -23,7 +23,7 @@ import { postAt, postsOfCompany, postsOfPerson } from "./Posts.ts"
 import { companyIn, everything, page, personIn, postIn } from "./Refs.ts"
 import { searchCompanies, searchPeople } from "./Search.ts"
 import { ssiOf } from "./Ssi.ts"
-import type { State } from "./State.ts"
+import type { ReceivedMessage, State } from "./State.ts"
 import { DAY, iso } from "./Timeline.ts"
 import { profileViewers } from "./Viewers.ts"
 
@@ -41,20 +41,31 @@ type ReadHandlers = {
   ) => Effect.Effect<CommandResults[C], NetworkError>
 }
 
-/** The messages of the chat with a person: the generated ones, the account's and the replies arrived by now. */
+/** The messages of the chat with a person: the generated ones, the account's, the replies and the messages received by now. */
 export const conversationWith = (session: Session, providerId: string): Effect.Effect<Conversation> =>
   Effect.gen(function*() {
     const { accountId, now, state } = session
     const chatId = chatIdOf(providerId)
     const generated = yield* Effect.fromResult(getConversation(accountId, chatId, now)).pipe(Effect.orDie)
     const sent = yield* state.messagesTo(accountId, providerId)
+    const received = (yield* state.receivedFrom(accountId, providerId)).filter((message) => message.receivedAtMs <= now)
     const connected = yield* isConnected(state, accountId, providerId, now)
     return {
       chatId,
       attendee: withDegree(generated.attendee, connected),
-      messages: [...generated.messages, ...ownMessages(sent, now)].sort(byTime)
+      messages: [...generated.messages, ...ownMessages(sent, now), ...received.map(receivedMessageOf)].sort(byTime)
     }
   })
+
+/** A message a test made a person send, as the conversation shows it. */
+export const receivedMessageOf = (message: ReceivedMessage): Message => ({
+  id: message.id,
+  chatId: message.chatId,
+  direction: "received",
+  senderProviderId: message.providerId,
+  text: message.text,
+  sentAt: iso(message.receivedAtMs)
+})
 
 const ownMessages = (sent: ReadonlyArray<SentMessage>, now: number): ReadonlyArray<Message> =>
   sent.flatMap((message) => {
@@ -118,7 +129,8 @@ export const reads: ReadHandlers = {
       const { accountId, now, state } = session
       const window = yield* page(pageWindow(input))
       const sent = yield* state.messagesOf(accountId)
-      const people = [...new Set(sent.map((message) => message.providerId))]
+      const senders = yield* state.sendersTo(accountId)
+      const people = [...new Set([...sent.map((message) => message.providerId), ...senders])]
       const own = yield* Effect.forEach(people, (providerId) => conversationWith(session, providerId))
       const ownChats = own.flatMap((conversation) => chatOf(conversation, now) ?? [])
       const ownIds = new Set(ownChats.map((chat) => chat.id))

@@ -4,7 +4,8 @@
  * checkpoint; the code `000000` passes (in-app approval needs no code).
  * Reads come from the generators, seen by the account; writes are recorded in
  * the sandbox's tables (so it needs a `SqlClient`), and `sync` reports how
- * people answered them as the clock passes the seeded moments.
+ * people answered them as the clock passes the seeded moments; tests can
+ * force answers and messages with `simulate`.
  *
  * @since 1.0.0
  */
@@ -12,6 +13,7 @@ import { Clock, Effect, Layer } from "effect"
 import { type CheckpointType, NetworkDriver, type SignInStep } from "../NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { reads, type Session } from "./Reads.ts"
+import { simulate } from "./Simulations.ts"
 import * as State from "./State.ts"
 import { syncSince } from "./Syncing.ts"
 import { writes } from "./Writes.ts"
@@ -74,6 +76,10 @@ export const layer = Layer.effect(
       sync: (accountId, since) =>
         Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(
           Effect.withSpan("SandboxDriver.sync", { attributes: { accountId } })
+        ),
+      simulate: (accountId, event) =>
+        Effect.flatMap(session(accountId), (current) => simulate(current, event)).pipe(
+          Effect.withSpan("SandboxDriver.simulate", { attributes: { accountId, type: event.type } })
         )
     })
   })

@@ -1,6 +1,7 @@
 /**
- * The sandbox network's stored state (`migrations/0020_sandbox_network.ts`):
- * what accounts did on it. Failures of the database are defects here: the
+ * The sandbox network's stored state (`migrations/0020_sandbox_network.ts`,
+ * `0021_sandbox_events.ts`): what accounts did on it, and what tests made the
+ * network do to them. Failures of the database are defects here: the
  * simulated network has no outage to report.
  *
  * @since 1.0.0
@@ -19,7 +20,8 @@ const InvitationRow = Schema.Struct({
   providerId: Schema.String,
   note: Schema.NullOr(Schema.String),
   sentAtMs: BigIntNumber,
-  withdrawnAtMs: NullableMillis
+  withdrawnAtMs: NullableMillis,
+  forcedAcceptedAtMs: NullableMillis
 })
 
 const MessageRow = Schema.Struct({
@@ -32,6 +34,17 @@ const MessageRow = Schema.Struct({
   inmail: Schema.Boolean,
   sentAtMs: BigIntNumber
 })
+
+const InboundRow = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  providerId: Schema.String,
+  chatId: Schema.String,
+  text: Schema.String,
+  receivedAtMs: BigIntNumber
+})
+/** A message a person sent to the account because a test said so (`message_received`). */
+export type ReceivedMessage = typeof InboundRow.Type
 
 const AnswerRow = Schema.Struct({
   invitationId: Schema.String,
@@ -71,10 +84,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const invitationColumnsOf = (table: string) =>
   `${table}.id::text AS "id", ${table}.account_id AS "accountId", ${table}.provider_id AS "providerId", ${table}.note,
-  ${table}.sent_at_ms AS "sentAtMs", ${table}.withdrawn_at_ms AS "withdrawnAtMs"`
+  ${table}.sent_at_ms AS "sentAtMs", ${table}.withdrawn_at_ms AS "withdrawnAtMs",
+  ${table}.forced_accepted_at_ms AS "forcedAcceptedAtMs"`
 const invitationColumns = invitationColumnsOf("sandbox_invitations")
 const messageColumns = `id, account_id AS "accountId", provider_id AS "providerId", chat_id AS "chatId", seq, text,
   inmail, sent_at_ms AS "sentAtMs"`
+const inboundColumns = `id, account_id AS "accountId", provider_id AS "providerId", chat_id AS "chatId", text,
+  received_at_ms AS "receivedAtMs"`
 
 /** The state store, on the ambient `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -86,6 +102,7 @@ export const make = Effect.gen(function*() {
   }
   const invitations = decode(InvitationRow)
   const messages = decode(MessageRow)
+  const inbound = decode(InboundRow)
   const run = <A, E, R>(statement: Effect.Effect<A, E, R>) => statement.pipe(Effect.asVoid, Effect.orDie)
 
   return {
@@ -120,10 +137,11 @@ export const make = Effect.gen(function*() {
             WHERE account_id = ${accountId} AND id = ${id}`).pipe(Effect.map((rows) => rows[0]))
         : Effect.succeed(undefined),
 
-    /** The account's invitations sent, or withdrawn, after `fromMs`, oldest first. */
+    /** The account's invitations sent, withdrawn or made accepted after `fromMs`, oldest first. */
     invitationsActiveSince: (accountId: string, fromMs: number) =>
       invitations(sql`SELECT ${sql.unsafe(invitationColumns)} FROM sandbox_invitations
-        WHERE account_id = ${accountId} AND (sent_at_ms > ${fromMs} OR withdrawn_at_ms > ${fromMs})
+        WHERE account_id = ${accountId}
+          AND (sent_at_ms > ${fromMs} OR withdrawn_at_ms > ${fromMs} OR forced_accepted_at_ms > ${fromMs})
         ORDER BY sent_at_ms, id`),
 
     /** How many invitations with a note the account sent in [`fromMs`, `toMs`). */
@@ -146,6 +164,10 @@ export const make = Effect.gen(function*() {
 
     withdraw: (id: string, atMs: number) =>
       run(sql`UPDATE sandbox_invitations SET withdrawn_at_ms = ${atMs} WHERE id = ${id}`),
+
+    /** Marks the invitation accepted at `atMs`, whatever the behaviour model says. */
+    forceAcceptance: (id: string, atMs: number) =>
+      run(sql`UPDATE sandbox_invitations SET forced_accepted_at_ms = ${atMs} WHERE id = ${id}`),
 
     /** The account's messages to the person, oldest first. */
     messagesTo: (accountId: string, providerId: string): Effect.Effect<ReadonlyArray<SentMessage>> =>
@@ -174,6 +196,35 @@ export const make = Effect.gen(function*() {
           subject: message.subject,
           inmail: message.inmail,
           sent_at_ms: message.sentAtMs
+        })
+      }`),
+
+    /** Messages tests made the person send to the account, oldest first. */
+    receivedFrom: (accountId: string, providerId: string): Effect.Effect<ReadonlyArray<ReceivedMessage>> =>
+      inbound(sql`SELECT ${sql.unsafe(inboundColumns)} FROM sandbox_inbound_messages
+        WHERE account_id = ${accountId} AND provider_id = ${providerId} ORDER BY received_at_ms, id`),
+
+    /** Messages tests made people send to the account in (`fromMs`, `toMs`], oldest first. */
+    receivedBetween: (accountId: string, fromMs: number, toMs: number): Effect.Effect<ReadonlyArray<ReceivedMessage>> =>
+      inbound(sql`SELECT ${sql.unsafe(inboundColumns)} FROM sandbox_inbound_messages
+        WHERE account_id = ${accountId} AND received_at_ms > ${fromMs} AND received_at_ms <= ${toMs}
+        ORDER BY received_at_ms, id`),
+
+    /** The people tests made write to the account. */
+    sendersTo: (accountId: string): Effect.Effect<ReadonlyArray<string>> =>
+      decode(Schema.Struct({ providerId: Schema.String }))(
+        sql`SELECT DISTINCT provider_id AS "providerId" FROM sandbox_inbound_messages WHERE account_id = ${accountId}`
+      ).pipe(Effect.map((rows) => rows.map((row) => row.providerId))),
+
+    insertReceived: (message: ReceivedMessage) =>
+      run(sql`INSERT INTO sandbox_inbound_messages ${
+        sql.insert({
+          id: message.id,
+          account_id: message.accountId,
+          provider_id: message.providerId,
+          chat_id: message.chatId,
+          text: message.text,
+          received_at_ms: message.receivedAtMs
         })
       }`),
 

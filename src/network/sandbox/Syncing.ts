@@ -2,7 +2,8 @@
  * The sandbox's `sync`: what changed for an account in (`since`, now]. The
  * invitations it sent that were sent, accepted or withdrawn in the window
  * (with their status now), and the messages it received in the window:
- * replies to its own messages and the background inbox's.
+ * replies to its own messages, the background inbox's and those tests made
+ * people send.
  *
  * @since 1.0.0
  */
@@ -12,7 +13,7 @@ import { getConversation, listChats } from "./Inbox.ts"
 import { invitationAt, lastChangeAt, replyAt } from "./Outcomes.ts"
 import type { Session } from "./Reads.ts"
 import { everything } from "./Refs.ts"
-import { DAY } from "./Timeline.ts"
+import { DAY, iso } from "./Timeline.ts"
 
 // Invitations are accepted within 20 days and replies come within 5 days of what they answer.
 const ACCEPTANCE_HORIZON = 21 * DAY
@@ -63,7 +64,16 @@ export const syncSince = (session: Session, since: number): Effect.Effect<SyncRe
         )
       })
 
-    const messages = [...replies, ...background].sort((a, b) =>
+    const simulated = (yield* state.receivedBetween(accountId, since, now)).map((message): InboundMessage => ({
+      chatId: message.chatId,
+      messageId: message.id,
+      senderProviderId: message.providerId,
+      text: message.text,
+      sentAt: iso(message.receivedAtMs),
+      inReplyTo: null
+    }))
+
+    const messages = [...replies, ...background, ...simulated].sort((a, b) =>
       a.sentAt.localeCompare(b.sentAt) || a.messageId.localeCompare(b.messageId)
     )
     return { syncedUntil: now, invitations, messages }

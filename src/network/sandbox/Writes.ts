@@ -126,7 +126,8 @@ const connect: WriteHandlers["connect"] = (session, input) =>
         providerId: ref.providerId,
         note,
         sentAtMs: now,
-        withdrawnAtMs: null
+        withdrawnAtMs: null,
+        forcedAcceptedAtMs: null
       }
       yield* state.insertInvitation(invitation)
       return {
