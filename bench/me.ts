@@ -6,6 +6,8 @@
  *
  * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
  */
+import { Effect } from "effect"
+import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import {
   type Figures,
   freePort,
@@ -54,7 +56,7 @@ const serviceRun = async (label: string, env: Record<string, string>): Promise<F
   })
   try {
     const base = `http://127.0.0.1:${port}`
-    await waitUntilHealthy(`${base}/healthz`)
+    await waitUntilHealthy(`${base}/healthz`, child)
     const keys = await createKeys(base, keyCount)
     await load("warm-up", `${base}/v1/me`, { tokens: keys, seconds: 2, connections })
     return await load(label, `${base}/v1/me`, { tokens: keys, seconds, connections })
@@ -78,7 +80,12 @@ const rows: Array<Figures> = [baseline]
 const databaseUrl = process.env["DATABASE_URL"]
 rows.push(await serviceRun("service, embedded PGlite", { DATABASE_URL: "" }))
 if (databaseUrl !== undefined && databaseUrl !== "") {
-  rows.push(await serviceRun("service, PostgreSQL", { DATABASE_URL: databaseUrl }))
+  rows.push(
+    await Effect.runPromise(Effect.scoped(Effect.flatMap(
+      Effect.orDie(freshPostgresUrl(databaseUrl)),
+      (url) => Effect.promise(() => serviceRun("service, PostgreSQL", { DATABASE_URL: url }))
+    )))
+  )
 } else {
   console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")
 }

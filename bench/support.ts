@@ -52,10 +52,14 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-/** Waits until `url` answers 200 (the service is migrated and listening), up to `timeoutMs`. */
-export const waitUntilHealthy = async (url: string, timeoutMs = 120_000): Promise<void> => {
+/**
+ * Waits until `url` answers 200 (the service is migrated and listening), up to
+ * `timeoutMs`; gives up at once when `child` has exited (it will never answer).
+ */
+export const waitUntilHealthy = async (url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> => {
   const deadline = performance.now() + timeoutMs
   while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was healthy`)
     try {
       if ((await fetch(url)).status === 200) return
     } catch {

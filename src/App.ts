@@ -6,10 +6,18 @@
  * @since 1.0.0
  */
 import { Layer } from "effect"
+import { AccountChanges } from "./accounts/AccountChanges.ts"
 import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
 import * as Server from "./http/Server.ts"
+import { ApprovalStore } from "./jobs/ApprovalStore.ts"
+import { Approvals } from "./jobs/Approvals.ts"
+import { Executor } from "./jobs/Executor.ts"
+import { Governor } from "./jobs/Governor.ts"
+import { Jobs } from "./jobs/Jobs.ts"
+import { JobStore } from "./jobs/JobStore.ts"
+import { JobWatch } from "./jobs/JobWatch.ts"
 import * as SandboxDriver from "./network/sandbox/SandboxDriver.ts"
 import * as Database from "./platform/Database.ts"
 import * as Observability from "./platform/Observability.ts"
@@ -20,12 +28,13 @@ import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 /** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
 export const network = SandboxDriver.layer
 
-/** The core services (workspaces, keys, credentials, accounts, outbox); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Layer.mergeAll(
-  Workspaces.layer,
-  Accounts.layerNoDeps,
-  Webhooks.layer
-).pipe(Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, network)))
+/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks); needs a migrated `SqlClient` and `AppConfig`. */
+export const core = Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps).pipe(
+  Layer.provideMerge(Governor.layerNoDeps),
+  Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer)),
+  Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer)),
+  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network))
+)
 
 /** The HTTP server with its routes, after the bootstrap; needs the core services and `AppConfig`. */
 export const server = Server.layer.pipe(Layer.provide(Layer.effectDiscard(bootstrap)))

@@ -20,7 +20,9 @@ import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.t
 import type { NewEvent } from "../events/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
-import { accountColumns, AccountRow, LimitRow, statusAt, toAccount, warmupOf, workingHoursOf } from "./AccountRow.ts"
+import { AccountChanges } from "./AccountChanges.ts"
+import { limitOverridesOf, usageOf } from "./Budgets.ts"
+import { accountColumns, AccountRow, statusAt, toAccount, warmupOf, workingHoursOf } from "./AccountRow.ts"
 
 type AccountView = typeof Account.Type
 
@@ -49,7 +51,6 @@ export interface SignInOutcome {
 }
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
-const decodeLimits = Schema.decodeUnknownEffect(Schema.Array(LimitRow))
 
 const notFound = (id: string) =>
   new NotFound({
@@ -131,6 +132,7 @@ export class Accounts extends Context.Service<Accounts, {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
       const network = yield* NetworkDriver
+      const changes = yield* AccountChanges
       const select = sql.unsafe(accountColumns)
 
       const rowsWhere = (where: Statement.Fragment) =>
@@ -139,15 +141,14 @@ export class Accounts extends Context.Service<Accounts, {
           Effect.orDie
         )
 
-      const overridesOf = (accountId: string) =>
-        sql`SELECT category, period, max_value AS "maxValue", is_enabled AS "isEnabled"
-            FROM account_limits WHERE account_id = ${accountId}`.pipe(Effect.flatMap(decodeLimits), Effect.orDie)
+      const overridesOf = (accountId: string) => limitOverridesOf(sql, accountId)
 
       const view = (row: AccountRow) =>
         Effect.gen(function*() {
           const now = yield* Time.now
           const overrides: ReadonlyArray<LimitOverride> = yield* overridesOf(row.id)
-          return toAccount(row, overrides, {}, now.ms)
+          const usage = yield* usageOf(sql, row.id, row.timezone, now.ms)
+          return toAccount(row, overrides, usage, now.ms)
         })
 
       /** The account row, locked for the rest of the transaction. */
@@ -181,6 +182,7 @@ export class Accounts extends Context.Service<Accounts, {
           return yield* getRow(workspaceId, id)
         })).pipe(
           Effect.catchTag("SqlError", Effect.die),
+          Effect.tap(() => changes.publish(id)),
           Effect.flatMap(view)
         )
 
@@ -294,6 +296,7 @@ export class Accounts extends Context.Service<Accounts, {
           const row = yield* lockRow(workspaceId, id)
           yield* update(row.id, { removed_at: now.iso, link_hash: null, link_url: null })
         })).pipe(Effect.catchTag("SqlError", Effect.die))
+        yield* changes.publish(id)
         yield* Effect.logInfo("account disconnected").pipe(Effect.annotateLogs({ accountId: id }))
       })
 

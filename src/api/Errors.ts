@@ -86,6 +86,17 @@ export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
   readonly _tag = "Unprocessable"
 }
 
+/** 422: the approval's 72 hours are over; it can no longer be approved and its job has failed. */
+export class ApprovalExpired extends Schema.Error<ApprovalExpired>("ApprovalExpired")(envelope("approvalExpired", {
+  message: "The approval expired at 2026-11-24T10:00:00.000Z (72 hours after it was asked for); the write was not sent.",
+  next: "Create the connect job again if it should still go out."
+}), {
+  httpApiStatus: 422,
+  description: "The approval expired (72 hours): the write was not sent and its job failed."
+}) {
+  readonly _tag = "ApprovalExpired"
+}
+
 /** 429: more than the allowed requests in the current calendar minute. */
 export class RateLimited extends Schema.Error<RateLimited>("RateLimited")(envelope("rateLimited", {
   message: "Too many requests: the limit is 600 a minute for each API key.",

@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
+import { Jobs } from "../jobs/Jobs.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { baseUrlOf } from "./BaseUrl.ts"
@@ -18,6 +19,7 @@ export const AccountsHandlers = HttpApiBuilder.group(
   "accounts",
   Effect.fn(function*(handlers) {
     const accounts = yield* Accounts
+    const jobs = yield* Jobs
     const config = yield* AppConfig
     const workspace = Effect.gen(function*() {
       return (yield* CurrentPrincipal).workspaceId
@@ -50,6 +52,8 @@ export const AccountsHandlers = HttpApiBuilder.group(
       remove: ({ params }) =>
         Effect.gen(function*() {
           yield* accounts.remove(yield* workspace, params.id)
+          // The seat is free; work that had not started goes with it (a running write finishes).
+          yield* jobs.cancelOpenOf(params.id)
           return { ok }
         }),
       pause: ({ params }) =>

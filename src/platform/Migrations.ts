@@ -14,6 +14,7 @@ import webhooks from "../../migrations/0010_webhooks.ts"
 import sandboxClock from "../../migrations/0011_sandbox_clock.ts"
 import sandboxNetwork from "../../migrations/0020_sandbox_network.ts"
 import sandboxEvents from "../../migrations/0021_sandbox_events.ts"
+import jobs from "../../migrations/0030_jobs.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -23,7 +24,8 @@ export const migrations = {
   "0010_webhooks": webhooks,
   "0011_sandbox_clock": sandboxClock,
   "0020_sandbox_network": sandboxNetwork,
-  "0021_sandbox_events": sandboxEvents
+  "0021_sandbox_events": sandboxEvents,
+  "0030_jobs": jobs
 }
 
 /** Applies the pending migrations and logs what ran. */

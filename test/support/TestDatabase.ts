@@ -7,12 +7,22 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted, type Scope } from "effect"
+import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Migrations from "../../src/platform/Migrations.ts"
 import * as PgliteClient from "../../src/platform/PgliteClient.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
+
+/**
+ * A PostgreSQL pool on real time. The pool's idle timeout runs on the `Clock`;
+ * under a test clock a jump of days would expire every connection at once
+ * (as production builds the database below the sandbox clock, it never sees it).
+ */
+const pgLayer = (url: string) =>
+  PgClient.layer({ url: Redacted.make(url) }).pipe(
+    Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
+  )
 
 /** Which backend the tests run on. */
 export const backend: "postgresql" | "pglite" = serverUrl === undefined ? "pglite" : "postgresql"
@@ -24,7 +34,7 @@ export const backend: "postgresql" | "pglite" = serverUrl === undefined ? "pglit
 export const freshPostgresUrl = (url: string) =>
   Effect.gen(function*() {
     const name = `outreach_test_${crypto.randomUUID().replaceAll("-", "")}`
-    const admin = PgClient.layer({ url: Redacted.make(url) })
+    const admin = pgLayer(url)
     const run = (statement: string) =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -44,7 +54,7 @@ export const serverDatabaseUrl: string | undefined = serverUrl
 
 const freshPostgresDatabase = (url: string): Layer.Layer<SqlClient.SqlClient> =>
   Layer.unwrap(
-    Effect.map(freshPostgresUrl(url), (target) => PgClient.layer({ url: Redacted.make(target) }))
+    Effect.map(freshPostgresUrl(url), (target) => pgLayer(target))
   ).pipe(Layer.orDie)
 
 /** The backend's `SqlClient`, without migrations. */
@@ -73,7 +83,7 @@ export const reopenable: Effect.Effect<() => Layer.Layer<SqlClient.SqlClient>, n
       )
       : yield* Effect.map(
         Effect.orDie(freshPostgresUrl(serverUrl)),
-        (url) => () => PgClient.layer({ url: Redacted.make(url) })
+        (url) => () => pgLayer(url)
       )
     // Fresh: a new connection each time, never one memoized from an earlier build.
     return () => Layer.fresh(Layer.orDie(Layer.provideMerge(Migrations.layer, open())))

@@ -1,0 +1,223 @@
+/**
+ * Approvals as the API sees them: the pending writes with their target and
+ * exact text, and a person's decision (approve, optionally with the text to
+ * send instead; or reject, optionally with a reason).
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
+import { commands, isCommandName } from "../commands/Commands.ts"
+import type { ApprovalStatus } from "../domain/Job.ts"
+import * as Time from "../domain/Time.ts"
+import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
+import { Governor } from "./Governor.ts"
+import { type JobRecord, toJobRecord } from "./JobRow.ts"
+import { JobStore } from "./JobStore.ts"
+import { JobWatch } from "./JobWatch.ts"
+import { hasText, withText } from "./WriteTarget.ts"
+
+/** An approval in its API form. */
+export interface ApprovalRecord {
+  readonly id: string
+  readonly accountId: string
+  readonly jobId: string
+  readonly kind: string
+  readonly status: ApprovalStatus
+  readonly target: string | null
+  readonly text: string | null
+  readonly reason: string | null
+  readonly createdAt: string
+  readonly expiresAt: string
+  readonly decidedAt: string | null
+}
+
+/** Filters of `GET /v1/approvals`. */
+export interface ApprovalListing {
+  readonly status?: ApprovalStatus | undefined
+  readonly accountId?: string | undefined
+  readonly cursor?: string | undefined
+  readonly limit: number
+}
+
+/** The API form at `nowMs`: a pending approval past its time is already expired. */
+const toRecord = (row: ApprovalRow, nowMs: number): ApprovalRecord => ({
+  id: row.id,
+  accountId: row.accountId,
+  jobId: row.jobId,
+  kind: row.kind,
+  status: row.status === "pending" && row.expiresMs <= nowMs ? "expired" : row.status,
+  target: row.target,
+  text: row.text,
+  reason: row.reason,
+  createdAt: row.createdAt,
+  expiresAt: row.expiresAt,
+  decidedAt: row.decidedAt
+})
+
+const encodeCursor = (row: ApprovalRow) => Buffer.from(`approval:${row.createdMs}:${row.id}`).toString("base64url")
+const decodeCursor = (cursor: string) => {
+  const match = /^approval:(\d+):([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
+  return match === null ? undefined : { createdMs: Number(match[1]), id: match[2] }
+}
+
+const approvalNotFound = (id: string) =>
+  new NotFound({
+    error: { message: `No approval ${id} in this workspace.`, next: "List pending approvals with GET /v1/approvals." }
+  })
+
+const expired = (row: ApprovalRow) =>
+  new ApprovalExpired({
+    error: {
+      message: `The approval expired at ${row.expiresAt} (72 hours after it was asked for); the write was not sent and its job failed.`,
+      next: `Create the ${row.kind} job again if it should still go out.`
+    }
+  })
+
+const alreadyDecided = (row: ApprovalRow) =>
+  new Conflict({
+    error: {
+      message: `The approval is already ${row.status}.`,
+      next: `Read its job with GET /v1/jobs/${row.jobId}.`
+    }
+  })
+
+export class Approvals extends Context.Service<Approvals, {
+  readonly list: (workspaceId: string, listing: ApprovalListing) => Effect.Effect<
+    { readonly approvals: ReadonlyArray<ApprovalRecord>; readonly nextCursor: string | null },
+    Unprocessable
+  >
+  /** Approves a pending write; `text` replaces what it sends. */
+  readonly approve: (workspaceId: string, id: string, text: string | undefined, by: string) => Effect.Effect<
+    { readonly approval: ApprovalRecord; readonly job: JobRecord },
+    NotFound | Conflict | ApprovalExpired | Unprocessable
+  >
+  /** Rejects a pending write: its job fails with `approvalRejected`. */
+  readonly reject: (workspaceId: string, id: string, reason: string | undefined, by: string) => Effect.Effect<
+    { readonly approval: ApprovalRecord; readonly job: JobRecord },
+    NotFound | Conflict | ApprovalExpired
+  >
+}>()("outreach/Approvals") {
+  static readonly layerNoDeps = Layer.effect(
+    Approvals,
+    Effect.gen(function*() {
+      const store = yield* ApprovalStore
+      const jobs = yield* JobStore
+      const governor = yield* Governor
+      const watch = yield* JobWatch
+
+      const list = Effect.fn("Approvals.list")(function*(workspaceId: string, listing: ApprovalListing) {
+        const after = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
+        if (listing.cursor !== undefined && after === undefined) {
+          return yield* Effect.fail(
+            new Unprocessable({
+              error: {
+                message: "The cursor is not one this API gave out.",
+                next: "Pass the nextCursor of the previous page unchanged, or leave it out to start from the oldest."
+              }
+            })
+          )
+        }
+        const rows = yield* store.list(workspaceId, {
+          status: listing.status,
+          accountId: listing.accountId,
+          after,
+          limit: listing.limit + 1
+        })
+        const now = yield* Time.now
+        const page = rows.slice(0, listing.limit)
+        const last = page[page.length - 1]
+        return {
+          approvals: page.map((row) => toRecord(row, now.ms)),
+          nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last) : null
+        }
+      })
+
+      const pending = (workspaceId: string, id: string) =>
+        Effect.gen(function*() {
+          const row = yield* store.get(workspaceId, id)
+          if (row === undefined) return yield* Effect.fail(approvalNotFound(id))
+          const now = yield* Time.now
+          if (row.status === "expired" || (row.status === "pending" && row.expiresMs <= now.ms)) {
+            // Record the expiry (fails the job) before answering.
+            if (row.status === "pending") yield* decided(row, { _tag: "Reject", reason: null }, "expiry")
+            return yield* Effect.fail(expired(row))
+          }
+          if (row.status !== "pending") return yield* Effect.fail(alreadyDecided(row))
+          return row
+        })
+
+      /** Applies the decision, then reports the approval and its job as they now are. */
+      const decided = (row: ApprovalRow, decision: Decision, by: string) =>
+        Effect.gen(function*() {
+          const outcome = yield* store.decide(row, decision, by)
+          const after = yield* store.get(row.workspaceId, row.id)
+          const job = yield* jobs.byId(row.jobId)
+          if (after === undefined || job === undefined) return yield* Effect.fail(approvalNotFound(row.id))
+          if (outcome === "expired") {
+            yield* watch.finished(row.jobId)
+            return yield* Effect.fail(expired(after))
+          }
+          if (outcome === "notPending") return yield* Effect.fail(alreadyDecided(after))
+          if (decision._tag === "Approve") yield* governor.wake(row.accountId)
+          else yield* watch.finished(row.jobId)
+          const now = yield* Time.now
+          return { approval: toRecord(after, now.ms), job: toJobRecord(job) }
+        })
+
+      /** The job's input with the person's text, checked against the command's schema. */
+      const revised = (row: ApprovalRow, text: string | undefined) =>
+        Effect.gen(function*() {
+          const job = yield* jobs.byId(row.jobId)
+          if (job === undefined) return yield* Effect.fail(approvalNotFound(row.id))
+          if (text === undefined) return job.input
+          const input = withText(row.kind, job.input, text)
+          if (input === undefined || !hasText(row.kind) || !isCommandName(row.kind)) {
+            return yield* Effect.fail(
+              new Unprocessable({
+                error: {
+                  message: `A ${row.kind} sends no text, so there is none to replace.`,
+                  next: "Approve without a body, or reject it and create the job you want."
+                }
+              })
+            )
+          }
+          const decode = Schema.decodeUnknownEffect(commands[row.kind].input)
+          return yield* decode(input).pipe(
+            Effect.as(input),
+            Effect.mapError((issue) =>
+              new Unprocessable({
+                error: {
+                  message: `The edited text does not fit a ${row.kind}: ${String(issue.message)}`,
+                  next: "Shorten or fix the text and approve again."
+                }
+              })
+            )
+          )
+        })
+
+      const approve = Effect.fn("Approvals.approve")(function*(
+        workspaceId: string,
+        id: string,
+        text: string | undefined,
+        by: string
+      ) {
+        const row = yield* pending(workspaceId, id)
+        const input = yield* revised(row, text)
+        return yield* decided(row, { _tag: "Approve", text: text ?? null, input }, by)
+      })
+
+      const reject = Effect.fn("Approvals.reject")(function*(
+        workspaceId: string,
+        id: string,
+        reason: string | undefined,
+        by: string
+      ) {
+        const row = yield* pending(workspaceId, id)
+        return yield* decided(row, { _tag: "Reject", reason: reason ?? null }, by)
+      })
+
+      return Approvals.of({ list, approve, reject })
+    })
+  )
+}

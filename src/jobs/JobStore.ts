@@ -1,0 +1,305 @@
+/**
+ * Jobs in PostgreSQL: every status change is one statement guarded by the
+ * status it moves from, so two fibers (or two servers) can never both start,
+ * finish or cancel one job; a finished job's event goes to the outbox in the
+ * same transaction.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Category } from "../domain/Limits.ts"
+import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
+import * as Time from "../domain/Time.ts"
+import { Outbox } from "../events/Outbox.ts"
+import { EpochMillis } from "../platform/Rows.ts"
+import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
+
+/** What a new job is. */
+export interface NewJob {
+  readonly workspaceId: string
+  readonly accountId: string
+  readonly kind: string
+  readonly isWrite: boolean
+  /** The command's input, encoded. */
+  readonly input: unknown
+  /** `service`: background work of the service itself, which sends no job events. */
+  readonly origin: "api" | "service"
+  /** When set, the job waits for this approval. */
+  readonly approval: { readonly target: string | null; readonly text: string | null; readonly expiresAt: number } | null
+}
+
+/** How a started job ended. */
+export type Ending =
+  | {
+    readonly _tag: "Completed"
+    /** The command's result, encoded. */
+    readonly result: unknown
+    /** The budget the job spent. */
+    readonly spend: { readonly category: Category; readonly units: number } | null
+    /** For writes: the earliest instant (epoch ms) the account's next write may start. */
+    readonly writesNotBefore: number | null
+  }
+  | { readonly _tag: "Failed"; readonly error: JobFailure; readonly writesNotBefore: number | null }
+
+/** Filters of a job listing. */
+export interface JobFilters {
+  readonly accountId?: string | undefined
+  readonly status?: JobStatus | undefined
+  readonly kind?: string | undefined
+  /** Only jobs older than this position (the cursor). */
+  readonly beforeSeq?: number | undefined
+  readonly limit: number
+}
+
+const failureJson = (error: JobFailure) => JSON.stringify(error)
+
+const decodeGate = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ writesNotBefore: Schema.NullOr(EpochMillis) })))
+
+export class JobStore extends Context.Service<JobStore, {
+  readonly create: (job: NewJob) => Effect.Effect<JobRow>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<JobRow | undefined>
+  readonly byId: (id: string) => Effect.Effect<JobRow | undefined>
+  readonly list: (workspaceId: string, filters: JobFilters) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** The account's oldest write that is queued or scheduled: the head of its queue. */
+  readonly headWrite: (accountId: string) => Effect.Effect<JobRow | undefined>
+  /** Reads not started yet, of one account or of all. */
+  readonly openReads: (accountId?: string) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** Accounts with work not finished (queued, scheduled or running). */
+  readonly accountsWithOpenWork: Effect.Effect<ReadonlyArray<string>>
+  /** Records why a job waits; with `until` it is `scheduled` with that `eta`, else `queued`. */
+  readonly setWaiting: (id: string, reason: WaitReason, until: number | null) => Effect.Effect<void>
+  /**
+   * Starts a job: records the attempt before anything reaches the network.
+   * False when it is no longer runnable, or (writes) another write of the
+   * account is running or the pacing gap has not passed.
+   */
+  readonly claim: (job: JobRow) => Effect.Effect<boolean>
+  /** Finishes a job from one of `from`; the row when this call finished it. */
+  readonly finish: (
+    job: JobRow,
+    ending: Ending,
+    from: ReadonlyArray<JobStatus>
+  ) => Effect.Effect<JobRow | undefined>
+  /** Cancels a job that has not started; the row when this call cancelled it. */
+  readonly cancel: (workspaceId: string, id: string, error: JobFailure) => Effect.Effect<JobRow | undefined>
+  /** Cancels every job of the account that has not started (the account was removed). */
+  readonly cancelOpenOf: (accountId: string, error: JobFailure) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** Running jobs whose attempt started before `beforeMs`: their process died. */
+  readonly staleRunning: (beforeMs: number) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** Puts an interrupted read back in the queue. */
+  readonly requeue: (id: string) => Effect.Effect<void>
+}>()("outreach/JobStore") {
+  static readonly layer = Layer.effect(
+    JobStore,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const outbox = yield* Outbox
+      const select = sql.unsafe(jobColumns)
+      const runnable = [...runnableStatuses]
+      const cancellable = [...cancellableStatuses]
+
+      const rows = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(Effect.flatMap(decodeJobRows), Effect.orDie)
+
+      const byId = (id: string) =>
+        rows(sql`SELECT ${select} FROM jobs j WHERE j.id = ${id}`).pipe(Effect.map((found) => found[0]))
+
+      /** The job's event, unless the service did it on its own. */
+      const announce = (row: JobRow) => {
+        if (row.origin !== "api") return Effect.void
+        const error = row.error === null ? null : errorFields(row.error)
+        return row.status === "completed"
+          ? outbox.append(row.workspaceId, [{
+            type: "job.completed",
+            data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, result: row.result, error }
+          }])
+          : outbox.append(row.workspaceId, [{
+            type: "job.failed",
+            data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, error }
+          }])
+      }
+
+      const create = Effect.fn("JobStore.create")(function*(job: NewJob) {
+        const now = yield* Time.now
+        const id = crypto.randomUUID()
+        const approvalId = job.approval === null ? null : crypto.randomUUID()
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            INSERT INTO jobs (id, workspace_id, account_id, kind, is_write, origin, status, input, approval_id, created_at)
+            VALUES (${id}, ${job.workspaceId}, ${job.accountId}, ${job.kind}, ${job.isWrite}, ${job.origin},
+                    ${job.approval === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
+                    ${approvalId}, ${now.iso}::timestamptz)`
+          if (job.approval !== null && approvalId !== null) {
+            yield* sql`
+              INSERT INTO approvals (id, workspace_id, account_id, job_id, kind, target, text, status, created_at, expires_at)
+              VALUES (${approvalId}, ${job.workspaceId}, ${job.accountId}, ${id}, ${job.kind}, ${job.approval.target},
+                      ${job.approval.text}, 'pending', ${now.iso}::timestamptz,
+                      ${Time.toIso(job.approval.expiresAt)}::timestamptz)`
+          }
+        })).pipe(Effect.orDie)
+        const row = yield* byId(id)
+        if (row === undefined) return yield* Effect.die(new Error(`job ${id} vanished after insert`))
+        return row
+      })
+
+      const get = (workspaceId: string, id: string) =>
+        rows(sql`SELECT ${select} FROM jobs j WHERE j.id = ${id} AND j.workspace_id = ${workspaceId}`).pipe(
+          Effect.map((found) => found[0])
+        )
+
+      const list = (workspaceId: string, filters: JobFilters) =>
+        rows(sql`
+          SELECT ${select} FROM jobs j
+          WHERE j.workspace_id = ${workspaceId}
+            ${filters.accountId === undefined ? sql`` : sql`AND j.account_id = ${filters.accountId}`}
+            ${filters.status === undefined ? sql`` : sql`AND j.status = ${filters.status}`}
+            ${filters.kind === undefined ? sql`` : sql`AND j.kind = ${filters.kind}`}
+            ${filters.beforeSeq === undefined ? sql`` : sql`AND j.seq < ${filters.beforeSeq}`}
+          ORDER BY j.seq DESC LIMIT ${filters.limit}`)
+
+      const headWrite = (accountId: string) =>
+        rows(sql`
+          SELECT ${select} FROM jobs j
+          WHERE j.account_id = ${accountId} AND j.is_write AND ${sql.in("j.status", runnable)}
+          ORDER BY j.seq LIMIT 1`).pipe(Effect.map((found) => found[0]))
+
+      const openReads = (accountId?: string) =>
+        rows(sql`
+          SELECT ${select} FROM jobs j
+          WHERE NOT j.is_write AND ${sql.in("j.status", runnable)}
+            ${accountId === undefined ? sql`` : sql`AND j.account_id = ${accountId}`}
+          ORDER BY j.seq`)
+
+      const accountsWithOpenWork = sql<{ id: string }>`
+        SELECT DISTINCT account_id::text AS id FROM jobs WHERE status IN ('queued', 'scheduled', 'running')`.pipe(
+        Effect.map((found) => found.map((row) => row.id)),
+        Effect.orDie
+      )
+
+      const setWaiting = (id: string, reason: WaitReason, until: number | null) => {
+        const at = until === null ? null : Time.toIso(until)
+        return sql`
+          UPDATE jobs SET status = ${until === null ? "queued" : "scheduled"}, eta = ${at}::timestamptz,
+            waiting_reason = ${reason}, waiting_until = ${at}::timestamptz
+          WHERE id = ${id} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
+      }
+
+      const claim = Effect.fn("JobStore.claim")(function*(job: JobRow) {
+        const now = yield* Time.now
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          // The account lock makes "one write at a time" hold across servers too.
+          const account = yield* sql`
+            SELECT writes_not_before AS "writesNotBefore" FROM accounts
+            WHERE id = ${job.accountId} AND removed_at IS NULL FOR UPDATE`.pipe(Effect.flatMap(decodeGate))
+          if (account.length === 0) return false
+          if (job.isWrite) {
+            const gate = account[0].writesNotBefore
+            if (gate !== null && gate > now.ms) return false
+            const busy = yield* sql`
+              SELECT 1 FROM jobs WHERE account_id = ${job.accountId} AND is_write AND status = 'running' LIMIT 1`
+            if (busy.length > 0) return false
+          }
+          const started = yield* sql`
+            UPDATE jobs SET status = 'running', started_at = ${now.iso}::timestamptz,
+              attempt_started_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+            WHERE id = ${job.id} AND ${sql.in("status", runnable)} RETURNING id`
+          return started.length > 0
+        })).pipe(Effect.orDie)
+      })
+
+      const finish = Effect.fn("JobStore.finish")(function*(
+        job: JobRow,
+        ending: Ending,
+        from: ReadonlyArray<JobStatus>
+      ) {
+        const now = yield* Time.now
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const updated = ending._tag === "Completed"
+            ? yield* sql`
+              UPDATE jobs SET status = 'completed', result = ${JSON.stringify(ending.result)}::jsonb,
+                finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+              WHERE id = ${job.id} AND ${sql.in("status", [...from])} RETURNING id`
+            : yield* sql`
+              UPDATE jobs SET status = ${ending.error.type === "cancelled" ? "cancelled" : "failed"},
+                error = ${failureJson(ending.error)}::jsonb,
+                finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+              WHERE id = ${job.id} AND ${sql.in("status", [...from])} RETURNING id`
+          if (updated.length === 0) return undefined
+          if (ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0) {
+            yield* sql`
+              INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
+              VALUES (${job.accountId}, ${ending.spend.category}, ${ending.spend.units}, ${job.id}, ${now.iso}::timestamptz)`
+          }
+          if (ending.writesNotBefore !== null) {
+            yield* sql`UPDATE accounts SET writes_not_before = ${Time.toIso(ending.writesNotBefore)}::timestamptz
+                       WHERE id = ${job.accountId}`
+          }
+          // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
+          if (ending._tag === "Failed" && ending.error.type === "cancelled") {
+            yield* sql`
+              UPDATE approvals SET status = 'rejected', reason = ${ending.error.message},
+                decided_at = ${now.iso}::timestamptz, decided_by = 'cancellation'
+              WHERE job_id = ${job.id} AND status = 'pending'`
+          }
+          const finished = yield* byId(job.id)
+          if (finished !== undefined) yield* announce(finished)
+          return finished
+        })).pipe(Effect.orDie)
+      })
+
+      const cancel = Effect.fn("JobStore.cancel")(function*(workspaceId: string, id: string, error: JobFailure) {
+        const job = yield* get(workspaceId, id)
+        if (job === undefined) return undefined
+        return yield* finish(job, { _tag: "Failed", error, writesNotBefore: null }, cancellable)
+      })
+
+      const cancelOpenOf = Effect.fn("JobStore.cancelOpenOf")(function*(accountId: string, error: JobFailure) {
+        const open = yield* rows(sql`
+          SELECT ${select} FROM jobs j WHERE j.account_id = ${accountId} AND ${sql.in("j.status", cancellable)}`)
+        const cancelled: Array<JobRow> = []
+        for (const job of open) {
+          const done = yield* finish(job, { _tag: "Failed", error, writesNotBefore: null }, cancellable)
+          if (done !== undefined) cancelled.push(done)
+        }
+        return cancelled
+      })
+
+      const staleRunning = (beforeMs: number) =>
+        rows(sql`
+          SELECT ${select} FROM jobs j
+          WHERE j.status = 'running' AND j.attempt_started_at < ${Time.toIso(beforeMs)}::timestamptz
+          ORDER BY j.seq`)
+
+      const requeue = (id: string) =>
+        sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
+            WHERE id = ${id} AND status = 'running'`.pipe(Effect.asVoid, Effect.orDie)
+
+      return JobStore.of({
+        create,
+        get,
+        byId,
+        list,
+        headWrite,
+        openReads,
+        accountsWithOpenWork,
+        setWaiting,
+        claim,
+        finish,
+        cancel,
+        cancelOpenOf,
+        staleRunning,
+        requeue
+      })
+    })
+  )
+}
+
+/** The envelope fields of a stored job error, for job events. */
+const errorFields = (error: unknown): { type: string; message: string; next: string } => {
+  if (typeof error === "object" && error !== null) {
+    const fields: Record<string, unknown> = { ...error }
+    return { type: String(fields["type"] ?? "internal"), message: String(fields["message"] ?? ""), next: String(fields["next"] ?? "") }
+  }
+  return { type: "internal", message: String(error), next: "" }
+}

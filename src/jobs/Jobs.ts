@@ -1,0 +1,211 @@
+/**
+ * Jobs as the API sees them: creating one (stored, with its approval when the
+ * account's mode asks for one, before the caller hears back), reading,
+ * long-polling, listing and cancelling.
+ *
+ * @since 1.0.0
+ */
+import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { type CommandName, commands } from "../commands/Commands.ts"
+import { Mode } from "../domain/Account.ts"
+import {
+  APPROVAL_TTL_MS,
+  cancellableStatuses,
+  isFinished,
+  type JobFailure,
+  type JobStatus,
+  needsApproval
+} from "../domain/Job.ts"
+import * as Time from "../domain/Time.ts"
+import { Governor } from "./Governor.ts"
+import { type JobRecord, type JobRow, toJobRecord } from "./JobRow.ts"
+import { JobStore } from "./JobStore.ts"
+import { JobWatch } from "./JobWatch.ts"
+import { targetOf, textOf } from "./WriteTarget.ts"
+
+/** A command to run as a job. */
+export interface JobRequest {
+  readonly workspaceId: string
+  readonly accountId: string
+  readonly command: CommandName
+  /** The command's input, decoded (its schema's type). */
+  readonly input: unknown
+  /** `service`: the service's own background work (no job events). Default `api`. */
+  readonly origin?: "api" | "service"
+}
+
+/** Filters of `GET /v1/jobs`. */
+export interface JobListing {
+  readonly accountId?: string | undefined
+  readonly status?: JobStatus | undefined
+  readonly kind?: string | undefined
+  readonly cursor?: string | undefined
+  readonly limit: number
+}
+
+const cancelledByCaller: JobFailure = {
+  type: "cancelled",
+  message: "The job was cancelled before it started.",
+  next: "Create the job again if it should still run."
+}
+
+/** The error of jobs cancelled because their account was removed. */
+export const cancelledByRemoval: JobFailure = {
+  type: "cancelled",
+  message: "The account was removed, so its queued work was cancelled.",
+  next: "Connect the account again and create the jobs anew."
+}
+
+const jobNotFound = (id: string) =>
+  new NotFound({ error: { message: `No job ${id} in this workspace.`, next: "List the workspace's jobs with GET /v1/jobs." } })
+
+const accountNotFound = (id: string) =>
+  new NotFound({
+    error: { message: `No account ${id} in this workspace.`, next: "List the workspace's accounts with GET /v1/accounts." }
+  })
+
+const encodeCursor = (seq: number) => Buffer.from(`job:${seq}`).toString("base64url")
+const decodeCursor = (cursor: string): number | undefined => {
+  const match = /^job:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
+  return match === null ? undefined : Number(match[1])
+}
+
+const AccountMode = Schema.Struct({ mode: Mode })
+const decodeModes = Schema.decodeUnknownEffect(Schema.Array(AccountMode))
+
+export class Jobs extends Context.Service<Jobs, {
+  /** Stores the job (and its approval) and hands it to the Governor; answers at once. */
+  readonly create: (request: JobRequest) => Effect.Effect<JobRecord, NotFound>
+  /** The job; with `waitSeconds`, returns as soon as it finishes or when the wait is over. */
+  readonly get: (workspaceId: string, id: string, waitSeconds?: number) => Effect.Effect<JobRecord, NotFound>
+  /** Jobs newest first, filtered, one page at a time. */
+  readonly list: (workspaceId: string, listing: JobListing) => Effect.Effect<
+    { readonly jobs: ReadonlyArray<JobRecord>; readonly nextCursor: string | null },
+    BadRequest
+  >
+  /** Cancels a job that has not started (its approval, if pending, is rejected). */
+  readonly cancel: (workspaceId: string, id: string) => Effect.Effect<JobRecord, NotFound | Conflict>
+  /** Cancels every job of a removed account that has not started. */
+  readonly cancelOpenOf: (accountId: string) => Effect.Effect<number>
+}>()("outreach/Jobs") {
+  static readonly layerNoDeps = Layer.effect(
+    Jobs,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const store = yield* JobStore
+      const governor = yield* Governor
+      const watch = yield* JobWatch
+
+      const create = Effect.fn("Jobs.create")(function*(request: JobRequest) {
+        const spec = commands[request.command]
+        const accounts = yield* sql`
+          SELECT mode FROM accounts WHERE id = ${request.accountId} AND workspace_id = ${request.workspaceId}
+            AND removed_at IS NULL`.pipe(Effect.flatMap(decodeModes), Effect.orDie)
+        const account = accounts[0]
+        if (account === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
+        const input = yield* Schema.encodeUnknownEffect(spec.input)(request.input).pipe(Effect.orDie)
+        const isWrite = spec.kind === "write"
+        const now = yield* Time.now
+        const row = yield* store.create({
+          workspaceId: request.workspaceId,
+          accountId: request.accountId,
+          kind: request.command,
+          isWrite,
+          input,
+          origin: request.origin ?? "api",
+          approval: needsApproval(account.mode, request.command, isWrite)
+            ? { target: targetOf(input), text: textOf(request.command, input), expiresAt: now.ms + APPROVAL_TTL_MS }
+            : null
+        })
+        yield* governor.submit(row)
+        yield* Effect.logInfo("job created").pipe(
+          Effect.annotateLogs({ jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status })
+        )
+        return toJobRecord(row)
+      })
+
+      const found = (workspaceId: string, id: string) =>
+        Effect.flatMap(store.get(workspaceId, id), (row) =>
+          row === undefined ? Effect.fail(jobNotFound(id)) : Effect.succeed(row))
+
+      const get = Effect.fn("Jobs.get")(function*(workspaceId: string, id: string, waitSeconds?: number) {
+        let row: JobRow = yield* found(workspaceId, id)
+        if (waitSeconds !== undefined && waitSeconds > 0 && !isFinished(row.status)) {
+          const isDone = Effect.map(store.byId(id), (current) => {
+            if (current !== undefined) row = current
+            return current === undefined || isFinished(current.status)
+          })
+          yield* watch.await(id, isDone, Duration.seconds(waitSeconds))
+          row = yield* found(workspaceId, id)
+        }
+        return toJobRecord(row)
+      })
+
+      const list = Effect.fn("Jobs.list")(function*(workspaceId: string, listing: JobListing) {
+        const beforeSeq = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
+        if (listing.cursor !== undefined && beforeSeq === undefined) {
+          return yield* Effect.fail(
+            new BadRequest({
+              error: {
+                message: "The cursor is not one this API gave out.",
+                next: "Pass the nextCursor of the previous page unchanged, or leave it out to start from the newest job."
+              }
+            })
+          )
+        }
+        const rows = yield* store.list(workspaceId, {
+          accountId: listing.accountId,
+          status: listing.status,
+          kind: listing.kind,
+          beforeSeq,
+          limit: listing.limit + 1
+        })
+        const page = rows.slice(0, listing.limit)
+        const last = page[page.length - 1]
+        return {
+          jobs: page.map(toJobRecord),
+          nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last.seq) : null
+        }
+      })
+
+      const cancel = Effect.fn("Jobs.cancel")(function*(workspaceId: string, id: string) {
+        const before = yield* found(workspaceId, id)
+        if (!cancellableStatuses.has(before.status)) {
+          return yield* Effect.fail(
+            new Conflict({
+              error: {
+                message: `The job is ${before.status}; only a job that has not started can be cancelled.`,
+                next: `Read it with GET /v1/jobs/${id}.`
+              }
+            })
+          )
+        }
+        const cancelled = yield* store.cancel(workspaceId, id, cancelledByCaller)
+        if (cancelled === undefined) {
+          // It started (or finished) between the read and the cancel.
+          const now = yield* found(workspaceId, id)
+          return yield* Effect.fail(
+            new Conflict({
+              error: { message: `The job is ${now.status} and can no longer be cancelled.`, next: `Read it with GET /v1/jobs/${id}.` }
+            })
+          )
+        }
+        yield* watch.finished(id)
+        yield* governor.wake(cancelled.accountId)
+        return toJobRecord(cancelled)
+      })
+
+      const cancelOpenOf = Effect.fn("Jobs.cancelOpenOf")(function*(accountId: string) {
+        const cancelled = yield* store.cancelOpenOf(accountId, cancelledByRemoval)
+        yield* Effect.forEach(cancelled, (job) => watch.finished(job.id), { discard: true })
+        const count = cancelled.length
+        if (count > 0) yield* Effect.logInfo(`cancelled ${count} jobs of a removed account`).pipe(Effect.annotateLogs({ accountId }))
+        return count
+      })
+
+      return Jobs.of({ create, get, list, cancel, cancelOpenOf })
+    })
+  )
+}

@@ -1,0 +1,48 @@
+/**
+ * What an approval shows of a write: who or what it is aimed at, and the
+ * exact text it will send; and how a person's edited text replaces it. One
+ * place knows which input field is which.
+ *
+ * @since 1.0.0
+ */
+
+/** The input field holding the text a write sends, by command (writes without text are absent). */
+const textField: Readonly<Record<string, string>> = {
+  connect: "note",
+  send_message: "text",
+  comment: "text",
+  create_post: "text"
+}
+
+/** Input fields naming the target, most specific first. */
+const targetFields = ["person", "chatId", "post", "company", "invitationId"] as const
+
+const fieldsOf = (input: unknown): Readonly<Record<string, unknown>> =>
+  typeof input === "object" && input !== null ? { ...input } : {}
+
+/** The person, chat, post, company or invitation a write is aimed at; null when it has none (a new post). */
+export const targetOf = (input: unknown): string | null => {
+  const fields = fieldsOf(input)
+  for (const name of targetFields) {
+    const value = fields[name]
+    if (typeof value === "string" && value.length > 0) return value
+  }
+  return null
+}
+
+/** The exact text a write will send; null when it sends none. */
+export const textOf = (kind: string, input: unknown): string | null => {
+  const field = textField[kind]
+  if (field === undefined) return null
+  const value = fieldsOf(input)[field]
+  return typeof value === "string" ? value : null
+}
+
+/** Whether a write of `kind` sends text a person can edit. */
+export const hasText = (kind: string): boolean => textField[kind] !== undefined
+
+/** The input with its text replaced (validate the result with the command's schema); undefined when it has no text. */
+export const withText = (kind: string, input: unknown, text: string): Record<string, unknown> | undefined => {
+  const field = textField[kind]
+  return field === undefined ? undefined : { ...fieldsOf(input), [field]: text }
+}

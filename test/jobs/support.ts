@@ -1,0 +1,69 @@
+/**
+ * Helpers for job tests: a connected, warmed-up account with the settings a
+ * test needs, made-up people to invite, and job reads.
+ */
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { Jobs } from "../../src/jobs/Jobs.ts"
+import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
+import { rng } from "../../src/network/sandbox/Random.ts"
+import { call, newWorkspace } from "../support/TestServer.ts"
+
+export const DAY = 86_400_000
+
+/** Open every day, all day (so only the rule under test holds a job). */
+export const alwaysOpen = { days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59", timezone: "UTC" }
+
+/** A workspace with one connected premium account past its warm-up, patched with `settings`. */
+export const workspaceWithAccount = (settings: Record<string, unknown> = {}) =>
+  Effect.gen(function*() {
+    const { keyValue: token, workspace } = yield* newWorkspace()
+    const accountId = yield* connectedAccount(token, settings)
+    return { token, workspaceId: workspace.id, accountId }
+  })
+
+/** Connects an account, ends its warm-up (14 days on the clock) and applies `settings`. */
+export const connectedAccount = (token: string, settings: Record<string, unknown> = {}, label = "Ada") =>
+  Effect.gen(function*() {
+    const created = yield* call("POST", "/v1/accounts/connect", { token, body: { label } })
+    assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+    const id: string = created.body.account.id
+    const done = yield* call("POST", `/v1/sandbox/accounts/${id}/complete-connection`, {
+      token,
+      body: { tier: "premium", connections: 900 }
+    })
+    assert.strictEqual(done.status, 200, JSON.stringify(done.body))
+    yield* TestClock.adjust(14 * DAY)
+    const patched = yield* call("PATCH", `/v1/accounts/${id}`, {
+      token,
+      body: { mode: "autopilot", minInviteQuality: 0, workingHours: alwaysOpen, ...settings }
+    })
+    assert.strictEqual(patched.status, 200, JSON.stringify(patched.body))
+    return id
+  })
+
+/** Made-up people the account is not connected to, as profile addresses. */
+export const strangers = (accountId: string, count: number, salt = "jobs-test"): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  for (let i = 0; found.length < count && i < 50_000; i++) {
+    const ref = memberFrom(rng(salt, accountId, i))
+    if (relationTo(accountId, ref.providerId).connectionDegree !== 1) found.push(ref.profileUrl)
+  }
+  return found
+}
+
+/** The job as the API shows it, after waiting up to `seconds` for it to finish. */
+export const jobAfter = (workspaceId: string, id: string, seconds = 5) =>
+  Effect.gen(function*() {
+    return yield* (yield* Jobs).get(workspaceId, id, seconds)
+  }).pipe(Effect.orDie)
+
+/** The job as it is now. */
+export const jobNow = (workspaceId: string, id: string) =>
+  Effect.gen(function*() {
+    return yield* (yield* Jobs).get(workspaceId, id)
+  }).pipe(Effect.orDie)
+
+/** Lets background fibers run (they are not driven by the test clock). */
+export const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
