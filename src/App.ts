@@ -15,6 +15,7 @@ import { ApprovalStore } from "./jobs/ApprovalStore.ts"
 import { Approvals } from "./jobs/Approvals.ts"
 import { Executor } from "./jobs/Executor.ts"
 import { Governor } from "./jobs/Governor.ts"
+import { Idempotency } from "./jobs/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
@@ -31,7 +32,7 @@ export const network = SandboxDriver.layer
 /** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks); needs a migrated `SqlClient` and `AppConfig`. */
 export const core = Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps).pipe(
   Layer.provideMerge(Governor.layerNoDeps),
-  Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer)),
+  Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
   Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer)),
   Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network))
 )

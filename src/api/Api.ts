@@ -6,8 +6,10 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
+import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
+import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { SandboxClockApi } from "./SandboxClockApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
@@ -22,6 +24,8 @@ export class Api extends HttpApi.make("outreach")
   .add(AccountsApi)
   .add(SandboxApi)
   .add(SandboxClockApi)
+  .add(JobsApi)
+  .add(ApprovalsApi)
   .add(WebhooksApi)
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.

@@ -145,7 +145,7 @@ export class ApprovalsApi extends HttpApiGroup.make("approvals")
     }).annotateMerge(OpenApi.annotations({
       summary: "List approvals",
       description:
-        "The writes waiting for a person (by default only `pending` ones), newest first, with the account, the target and the exact text. A pending approval expires 72 hours after it was requested. API keys, people and assistants may all list."
+        "The writes waiting for a person (by default only `pending` ones), oldest first (the next to expire first), with the account, the target and the exact text. A pending approval expires 72 hours after it was requested. API keys, people and assistants may all list."
     })),
     HttpApiEndpoint.post("approve", "/v1/approvals/:id/approve", {
       params: approvalId,

@@ -38,9 +38,11 @@ export const documentRateLimitHeaders = (spec: Json): Json => {
       if (!isObject(operation) || !isObject(operation["responses"])) continue
       for (const [status, response] of Object.entries(operation["responses"])) {
         if (!isObject(response)) continue
+        // Added to the response's own headers (such as `idempotent-replayed`), never in their place.
+        const own = isObject(response["headers"]) ? response["headers"] : {}
         response["headers"] = status === "429"
-          ? { ...rateLimitHeaders, "retry-after": { $ref: "#/components/headers/RetryAfter" } }
-          : rateLimitHeaders
+          ? { ...own, ...rateLimitHeaders, "retry-after": { $ref: "#/components/headers/RetryAfter" } }
+          : { ...own, ...rateLimitHeaders }
       }
     }
   }

@@ -11,11 +11,13 @@ import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AccountsHandlers } from "./AccountsHandlers.ts"
+import { ApprovalsHandlers } from "./ApprovalsHandlers.ts"
 import * as ConnectPage from "./ConnectPage.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as Gate from "./Gate.ts"
 import { IdentityHandlers } from "./IdentityHandlers.ts"
+import { JobsHandlers } from "./JobsHandlers.ts"
 import { KeysHandlers } from "./KeysHandlers.ts"
 import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Middleware.ts"
 import { SandboxClockHandlers } from "./SandboxClockHandlers.ts"
@@ -28,7 +30,7 @@ export const openapiPath = "/openapi.json"
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, WebhooksHandlers]),
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, WebhooksHandlers]),
     Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
   ),
   Gate.layer([

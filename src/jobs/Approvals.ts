@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
+import { ApprovalExpired, BadRequest, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { commands, isCommandName } from "../commands/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
@@ -85,7 +85,7 @@ const alreadyDecided = (row: ApprovalRow) =>
 export class Approvals extends Context.Service<Approvals, {
   readonly list: (workspaceId: string, listing: ApprovalListing) => Effect.Effect<
     { readonly approvals: ReadonlyArray<ApprovalRecord>; readonly nextCursor: string | null },
-    Unprocessable
+    BadRequest
   >
   /** Approves a pending write; `text` replaces what it sends. */
   readonly approve: (workspaceId: string, id: string, text: string | undefined, by: string) => Effect.Effect<
@@ -110,7 +110,7 @@ export class Approvals extends Context.Service<Approvals, {
         const after = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
         if (listing.cursor !== undefined && after === undefined) {
           return yield* Effect.fail(
-            new Unprocessable({
+            new BadRequest({
               error: {
                 message: "The cursor is not one this API gave out.",
                 next: "Pass the nextCursor of the previous page unchanged, or leave it out to start from the oldest."

@@ -1,0 +1,63 @@
+/**
+ * Approvals: the writes waiting for a person, and their decisions.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { decodeApproval } from "../api/ApprovalsApi.ts"
+import { decodeJob } from "../api/JobsApi.ts"
+import { CurrentPrincipal, type Principal } from "../domain/Principal.ts"
+import type { ApprovalRecord } from "../jobs/Approvals.ts"
+import { Approvals } from "../jobs/Approvals.ts"
+import type { JobRecord } from "../jobs/JobRow.ts"
+
+const ok = true as const
+
+/** Who decided, as recorded on the approval. */
+const decider = (principal: Principal): string =>
+  principal.kind === "key" ? `key:${principal.keyId}` : `user:${principal.user.id}`
+
+const decision = (outcome: { readonly approval: ApprovalRecord; readonly job: JobRecord }) =>
+  Effect.gen(function*() {
+    const approval = yield* decodeApproval(outcome.approval).pipe(Effect.orDie)
+    const job = yield* decodeJob(outcome.job).pipe(Effect.orDie)
+    return { ok, approval, job }
+  })
+
+export const ApprovalsHandlers = HttpApiBuilder.group(
+  Api,
+  "approvals",
+  Effect.fn(function*(handlers) {
+    const approvals = yield* Approvals
+    return handlers.handleAll({
+      list: ({ query }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const page = yield* approvals.list(principal.workspaceId, {
+            status: query.status,
+            accountId: query.account,
+            cursor: query.cursor,
+            limit: query.limit
+          })
+          const decoded = yield* Effect.forEach(page.approvals, (a) => decodeApproval(a)).pipe(Effect.orDie)
+          return { ok, approvals: decoded, nextCursor: page.nextCursor }
+        }),
+      approve: ({ params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* decision(
+            yield* approvals.approve(principal.workspaceId, params.id, payload?.text, decider(principal))
+          )
+        }),
+      reject: ({ params, payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          return yield* decision(
+            yield* approvals.reject(principal.workspaceId, params.id, payload?.reason, decider(principal))
+          )
+        })
+    })
+  })
+)

@@ -1,0 +1,126 @@
+/**
+ * Commands and jobs: the 21 command endpoints and `POST /v1/jobs` (with
+ * Idempotency-Key), reading with long-poll, listing and cancelling.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Schema } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { acceptedJob, decodeJob, decodeJobOf } from "../api/JobsApi.ts"
+import { type CommandName, commands } from "../commands/Commands.ts"
+import { CurrentPrincipal } from "../domain/Principal.ts"
+import { Idempotency } from "../jobs/Idempotency.ts"
+import type { JobRecord } from "../jobs/JobRow.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+
+const ok = true as const
+
+export const JobsHandlers = HttpApiBuilder.group(
+  Api,
+  "jobs",
+  Effect.fn(function*(handlers) {
+    const jobs = yield* Jobs
+    const idempotency = yield* Idempotency
+    const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
+
+    /**
+     * Creates the job, or with an Idempotency-Key answers the first request's
+     * job again; `body` is what the key's repeats must match.
+     */
+    const accept = (
+      endpoint: string,
+      request: { readonly accountId: string; readonly command: CommandName; readonly input: unknown; readonly body: unknown },
+      key: string | undefined
+    ) =>
+      Effect.gen(function*() {
+        const workspaceId = yield* workspace
+        const create = Effect.map(
+          jobs.create({ workspaceId, accountId: request.accountId, command: request.command, input: request.input }),
+          (job): { readonly status: number; readonly body: JobRecord } => ({ status: 202, body: job })
+        )
+        const answer: { readonly replayed: boolean; readonly body: unknown } = key === undefined
+          ? { replayed: false, body: (yield* create).body }
+          : yield* idempotency.run({ workspaceId, endpoint, key, body: request.body }, create, (job) => job)
+        return { replayed: answer.replayed, job: answer.body }
+      })
+
+    const command = <C extends CommandName>(name: C) =>
+    ({ params, payload, headers }: {
+      readonly params: { readonly id: string }
+      readonly payload: unknown
+      readonly headers: { readonly "idempotency-key"?: string | undefined }
+    }) =>
+      Effect.gen(function*() {
+        const body = yield* Schema.encodeUnknownEffect(commands[name].input)(payload).pipe(Effect.orDie)
+        const answer = yield* accept(
+          `POST /v1/accounts/${params.id}/${name}`,
+          { accountId: params.id, command: name, input: payload, body },
+          headers["idempotency-key"]
+        )
+        const job = yield* decodeJobOf(name)(answer.job).pipe(Effect.orDie)
+        return acceptedJob(job, answer.replayed)
+      })
+
+    return handlers.handleAll({
+      create: ({ payload, headers }) =>
+        Effect.gen(function*() {
+          const input = yield* Schema.encodeUnknownEffect(commands[payload.command].input)(payload.input).pipe(Effect.orDie)
+          const answer = yield* accept(
+            "POST /v1/jobs",
+            {
+              accountId: payload.account,
+              command: payload.command,
+              input: payload.input,
+              body: { account: payload.account, command: payload.command, input }
+            },
+            headers["idempotency-key"]
+          )
+          return acceptedJob(yield* decodeJob(answer.job).pipe(Effect.orDie), answer.replayed)
+        }),
+      get: ({ params, query }) =>
+        Effect.gen(function*() {
+          const job = yield* jobs.get(yield* workspace, params.id, query.wait)
+          return { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
+        }),
+      list: ({ query }) =>
+        Effect.gen(function*() {
+          const page = yield* jobs.list(yield* workspace, {
+            accountId: query.account,
+            status: query.status,
+            kind: query.kind,
+            cursor: query.cursor,
+            limit: query.limit
+          })
+          const decoded = yield* Effect.forEach(page.jobs, (job) => decodeJob(job)).pipe(Effect.orDie)
+          return { ok, jobs: decoded, nextCursor: page.nextCursor }
+        }),
+      cancel: ({ params }) =>
+        Effect.gen(function*() {
+          const job = yield* jobs.cancel(yield* workspace, params.id)
+          return { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
+        }),
+      command_get_profile: command("get_profile"),
+      command_get_company: command("get_company"),
+      command_search_people: command("search_people"),
+      command_search_companies: command("search_companies"),
+      command_get_posts: command("get_posts"),
+      command_get_post: command("get_post"),
+      command_list_chats: command("list_chats"),
+      command_get_conversation: command("get_conversation"),
+      command_list_invites: command("list_invites"),
+      command_profile_viewers: command("profile_viewers"),
+      command_ssi: command("ssi"),
+      command_connect: command("connect"),
+      command_withdraw_invite: command("withdraw_invite"),
+      command_send_message: command("send_message"),
+      command_accept_invite: command("accept_invite"),
+      command_decline_invite: command("decline_invite"),
+      command_endorse: command("endorse"),
+      command_save_lead: command("save_lead"),
+      command_react: command("react"),
+      command_comment: command("comment"),
+      command_create_post: command("create_post")
+    })
+  })
+)
