@@ -1,13 +1,11 @@
 /**
  * Resolving a bearer credential to its principal, and counting the request in
- * its rate window, in ONE round trip to PostgreSQL that claims a slice (lease)
- * of the caller's minute; the requests after it are served from the lease in
- * memory, without a round trip, until it runs out, the minute ends, or it is
- * too old (see {@link leaseMaxAgeMs}).
+ * its rate window, in ONE round trip to PostgreSQL. Keys are looked up by hash
+ * on every request, so revocation takes effect at once on every server.
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
@@ -73,7 +71,7 @@ interface Lease {
   readonly exhausted: boolean
 }
 
-/** Requests claimed per round trip when other servers share the database. */
+/** Requests claimed per round trip. */
 export const leaseSize = 100
 
 /**
@@ -104,37 +102,26 @@ export class Credentials extends Context.Service<Credentials, {
   /** Drops what this server holds for a workspace's credentials (it was suspended). */
   readonly forgetWorkspace: (workspaceId: string) => Effect.Effect<void>
 }>()("outreach/Credentials") {
-  /**
-   * With a lease age of its own (tests, embedders); `leaseSize` (default
-   * {@link leaseSize}) is how many requests one round trip claims.
-   */
-  static readonly layerWith = (options: { readonly leaseMaxAgeMs: number; readonly leaseSize?: number }) =>
+  /** With a lease age of its own (tests, embedders). */
+  static readonly layerWith = (options: { readonly leaseMaxAgeMs: number }) =>
     Layer.effect(Credentials, make(options))
 
-  /**
-   * On a PostgreSQL server, leases of {@link leaseSize} requests used for at most
-   * {@link leaseMaxAgeMs}. On the embedded database this process is the only
-   * one counting, so a lease is the rest of the caller's minute: one round trip
-   * per caller and minute.
-   */
+  /** Leases of at most {@link leaseMaxAgeMs} on a PostgreSQL server; for the minute on the embedded database. */
   static readonly layer = Layer.effect(
     Credentials,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      return yield* make(
-        Option.isNone(config.databaseUrl)
-          ? { leaseMaxAgeMs: Number.POSITIVE_INFINITY, leaseSize: RateLimit.requestsPerMinute }
-          : { leaseMaxAgeMs }
-      )
+      return yield* make({
+        leaseMaxAgeMs: Option.isNone(config.databaseUrl) ? Number.POSITIVE_INFINITY : leaseMaxAgeMs
+      })
     })
   )
 }
 
-const make = (options: { readonly leaseMaxAgeMs: number; readonly leaseSize?: number }) =>
+const make = (options: { readonly leaseMaxAgeMs: number }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const isUsable = usable(options.leaseMaxAgeMs)
-      const wanted = options.leaseSize ?? leaseSize
 
       // Keys act as owner; sessions carry their person's role. Only active workspaces admit.
       const principalQuery = (hash: string | null, nowIso: string) =>
@@ -205,56 +192,43 @@ const make = (options: { readonly leaseMaxAgeMs: number; readonly leaseSize?: nu
       // Leases by presented credential (its hash) or, without one, by client address.
       const leases = new Map<string, Lease>()
 
-      // Takes one request from the lease (none once the window is full on every server).
-      const serve = (lease: Lease, nowMs: number): Admission => {
+      const admit = Effect.fn("Credentials.admit")(function*(request: {
+        readonly token: string | undefined
+        readonly clientAddress: string
+      }) {
+        const now = yield* Time.now
+        const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
+        const addressKey = `address:${request.clientAddress}`
+        let key = hash === null ? addressKey : `token:${hash}`
+        let lease = leases.get(key)
+        if (lease === undefined || !isUsable(lease, now.ms)) {
+          // What a lease of this minute left unused goes back, so only requests served are counted.
+          const unused = lease !== undefined && !lease.exhausted && lease.window === RateLimit.windowOf(now.ms)
+            ? lease.allowance
+            : 0
+          if (lease !== undefined) leases.delete(key)
+          const claimed = yield* claim(hash, request.clientAddress, leaseSize, unused)
+          // A token that resolved to no one was counted in its address's window: its grant joins that
+          // lease, and nothing is remembered for the token (it is checked again on its next use).
+          if (claimed.principal === undefined) key = addressKey
+          // A claim that raced another one for the same caller adds to its lease.
+          const current = leases.get(key)
+          lease = current !== undefined && isUsable(current, now.ms) && !current.exhausted &&
+              current.window === claimed.window
+            ? {
+              ...current,
+              hits: Math.max(current.hits, claimed.hits),
+              allowance: current.allowance + claimed.allowance
+            }
+            : claimed
+          leases.set(key, lease)
+        }
         if (lease.allowance === 0) {
-          return { principal: lease.principal, window: RateLimit.rateWindow(RateLimit.requestsPerMinute + 1, nowMs) }
+          return { principal: lease.principal, window: RateLimit.rateWindow(RateLimit.requestsPerMinute + 1, now.ms) }
         }
         lease.allowance -= 1
-        return { principal: lease.principal, window: RateLimit.rateWindow(lease.hits - lease.allowance, nowMs) }
-      }
-
-      // The round trip, traced: the caller's lease ran out, expired or was never claimed.
-      const renew = Effect.fn("Credentials.claim")(function*(
-        key: string,
-        hash: string | null,
-        clientAddress: string,
-        previous: Lease | undefined,
-        nowMs: number
-      ) {
-        // What a lease of this minute left unused goes back, so only requests served are counted.
-        const unused = previous !== undefined && !previous.exhausted && previous.window === RateLimit.windowOf(nowMs)
-          ? previous.allowance
-          : 0
-        if (previous !== undefined) leases.delete(key)
-        const claimed = yield* claim(hash, clientAddress, wanted, unused)
-        // A token that resolved to no one was counted in its address's window: its grant joins that
-        // lease, and nothing is remembered for the token (it is checked again on its next use).
-        const leaseKey = claimed.principal === undefined ? `address:${clientAddress}` : key
-        // A claim that raced another one for the same caller adds to its lease.
-        const current = leases.get(leaseKey)
-        const lease = current !== undefined && isUsable(current, nowMs) && !current.exhausted &&
-            current.window === claimed.window
-          ? {
-            ...current,
-            hits: Math.max(current.hits, claimed.hits),
-            allowance: current.allowance + claimed.allowance
-          }
-          : claimed
-        leases.set(leaseKey, lease)
-        return serve(lease, nowMs)
+        return { principal: lease.principal, window: RateLimit.rateWindow(lease.hits - lease.allowance, now.ms) }
       })
-
-      // Most requests are served from their lease: no round trip, and no span of their own.
-      const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) =>
-        Effect.flatMap(Clock.currentTimeMillis, (nowMs): Effect.Effect<Admission> => {
-          const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
-          const key = hash === null ? `address:${request.clientAddress}` : `token:${hash}`
-          const lease = leases.get(key)
-          return lease !== undefined && isUsable(lease, nowMs)
-            ? Effect.succeed(serve(lease, nowMs))
-            : renew(key, hash, request.clientAddress, lease, nowMs)
-        })
 
       const forget = (matches: (principal: Principal) => boolean) =>
         Effect.sync(() => {

@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { hash, randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { Effect } from "effect"
 
 /** The API key prefix. */
@@ -26,7 +26,7 @@ export const newKeyValue: Effect.Effect<string> = randomToken(keyPrefix)
 export const newSessionToken: Effect.Effect<string> = randomToken(sessionPrefix)
 
 /** The stored form of a credential: lowercase hex SHA-256. */
-export const hashCredential = (value: string): string => hash("sha256", value, "hex")
+export const hashCredential = (value: string): string => createHash("sha256").update(value).digest("hex")
 
 /** The display prefix kept with a key record: its first 12 characters. */
 export const displayPrefix = (value: string): string => value.slice(0, 12)

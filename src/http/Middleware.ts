@@ -32,17 +32,15 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const credentials = yield* Credentials
     return Authentication.of({
-      // Runs on every request: plain combinators rather than a generator.
-      bearer: (httpEffect, { credential }) => {
-        const token = Redacted.value(credential)
-        if (token === "") return Effect.fail(missingKey)
-        return Effect.flatMap(
-          Effect.flatMap(Admitted, (admitted) =>
-            admitted.resolved ? Effect.succeed(admitted.principal) : credentials.resolve(token)),
-          (principal) =>
-            principal === undefined ? Effect.fail(unknownKey) : Effect.provideService(httpEffect, CurrentPrincipal, principal)
-        )
-      }
+      bearer: (httpEffect, { credential }) =>
+        Effect.gen(function*() {
+          const token = Redacted.value(credential)
+          if (token === "") return yield* missingKey
+          const admitted = yield* Admitted
+          const principal = admitted.resolved ? admitted.principal : yield* credentials.resolve(token)
+          if (principal === undefined) return yield* unknownKey
+          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        })
     })
   })
 )

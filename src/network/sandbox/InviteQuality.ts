@@ -1,8 +1,9 @@
 /**
- * How good a connection invitation to a person would be, as a score from 0 to
- * 100. The per-account `minInviteQuality` gate (default 30) refuses invitations
- * below it with `lowInviteQuality`, and the sandbox's acceptance model uses the
- * same score, so a better target is also more likely to accept.
+ * How likely the sandbox's made-up person is to accept an invitation, as a
+ * score from 0 to 100, for the sandbox's acceptance model only (a better
+ * target is more likely to accept). The service's own `minInviteQuality` gate
+ * scores profiles with `domain/InviteQuality.ts`; folding this model onto that
+ * score is open work.
  *
  * @since 1.0.0
  */
