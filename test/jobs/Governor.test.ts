@@ -144,7 +144,11 @@ layer(serverLayer())("the Governor", (it) => {
       const jobs = yield* Jobs
       // Opens at 09:00 UTC on weekdays only; the test clock's time of day is whatever the warm-up left.
       const hours = { days: [1, 2, 3, 4, 5], from: "09:00", to: "09:01", timezone: "UTC" }
+      // Every account first: setting one up moves the clock by its warm-up, which would carry a waiting job along.
       const queued = yield* workspaceWithAccount({ workingHours: hours, offHoursPolicy: "queue" })
+      const rejecting = yield* workspaceWithAccount({ workingHours: hours, offHoursPolicy: "reject" })
+      const running = yield* workspaceWithAccount({ workingHours: hours, offHoursPolicy: "run" })
+
       const q = yield* jobs.create({ ...queued, command: "create_post", input: post("q") })
       yield* settle
       const waiting = yield* jobNow(queued.workspaceId, q.id)
@@ -154,13 +158,11 @@ layer(serverLayer())("the Governor", (it) => {
       assert.strictEqual(eta.getUTCHours(), 9)
       assert.include([1, 2, 3, 4, 5], eta.getUTCDay())
 
-      const rejecting = yield* workspaceWithAccount({ workingHours: hours, offHoursPolicy: "reject" })
       const r = yield* jobs.create({ ...rejecting, command: "create_post", input: post("r") })
       const failed = yield* jobAfter(rejecting.workspaceId, r.id)
       assert.strictEqual(failed.status, "failed")
       assert.strictEqual((failed.error as { type: string }).type, "offHours")
 
-      const running = yield* workspaceWithAccount({ workingHours: hours, offHoursPolicy: "run" })
       const x = yield* jobs.create({ ...running, command: "create_post", input: post("x") })
       assert.strictEqual((yield* jobAfter(running.workspaceId, x.id)).status, "completed")
 
