@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Effect } from "effect"
+import { Clock, type Duration, Effect } from "effect"
 
 /** Now as epoch milliseconds and as an ISO 8601 string. */
 export const now: Effect.Effect<{ readonly ms: number; readonly iso: string }> = Effect.map(
@@ -14,3 +14,10 @@ export const now: Effect.Effect<{ readonly ms: number; readonly iso: string }> =
 
 /** An instant in epoch milliseconds as an ISO 8601 string. */
 export const toIso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * Sleeps in real time, whatever the service's clock: background polling and a
+ * caller's long-poll wait must go on while a test clock stands still.
+ */
+export const liveSleep = (duration: Duration.Input): Effect.Effect<void> =>
+  Effect.sleep(duration).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()))

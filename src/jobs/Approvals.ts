@@ -138,12 +138,12 @@ export class Approvals extends Context.Service<Approvals, {
           const row = yield* store.get(workspaceId, id)
           if (row === undefined) return yield* Effect.fail(approvalNotFound(id))
           const now = yield* Time.now
-          if (row.status === "expired" || (row.status === "pending" && row.expiresMs <= now.ms)) {
-            // Record the expiry (fails the job) before answering.
-            if (row.status === "pending") yield* decided(row, { _tag: "Reject", reason: null }, "expiry")
-            return yield* Effect.fail(expired(row))
-          }
+          if (row.status === "expired") return yield* Effect.fail(expired(row))
           if (row.status !== "pending") return yield* Effect.fail(alreadyDecided(row))
+          if (row.expiresMs <= now.ms) {
+            // Past its time but not yet swept: deciding records the expiry (the job fails) and answers approvalExpired.
+            yield* decided(row, { _tag: "Reject", reason: null }, "expiry")
+          }
           return row
         })
 

@@ -15,6 +15,7 @@ import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Lim
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import type { JobRow } from "./JobRow.ts"
+import { targetOf } from "./WriteTarget.ts"
 
 /** What running a job came to. */
 export type Outcome =
@@ -100,8 +101,8 @@ export class Executor extends Context.Service<Executor, {
               next: "Create the job again with a valid input."
             })
           }
-          if (kind === "connect") {
-            const person = (decoded.value as { readonly person: string }).person
+          const person = kind === "connect" ? targetOf(input) : null
+          if (person !== null) {
             const refusal = yield* connectGuardrails(account, person)
             if (refusal !== null) return failed(refusal)
           }

@@ -15,12 +15,12 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberMap, FiberSet, Layer, PubSub, Queue, Random, Schema, Semaphore } from "effect"
+import { Context, Duration, Effect, FiberMap, FiberSet, Layer, PubSub, Queue, Random, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountColumns, AccountRow, scalingAt, statusAt, workingHoursOf } from "../accounts/AccountRow.ts"
 import { limitOverridesOf, usageOf } from "../accounts/Budgets.ts"
-import type { JobFailure } from "../domain/Job.ts"
+import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
 import { limitsFor } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { EpochMillis } from "../platform/Rows.ts"
@@ -57,10 +57,6 @@ const removed: JobFailure = {
   message: "The account was removed before this job ran.",
   next: "Connect the account again and create the job anew."
 }
-
-/** Real time, whatever the service's clock: polling must go on while a test clock stands still. */
-const liveSleep = (duration: Duration.Duration) =>
-  Effect.sleep(duration).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()))
 
 const PlanRow = Schema.Struct({ ...AccountRow.fields, writesNotBefore: Schema.NullOr(EpochMillis) })
 const decodePlanRows = Schema.decodeUnknownEffect(Schema.Array(PlanRow))
@@ -154,32 +150,53 @@ export class Governor extends Context.Service<Governor, {
           yield* Effect.raceFirst(Queue.take(mailbox), Effect.sleep(Duration.millis(Math.max(0, until - now.ms))))
         })
 
+      const failUnstarted = (job: JobRow, error: JobFailure) =>
+        finish(job, { _tag: "Failed", error, writesNotBefore: null }, runnableStatuses)
+
+      /**
+       * Plans a job that has not started from its account's state now. A refusal fails it and a wait is
+       * recorded on it here; what is left to the caller is starting it, or sleeping until the wait's end.
+       */
+      const decide = (job: JobRow) =>
+        Effect.gen(function*() {
+          const current = yield* facts(job.accountId)
+          if (current === undefined) {
+            yield* failUnstarted(job, removed)
+            return { _tag: "Done" } as const
+          }
+          const plan = planJob({
+            nowMs: current.nowMs,
+            job: { isWrite: job.isWrite, category: categoryOfJob(job.kind, job.input) },
+            account: current.account
+          })
+          switch (plan._tag) {
+            case "Run":
+              return { _tag: "Run", row: current.row, nowMs: current.nowMs } as const
+            case "Fail":
+              yield* failUnstarted(job, plan.error)
+              return { _tag: "Done" } as const
+            case "Wait":
+              yield* store.setWaiting(job.id, plan.reason, plan.until)
+              return { _tag: "Wait", until: plan.until, nowMs: current.nowMs } as const
+          }
+        })
+
       /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
       const step = (accountId: string, mailbox: Queue.Queue<true>) =>
         Effect.gen(function*() {
           const job = yield* store.headWrite(accountId)
           if (job === undefined) return yield* idle(mailbox, null)
-          const current = yield* facts(accountId)
-          if (current === undefined) {
-            return yield* finish(job, { _tag: "Failed", error: removed, writesNotBefore: null }, ["queued", "scheduled"])
-          }
-          const plan = planJob({
-            nowMs: current.nowMs,
-            job: { isWrite: true, category: categoryOfJob(job.kind, job.input) },
-            account: current.account
-          })
-          switch (plan._tag) {
+          const decision = yield* decide(job)
+          switch (decision._tag) {
             case "Run": {
-              if (yield* start(job, current.row)) return
+              if (yield* start(job, decision.row)) return
               // Another server holds the account's write slot or its pacing gate: look again shortly.
-              return yield* idle(mailbox, current.nowMs + 5_000)
+              return yield* idle(mailbox, decision.nowMs + 5_000)
             }
-            case "Fail":
-              return yield* finish(job, { _tag: "Failed", error: plan.error, writesNotBefore: null }, ["queued", "scheduled"])
-            case "Wait": {
-              yield* store.setWaiting(job.id, plan.reason, plan.until)
-              return yield* idle(mailbox, plan.until)
-            }
+            case "Wait":
+              return yield* idle(mailbox, decision.until)
+            case "Done":
+              return
           }
         })
 
@@ -212,29 +229,13 @@ export class Governor extends Context.Service<Governor, {
       const runRead = (jobId: string): Effect.Effect<void> =>
         Effect.gen(function*() {
           const job = yield* store.byId(jobId)
-          if (job === undefined || (job.status !== "queued" && job.status !== "scheduled")) return
-          const current = yield* facts(job.accountId)
-          if (current === undefined) {
-            return yield* finish(job, { _tag: "Failed", error: removed, writesNotBefore: null }, ["queued", "scheduled"])
-          }
-          const plan = planJob({
-            nowMs: current.nowMs,
-            job: { isWrite: false, category: categoryOfJob(job.kind, job.input) },
-            account: current.account
-          })
-          switch (plan._tag) {
-            case "Run":
-              return yield* Effect.asVoid(start(job, current.row))
-            case "Fail":
-              return yield* finish(job, { _tag: "Failed", error: plan.error, writesNotBefore: null }, ["queued", "scheduled"])
-            case "Wait": {
-              yield* store.setWaiting(job.id, plan.reason, plan.until)
-              // Without a time it waits for the account to change (AccountChanges wakes it).
-              if (plan.until !== null) {
-                const delay = Math.max(0, plan.until - current.nowMs)
-                yield* FiberSet.run(reads, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(job.id)))
-              }
-            }
+          if (job === undefined || !runnableStatuses.includes(job.status)) return
+          const decision = yield* decide(job)
+          if (decision._tag === "Run") return yield* Effect.asVoid(start(job, decision.row))
+          // A wait without an end lasts until the account changes (AccountChanges wakes it).
+          if (decision._tag === "Wait" && decision.until !== null) {
+            const delay = Math.max(0, decision.until - decision.nowMs)
+            yield* FiberSet.run(reads, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(job.id)))
           }
         }).pipe(
           Semaphore.withPermits(readPermits, 1),
@@ -288,7 +289,7 @@ export class Governor extends Context.Service<Governor, {
         const next = yield* approvals.nextExpiry
         const now = yield* Time.now
         const dueSleep = next === null ? Effect.never : Effect.sleep(Duration.millis(Math.max(0, next - now.ms)))
-        yield* Effect.raceAll([Queue.take(approvalWake), dueSleep, liveSleep(Duration.minutes(1))])
+        yield* Effect.raceAll([Queue.take(approvalWake), dueSleep, Time.liveSleep(Duration.minutes(1))])
       })
 
       // Start-up: reconcile, then give every account with open work its fiber and every open read a run.

@@ -6,12 +6,9 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, Layer, PubSub, Schema } from "effect"
+import { Context, Duration, Effect, Layer, PubSub, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-
-/** Real time: a caller's `wait` is wall-clock seconds even when the service runs on the sandbox's test clock. */
-const liveSleep = (duration: Duration.Duration) =>
-  Effect.sleep(duration).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()))
+import { liveSleep } from "../domain/Time.ts"
 
 const FinishedRow = Schema.Struct({ id: Schema.String })
 const decodeFinished = Schema.decodeUnknownEffect(Schema.Array(FinishedRow))

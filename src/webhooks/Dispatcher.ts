@@ -21,7 +21,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import { eventTypes } from "../events/Events.ts"
@@ -292,10 +292,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         yield* startDue()
       })
 
-      const liveSleep = Effect.sleep(settings.pollInterval).pipe(
-        // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
-        Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
-      )
+      // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
+      const liveSleep = Time.liveSleep(settings.pollInterval)
 
       yield* Effect.gen(function*() {
         yield* runOnce.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
