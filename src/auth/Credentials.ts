@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
@@ -192,43 +192,53 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       // Leases by presented credential (its hash) or, without one, by client address.
       const leases = new Map<string, Lease>()
 
-      const admit = Effect.fn("Credentials.admit")(function*(request: {
-        readonly token: string | undefined
-        readonly clientAddress: string
-      }) {
-        const now = yield* Time.now
-        const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
-        const addressKey = `address:${request.clientAddress}`
-        let key = hash === null ? addressKey : `token:${hash}`
-        let lease = leases.get(key)
-        if (lease === undefined || !isUsable(lease, now.ms)) {
-          // What a lease of this minute left unused goes back, so only requests served are counted.
-          const unused = lease !== undefined && !lease.exhausted && lease.window === RateLimit.windowOf(now.ms)
-            ? lease.allowance
-            : 0
-          if (lease !== undefined) leases.delete(key)
-          const claimed = yield* claim(hash, request.clientAddress, leaseSize, unused)
-          // A token that resolved to no one was counted in its address's window: its grant joins that
-          // lease, and nothing is remembered for the token (it is checked again on its next use).
-          if (claimed.principal === undefined) key = addressKey
-          // A claim that raced another one for the same caller adds to its lease.
-          const current = leases.get(key)
-          lease = current !== undefined && isUsable(current, now.ms) && !current.exhausted &&
-              current.window === claimed.window
-            ? {
-              ...current,
-              hits: Math.max(current.hits, claimed.hits),
-              allowance: current.allowance + claimed.allowance
-            }
-            : claimed
-          leases.set(key, lease)
-        }
+      /** Takes one request from a usable lease. */
+      const take = (lease: Lease, nowMs: number): Admission => {
         if (lease.allowance === 0) {
-          return { principal: lease.principal, window: RateLimit.rateWindow(RateLimit.requestsPerMinute + 1, now.ms) }
+          return { principal: lease.principal, window: RateLimit.rateWindow(RateLimit.requestsPerMinute + 1, nowMs) }
         }
         lease.allowance -= 1
-        return { principal: lease.principal, window: RateLimit.rateWindow(lease.hits - lease.allowance, now.ms) }
+        return { principal: lease.principal, window: RateLimit.rateWindow(lease.hits - lease.allowance, nowMs) }
+      }
+
+      const renew = Effect.fn("Credentials.claim")(function*(
+        key: string,
+        hash: string | null,
+        clientAddress: string,
+        nowMs: number
+      ) {
+        const addressKey = `address:${clientAddress}`
+        const previous = leases.get(key)
+        // What a lease of this minute left unused goes back, so only requests served are counted.
+        const unused = previous !== undefined && !previous.exhausted && previous.window === RateLimit.windowOf(nowMs)
+          ? previous.allowance
+          : 0
+        if (previous !== undefined) leases.delete(key)
+        const claimed = yield* claim(hash, clientAddress, leaseSize, unused)
+        // A token that resolved to no one was counted in its address's window: its grant joins that
+        // lease, and nothing is remembered for the token (it is checked again on its next use).
+        const leaseKey = claimed.principal === undefined ? addressKey : key
+        // A claim that raced another one for the same caller adds to its lease.
+        const current = leases.get(leaseKey)
+        const lease = current !== undefined && isUsable(current, nowMs) && !current.exhausted &&
+            current.window === claimed.window
+          ? { ...current, hits: Math.max(current.hits, claimed.hits), allowance: current.allowance + claimed.allowance }
+          : claimed
+        leases.set(leaseKey, lease)
+        return take(lease, nowMs)
       })
+
+      // The hot path: a request served from a usable lease needs no database and no span of its own
+      // (the request's span covers it); only a claim is traced, with its SQL statement.
+      const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) =>
+        Effect.flatMap(Clock.currentTimeMillis, (nowMs): Effect.Effect<Admission> => {
+          const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
+          const key = hash === null ? `address:${request.clientAddress}` : `token:${hash}`
+          const lease = leases.get(key)
+          return lease !== undefined && isUsable(lease, nowMs)
+            ? Effect.succeed(take(lease, nowMs))
+            : renew(key, hash, request.clientAddress, nowMs)
+        })
 
       const forget = (matches: (principal: Principal) => boolean) =>
         Effect.sync(() => {

@@ -8,7 +8,7 @@
  */
 import { ByteSize, Cause, Effect, Option, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Credentials } from "../auth/Credentials.ts"
+import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
@@ -89,38 +89,48 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         )
       }
 
+      /** The handler's failures become envelopes here, so they too carry the rate-limit headers. */
+      const serve = (
+        request: HttpServerRequest.HttpServerRequest,
+        httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>,
+        admission: Admission
+      ) => {
+        const admitted = httpEffect.pipe(
+          Effect.provideService(Admitted, { resolved: true, principal: admission.principal }),
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
+        )
+        return Effect.catchCause(admitted, (cause) =>
+          Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause))
+      }
+
       const gate = (
         request: HttpServerRequest.HttpServerRequest,
         httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
       ) =>
-        Effect.gen(function*() {
-          const admission = yield* credentials.admit({
+        Effect.flatMap(
+          credentials.admit({
             token: bearerToken(request.headers.authorization),
             clientAddress: Option.getOrElse(request.remoteAddress, () => "unknown")
-          })
-          const headers = rateLimitHeaders(admission.window)
-          if (admission.window.exceeded) {
-            return errorResponse(429, {
-              message: "Too many requests: the limit is 600 a minute for each API key.",
-              next: `Wait ${admission.window.resetSeconds} seconds before the next request; use ?wait= on job reads instead of tight polling.`
-            }, headers)
+          }),
+          (admission) => {
+            const headers = rateLimitHeaders(admission.window)
+            if (admission.window.exceeded) {
+              return Effect.succeed(errorResponse(429, {
+                message: "Too many requests: the limit is 600 a minute for each API key.",
+                next: `Wait ${admission.window.resetSeconds} seconds before the next request; use ?wait= on job reads instead of tight polling.`
+              }, headers))
+            }
+            const declaredLength = Number(request.headers["content-length"] ?? "0")
+            if (declaredLength > config.maxBodyBytes) {
+              return Effect.succeed(errorResponse(413, {
+                message: `The request body has ${declaredLength} bytes; the limit is ${config.maxBodyBytes}.`,
+                next: "Send a smaller body."
+              }, headers))
+            }
+            return Effect.map(serve(request, httpEffect, admission), (response) =>
+              HttpServerResponse.setHeaders(ensureEnvelope(response), headers))
           }
-
-          const declaredLength = Number(request.headers["content-length"] ?? "0")
-          const response = declaredLength > config.maxBodyBytes
-            ? errorResponse(413, {
-              message: `The request body has ${declaredLength} bytes; the limit is ${config.maxBodyBytes}.`,
-              next: "Send a smaller body."
-            })
-            : yield* httpEffect.pipe(
-              Effect.provideService(Admitted, { resolved: true, principal: admission.principal }),
-              Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
-              Effect.catchCause((cause) =>
-                Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause)
-              )
-            )
-          return HttpServerResponse.setHeaders(ensureEnvelope(response), headers)
-        })
+        )
 
       return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>): Effect.Effect<
         HttpServerResponse.HttpServerResponse,
