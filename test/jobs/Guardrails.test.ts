@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { JobError } from "../../src/api/JobsApi.ts"
-import { commands, type CommandName } from "../../src/commands/Commands.ts"
+import { commands, type CommandName, writeCommands } from "../../src/commands/Commands.ts"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
@@ -19,8 +19,6 @@ const expectedApproval: Record<"approve" | "assist" | "autopilot", (command: str
   assist: () => true,
   autopilot: () => false
 }
-
-const writeCommands = (Object.keys(commands) as Array<CommandName>).filter((name) => commands[name].kind === "write")
 
 /** The first example of a command's input, as the OpenAPI document shows it. */
 const exampleInput = (command: CommandName): unknown => {
