@@ -7,8 +7,8 @@ import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
 import { rng } from "../../src/network/sandbox/Random.ts"
-import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
-import { alwaysOpen, connectedAccount, DAY, jobAfter, strangers, workspaceWithAccount } from "./support.ts"
+import { layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
+import { connectedAccount, jobAfter, strangers, workspaceWithAccount } from "./support.ts"
 
 /**
  * The spec's mode table, written out here on its own (not derived from the
@@ -139,7 +139,7 @@ layer(serverLayer())("the Governor's approvals and guardrails", (it) => {
     Effect.gen(function*() {
       const { keyValue: token, workspace } = yield* newWorkspace()
       const workspaceId = workspace.id
-      const accountId = yield* freeAccount(token)
+      const accountId = yield* connectedAccount(token, {}, "Free", "free")
       const jobs = yield* Jobs
       const people = strangers(accountId, 6, "guardrails-notes")
       const results: Array<string> = []
@@ -154,22 +154,3 @@ layer(serverLayer())("the Governor's approvals and guardrails", (it) => {
       assert.deepStrictEqual(results, ["completed", "completed", "completed", "completed", "completed", "noteQuotaExhausted"])
     }))
 })
-
-/** A connected free-tier account past its warm-up, in autopilot, open every hour. */
-const freeAccount = (token: string) =>
-  Effect.gen(function*() {
-    const created = yield* call("POST", "/v1/accounts/connect", { token, body: { label: "Free" } })
-    const id: string = created.body.account.id
-    const done = yield* call("POST", `/v1/sandbox/accounts/${id}/complete-connection`, {
-      token,
-      body: { tier: "free", connections: 300 }
-    })
-    assert.strictEqual(done.status, 200, JSON.stringify(done.body))
-    yield* TestClock.adjust(14 * DAY)
-    const patched = yield* call("PATCH", `/v1/accounts/${id}`, {
-      token,
-      body: { mode: "autopilot", minInviteQuality: 0, workingHours: alwaysOpen }
-    })
-    assert.strictEqual(patched.status, 200, JSON.stringify(patched.body))
-    return id
-  })

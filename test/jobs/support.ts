@@ -23,15 +23,20 @@ export const workspaceWithAccount = (settings: Record<string, unknown> = {}) =>
     return { token, workspaceId: workspace.id, accountId }
   })
 
-/** Connects an account, ends its warm-up (14 days on the clock) and applies `settings`. */
-export const connectedAccount = (token: string, settings: Record<string, unknown> = {}, label = "Ada") =>
+/** Connects an account of `tier`, ends its warm-up (14 days on the clock) and applies `settings`. */
+export const connectedAccount = (
+  token: string,
+  settings: Record<string, unknown> = {},
+  label = "Ada",
+  tier: "free" | "premium" = "premium"
+) =>
   Effect.gen(function*() {
     const created = yield* call("POST", "/v1/accounts/connect", { token, body: { label } })
     assert.strictEqual(created.status, 201, JSON.stringify(created.body))
     const id: string = created.body.account.id
     const done = yield* call("POST", `/v1/sandbox/accounts/${id}/complete-connection`, {
       token,
-      body: { tier: "premium", connections: 900 }
+      body: { tier, connections: 900 }
     })
     assert.strictEqual(done.status, 200, JSON.stringify(done.body))
     yield* TestClock.adjust(14 * DAY)
