@@ -1,0 +1,277 @@
+/**
+ * `npm run bench:governor`: jobs through the Governor for N accounts in
+ * autopilot (1,000 and 10,000 by default), M writes each, on the service's
+ * test clock (pacing gaps and working hours cost no real time), beside the
+ * same jobs through a bare in-memory queue per account. Runs on embedded
+ * PGlite, and also on PostgreSQL when DATABASE_URL is set.
+ *
+ * Figures: jobs per second from the first create to the last completion;
+ * create-to-start latency (real time, for the jobs that could start at once:
+ * each account's first, inside working hours with budget and no pacing
+ * wait); heap per account once every account has its idle actor; event-loop
+ * delay while the jobs run.
+ *
+ * Options: BENCH_ACCOUNTS (default "1000,10000"), BENCH_JOBS_PER_ACCOUNT (default 1; 2 or more
+ * also drives the pacing gap between writes of one account).
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
+import { Effect, Layer, Option, Queue, Redacted, References, Tracer } from "effect"
+import { SqlClient } from "effect/sql"
+import * as App from "../src/App.ts"
+import { PACING_MAX_MS } from "../src/domain/Job.ts"
+import { Jobs } from "../src/jobs/Jobs.ts"
+import { AppConfig } from "../src/platform/AppConfig.ts"
+import * as Database from "../src/platform/Database.ts"
+import { ServiceClock } from "../src/platform/ServiceClock.ts"
+import * as ServiceClockLayer from "../src/platform/ServiceClock.ts"
+import { Workspaces } from "../src/workspaces/Workspaces.ts"
+import { insertAccounts } from "../test/support/BulkAccounts.ts"
+import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { tempDir } from "./support.ts"
+
+setFlagsFromString("--expose-gc")
+const gc: () => void = runInNewContext("gc")
+
+const sizes = (process.env["BENCH_ACCOUNTS"] ?? "1000,10000").split(",").map(Number)
+const perAccount = Number(process.env["BENCH_JOBS_PER_ACCOUNT"] ?? 1)
+
+interface Row {
+  readonly label: string
+  readonly jobs: number
+  readonly jobsPerSecond: number
+  readonly startP50: number
+  readonly startP99: number
+  readonly heapPerAccountKb: number
+  readonly lagP99: number
+  readonly lagMax: number
+}
+
+const percentile = (values: ReadonlyArray<number>, p: number): number => {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+const heapNow = (): number => {
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed
+}
+
+const progress = (line: string) => process.stderr.write(`  ${line}\n`)
+
+/** Event-loop delay while `work` runs, in milliseconds. */
+const withLag = <A, E, R>(work: Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const histogram = monitorEventLoopDelay({ resolution: 10 })
+      histogram.enable()
+      return histogram
+    }),
+    (histogram) =>
+      Effect.map(work, (result) => ({ result, lagP99: histogram.percentile(99) / 1e6, lagMax: histogram.max / 1e6 })),
+    (histogram) => Effect.sync(() => histogram.disable())
+  )
+
+/**
+ * The time each job started on the network, in real time: the Executor opens
+ * an `Executor.run` span with the job's id as it starts a job, so a tracer
+ * that notes those spans sees every start without touching the Governor.
+ */
+const startedAt = new Map<string, number>()
+const startRecorder = Tracer.make({
+  span: (options) => {
+    const span = new Tracer.NativeSpan(options)
+    if (options.name !== "Executor.run") return span
+    const at = performance.now()
+    const setAttribute = span.attribute.bind(span)
+    span.attribute = (key, value) => {
+      if (key === "job.id") startedAt.set(String(value), at)
+      setAttribute(key, value)
+    }
+    return span
+  }
+})
+
+const finishedCount = (workspaceId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ done: number; running: number }>`
+      SELECT count(*) FILTER (WHERE status IN ('completed', 'failed', 'cancelled'))::int AS done,
+             count(*) FILTER (WHERE status = 'running')::int AS running
+      FROM jobs WHERE workspace_id = ${workspaceId}`
+    return rows[0]
+  }).pipe(Effect.orDie)
+
+const realSleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+
+const governorRun = (label: string, accounts: number) =>
+  Effect.gen(function*() {
+    startedAt.clear()
+    const { workspace } = yield* (yield* Workspaces).create({ name: `bench ${accounts}` })
+    const ids = yield* insertAccounts(workspace.id, accounts)
+    progress(`${label}: ${accounts} accounts set up`)
+    const heapBefore = heapNow()
+    const jobs = yield* Jobs
+    const clock = yield* ServiceClock
+    const total = accounts * perAccount
+    const createdAt = new Map<string, number>()
+    const firsts = new Set<string>()
+
+    const measured = yield* withLag(Effect.gen(function*() {
+          const began = performance.now()
+          for (let round = 0; round < perAccount; round++) {
+            yield* Effect.forEach(ids, (accountId) =>
+              Effect.gen(function*() {
+                const before = performance.now()
+                const job = yield* jobs.create({
+                  workspaceId: workspace.id,
+                  accountId,
+                  command: "create_post",
+                  input: { text: `Bench post ${round}` }
+                })
+                createdAt.set(job.id, before)
+                if (round === 0) firsts.add(job.id)
+              }).pipe(Effect.orDie), { concurrency: 32, discard: true })
+            progress(`${label}: created ${(round + 1) * accounts}/${total} jobs`)
+          }
+          // Move the test clock past each pacing gap once the jobs that can run have run.
+          let last = -1
+          while (true) {
+            const { done, running } = yield* finishedCount(workspace.id)
+            if (done >= total) break
+            if (done === last && running === 0) {
+              yield* clock.advance(PACING_MAX_MS + 1)
+              progress(`${label}: ${done}/${total} jobs finished; clock moved ${PACING_MAX_MS / 1000} s`)
+            }
+            last = done
+            yield* realSleep(50)
+          }
+          return (performance.now() - began) / 1000
+        }))
+    const latencies = [...firsts].flatMap((id) => {
+      const start = startedAt.get(id)
+      const created = createdAt.get(id)
+      return start === undefined || created === undefined ? [] : [start - created]
+    })
+    const heapAfter = heapNow()
+    return {
+      label,
+      jobs: total,
+      jobsPerSecond: total / measured.result,
+      startP50: percentile(latencies, 50),
+      startP99: percentile(latencies, 99),
+      heapPerAccountKb: (heapAfter - heapBefore) / accounts / 1024,
+      lagP99: measured.lagP99,
+      lagMax: measured.lagMax
+    } satisfies Row
+  })
+
+/** The same jobs through one bare in-memory queue and fiber per account: the floor of the machinery. */
+const baselineRun = (accounts: number) =>
+  Effect.gen(function*() {
+    const heapBefore = heapNow()
+    const total = accounts * perAccount
+    const starts: Array<number> = []
+    let finished = 0
+    const queues = yield* Effect.forEach(Array.from({ length: accounts }), () =>
+      Effect.gen(function*() {
+        const queue = yield* Queue.unbounded<{ readonly createdAt: number; readonly first: boolean }>()
+        yield* Queue.take(queue).pipe(
+          Effect.tap((job) =>
+            Effect.sync(() => {
+              if (job.first) starts.push(performance.now() - job.createdAt)
+              finished++
+            })
+          ),
+          Effect.forever,
+          Effect.forkScoped
+        )
+        return queue
+      }))
+    const measured = yield* withLag(Effect.gen(function*() {
+          const began = performance.now()
+          for (let round = 0; round < perAccount; round++) {
+            for (const queue of queues) yield* Queue.offer(queue, { createdAt: performance.now(), first: round === 0 })
+          }
+          while (finished < total) yield* Effect.yieldNow
+          return (performance.now() - began) / 1000
+        }))
+    const heapAfter = heapNow()
+    return {
+      label: `bare in-memory queue (baseline)`,
+      jobs: total,
+      jobsPerSecond: total / measured.result,
+      startP50: percentile(starts, 50),
+      startP99: percentile(starts, 99),
+      heapPerAccountKb: (heapAfter - heapBefore) / accounts / 1024,
+      lagP99: measured.lagP99,
+      lagMax: measured.lagMax
+    } satisfies Row
+  }).pipe(Effect.scoped)
+
+/** The service's core on its own database and test clock, quiet, with the start recorder as tracer. */
+const serviceLayer = (databaseUrl: string | undefined, dataDir: string) =>
+  App.core.pipe(
+    Layer.provideMerge(ServiceClockLayer.layer),
+    Layer.provideMerge(Database.layer),
+    Layer.provideMerge(AppConfig.layerWith({
+      clock: "test",
+      dataDir,
+      databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
+    })),
+    // Merged, not only provided: the Governor's actors fork from the caller that creates the job.
+    Layer.provideMerge(Layer.mergeAll(
+      Layer.succeed(Tracer.Tracer, startRecorder),
+      Layer.succeed(References.MinimumLogLevel, "Warn")
+    ))
+  )
+
+const onBackend = (name: string, databaseUrl: string | undefined, accounts: number) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => tempDir("outreach-bench-governor-")),
+    (data) => governorRun(`Governor, ${name}`, accounts).pipe(Effect.provide(serviceLayer(databaseUrl, data.path))),
+    (data) => Effect.sync(() => data.dispose())
+  )
+
+const printRows = (title: string, rows: ReadonlyArray<Row>) => {
+  const baseline = rows[0]
+  const headers = ["jobs", "jobs/s", "start p50 ms", "start p99 ms", "heap/acct KB", "lag p99 ms", "lag max ms", "jobs/s vs base"]
+  console.log(`\n${title}`)
+  console.log("".padEnd(34) + headers.map((h) => h.padStart(15)).join(""))
+  for (const row of rows) {
+    const cells = [
+      String(row.jobs),
+      row.jobsPerSecond.toFixed(0),
+      row.startP50.toFixed(2),
+      row.startP99.toFixed(2),
+      row.heapPerAccountKb.toFixed(2),
+      row.lagP99.toFixed(1),
+      row.lagMax.toFixed(1),
+      (row.jobsPerSecond / baseline.jobsPerSecond).toFixed(3)
+    ]
+    console.log(row.label.padEnd(34) + cells.map((c) => c.padStart(15)).join(""))
+  }
+}
+
+const databaseUrl = process.env["DATABASE_URL"]
+const program = Effect.gen(function*() {
+  for (const accounts of sizes) {
+    const rows: Array<Row> = [yield* baselineRun(accounts)]
+    rows.push(yield* onBackend("embedded PGlite", undefined, accounts))
+    if (databaseUrl !== undefined && databaseUrl !== "") {
+      rows.push(yield* Effect.scoped(Effect.flatMap(
+        Effect.orDie(freshPostgresUrl(databaseUrl)),
+        (url) => onBackend("PostgreSQL", url, accounts)
+      )))
+    }
+    printRows(`${accounts} accounts x ${perAccount} writes (create_post), autopilot, test clock`, rows)
+  }
+  if (databaseUrl === undefined || databaseUrl === "") {
+    console.log("(set DATABASE_URL to also measure the Governor on a PostgreSQL server)")
+  }
+})
+
+await Effect.runPromise(program)
