@@ -60,6 +60,24 @@ const heapNow = (): number => {
   return process.memoryUsage().heapUsed
 }
 
+/** A table row from what a run measured; the heap is read now, after the run. */
+const rowOf = (
+  label: string,
+  accounts: number,
+  measured: { readonly result: number; readonly lagP99: number; readonly lagMax: number },
+  startLatencies: ReadonlyArray<number>,
+  heapBefore: number
+): Row => ({
+  label,
+  jobs: accounts * perAccount,
+  jobsPerSecond: (accounts * perAccount) / measured.result,
+  startP50: percentile(startLatencies, 50),
+  startP99: percentile(startLatencies, 99),
+  heapPerAccountKb: (heapNow() - heapBefore) / accounts / 1024,
+  lagP99: measured.lagP99,
+  lagMax: measured.lagMax
+})
+
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
 
 /** Event-loop delay while `work` runs, in milliseconds. */
@@ -121,52 +139,42 @@ const governorRun = (label: string, accounts: number) =>
     const firsts = new Set<string>()
 
     const measured = yield* withLag(Effect.gen(function*() {
-          const began = performance.now()
-          for (let round = 0; round < perAccount; round++) {
-            yield* Effect.forEach(ids, (accountId) =>
-              Effect.gen(function*() {
-                const before = performance.now()
-                const job = yield* jobs.create({
-                  workspaceId: workspace.id,
-                  accountId,
-                  command: "create_post",
-                  input: { text: `Bench post ${round}` }
-                })
-                createdAt.set(job.id, before)
-                if (round === 0) firsts.add(job.id)
-              }).pipe(Effect.orDie), { concurrency: 32, discard: true })
-            progress(`${label}: created ${(round + 1) * accounts}/${total} jobs`)
-          }
-          // Move the test clock past each pacing gap once the jobs that can run have run.
-          let last = -1
-          while (true) {
-            const { done, running } = yield* finishedCount(workspace.id)
-            if (done >= total) break
-            if (done === last && running === 0) {
-              yield* clock.advance(PACING_MAX_MS + 1)
-              progress(`${label}: ${done}/${total} jobs finished; clock moved ${PACING_MAX_MS / 1000} s`)
-            }
-            last = done
-            yield* realSleep(50)
-          }
-          return (performance.now() - began) / 1000
-        }))
+      const began = performance.now()
+      for (let round = 0; round < perAccount; round++) {
+        yield* Effect.forEach(ids, (accountId) =>
+          Effect.gen(function*() {
+            const before = performance.now()
+            const job = yield* jobs.create({
+              workspaceId: workspace.id,
+              accountId,
+              command: "create_post",
+              input: { text: `Bench post ${round}` }
+            })
+            createdAt.set(job.id, before)
+            if (round === 0) firsts.add(job.id)
+          }).pipe(Effect.orDie), { concurrency: 32, discard: true })
+        progress(`${label}: created ${(round + 1) * accounts}/${total} jobs`)
+      }
+      // Move the test clock past each pacing gap once the jobs that can run have run.
+      let last = -1
+      while (true) {
+        const { done, running } = yield* finishedCount(workspace.id)
+        if (done >= total) break
+        if (done === last && running === 0) {
+          yield* clock.advance(PACING_MAX_MS + 1)
+          progress(`${label}: ${done}/${total} jobs finished; clock moved ${PACING_MAX_MS / 1000} s`)
+        }
+        last = done
+        yield* realSleep(50)
+      }
+      return (performance.now() - began) / 1000
+    }))
     const latencies = [...firsts].flatMap((id) => {
       const start = startedAt.get(id)
       const created = createdAt.get(id)
       return start === undefined || created === undefined ? [] : [start - created]
     })
-    const heapAfter = heapNow()
-    return {
-      label,
-      jobs: total,
-      jobsPerSecond: total / measured.result,
-      startP50: percentile(latencies, 50),
-      startP99: percentile(latencies, 99),
-      heapPerAccountKb: (heapAfter - heapBefore) / accounts / 1024,
-      lagP99: measured.lagP99,
-      lagMax: measured.lagMax
-    } satisfies Row
+    return rowOf(label, accounts, measured, latencies, heapBefore)
   })
 
 /** The same jobs through one bare in-memory queue and fiber per account: the floor of the machinery. */
@@ -192,24 +200,14 @@ const baselineRun = (accounts: number) =>
         return queue
       }))
     const measured = yield* withLag(Effect.gen(function*() {
-          const began = performance.now()
-          for (let round = 0; round < perAccount; round++) {
-            for (const queue of queues) yield* Queue.offer(queue, { createdAt: performance.now(), first: round === 0 })
-          }
-          while (finished < total) yield* Effect.yieldNow
-          return (performance.now() - began) / 1000
-        }))
-    const heapAfter = heapNow()
-    return {
-      label: `bare in-memory queue (baseline)`,
-      jobs: total,
-      jobsPerSecond: total / measured.result,
-      startP50: percentile(starts, 50),
-      startP99: percentile(starts, 99),
-      heapPerAccountKb: (heapAfter - heapBefore) / accounts / 1024,
-      lagP99: measured.lagP99,
-      lagMax: measured.lagMax
-    } satisfies Row
+      const began = performance.now()
+      for (let round = 0; round < perAccount; round++) {
+        for (const queue of queues) yield* Queue.offer(queue, { createdAt: performance.now(), first: round === 0 })
+      }
+      while (finished < total) yield* Effect.yieldNow
+      return (performance.now() - began) / 1000
+    }))
+    return rowOf("bare in-memory queue (baseline)", accounts, measured, starts, heapBefore)
   }).pipe(Effect.scoped)
 
 /** The service's core on its own database and test clock, quiet, with the start recorder as tracer. */
