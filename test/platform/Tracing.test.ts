@@ -17,8 +17,9 @@ layer(serverLayer().pipe(Layer.provide(Observability.tracingTo(exporter))))("Ope
       const server = spans.find((span) => span.kind === 1 && span.name.includes("GET"))
       assert.isDefined(server, `no server span among ${spans.map((s) => s.name).join(", ")}`)
       assert.strictEqual(server!.attributes["http.response.status_code"], 200)
-      const admit = spans.find((span) => span.name === "Credentials.admit")
-      assert.isDefined(admit)
+      // A new key's first request claims its rate-limit lease from the database, under this span.
+      const claim = spans.find((span) => span.name === "Credentials.claim")
+      assert.isDefined(claim)
       const traceId = server!.spanContext().traceId
       const isSql = (span: (typeof spans)[number]) =>
         span.name.startsWith("sql.") || span.attributes["db.system.name"] !== undefined ||
@@ -26,7 +27,7 @@ layer(serverLayer().pipe(Layer.provide(Observability.tracingTo(exporter))))("Ope
       // Background work (the webhook dispatcher) traces its own SQL; the request's statements are in its trace.
       const requestSql = spans.filter((span) => isSql(span) && span.spanContext().traceId === traceId)
       assert.isAbove(requestSql.length, 0, `no SQL span in the request's trace among ${spans.map((s) => s.name).join(", ")}`)
-      assert.strictEqual(admit!.spanContext().traceId, traceId)
-      assert.isTrue(requestSql.some((span) => span.parentSpanContext?.spanId === admit!.spanContext().spanId))
+      assert.strictEqual(claim!.spanContext().traceId, traceId)
+      assert.isTrue(requestSql.some((span) => span.parentSpanContext?.spanId === claim!.spanContext().spanId))
     }))
 })
