@@ -15,21 +15,18 @@
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, FiberMap, FiberSet, Layer, PubSub, Queue, Random, Schema, Semaphore } from "effect"
+import { Context, Duration, Effect, FiberMap, FiberSet, Layer, PubSub, Queue, Random, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
-import { accountColumns, AccountRow, scalingAt, statusAt, workingHoursOf } from "../accounts/AccountRow.ts"
-import { limitOverridesOf, usageOf } from "../accounts/Budgets.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
-import { limitsFor } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
-import { EpochMillis } from "../platform/Rows.ts"
+import { accountFacts, type PlanRow } from "./AccountFacts.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
 import { JobWatch } from "./JobWatch.ts"
-import { pacingGap, type PlanInput, planJob } from "./Plan.ts"
+import { pacingGap, planJob } from "./Plan.ts"
 
 /** Tuning of the Governor; override with `Layer.succeed(GovernorSettings, {...})`. */
 export interface GovernorSettings {
@@ -58,9 +55,6 @@ const removed: JobFailure = {
   next: "Connect the account again and create the job anew."
 }
 
-const PlanRow = Schema.Struct({ ...AccountRow.fields, writesNotBefore: Schema.NullOr(EpochMillis) })
-const decodePlanRows = Schema.decodeUnknownEffect(Schema.Array(PlanRow))
-
 export class Governor extends Context.Service<Governor, {
   /** Hands a just-created job to its account (after it is committed). */
   readonly submit: (job: JobRow) => Effect.Effect<void>
@@ -80,7 +74,6 @@ export class Governor extends Context.Service<Governor, {
       const watch = yield* JobWatch
       const changes = yield* AccountChanges
       const settings = yield* GovernorSettings
-      const select = sql.unsafe(accountColumns)
 
       const mailboxes = new Map<string, Queue.Queue<true>>()
       const actors = yield* FiberMap.make<string>()
@@ -89,29 +82,7 @@ export class Governor extends Context.Service<Governor, {
       const readsInFlight = new Set<string>()
       const approvalWake = yield* Queue.sliding<true>(1)
 
-      /** What planning needs of the account now; undefined once it is removed. */
-      const facts = (accountId: string) =>
-        Effect.gen(function*() {
-          const now = yield* Time.now
-          const found = yield* sql`
-            SELECT ${select}, a.writes_not_before AS "writesNotBefore" FROM accounts a
-            WHERE a.id = ${accountId} AND a.removed_at IS NULL`.pipe(Effect.flatMap(decodePlanRows), Effect.orDie)
-          const row = found[0]
-          if (row === undefined) return undefined
-          const overrides = yield* limitOverridesOf(sql, accountId)
-          const usage = yield* usageOf(sql, accountId, row.timezone, now.ms)
-          const account: PlanInput["account"] = {
-            status: statusAt(row, now.ms),
-            readsOnlyUntil: row.readsOnlyUntil,
-            hours: workingHoursOf(row),
-            offHoursPolicy: row.offHoursPolicy,
-            limits: limitsFor(row.tier, overrides),
-            factors: scalingAt(row, now.ms),
-            usage,
-            writesNotBefore: row.writesNotBefore
-          }
-          return { row, account, nowMs: now.ms }
-        })
+      const facts = (accountId: string) => accountFacts(sql, accountId)
 
       const finish = (job: JobRow, ending: Parameters<typeof store.finish>[1], from: Parameters<typeof store.finish>[2]) =>
         Effect.gen(function*() {
@@ -125,7 +96,7 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /** Starts a job the plan let through, runs it, records the ending. */
-      const start = (job: JobRow, row: typeof PlanRow.Type) =>
+      const start = (job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
           if (!(yield* store.claim(job))) return false
           const outcome = yield* executor.run(job, row)
