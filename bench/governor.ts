@@ -217,6 +217,8 @@ const serviceLayer = (databaseUrl: string | undefined, dataDir: string) =>
     Layer.provideMerge(Database.layer),
     Layer.provideMerge(AppConfig.layerWith({
       clock: "test",
+      // The Governor alone: background syncing of every account would share its database.
+      inboxSync: false,
       dataDir,
       databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
     })),

@@ -15,6 +15,7 @@ import { ApprovalStore } from "./jobs/ApprovalStore.ts"
 import { Approvals } from "./jobs/Approvals.ts"
 import { Executor } from "./jobs/Executor.ts"
 import { Governor } from "./jobs/Governor.ts"
+import { Inbox } from "./inbox/Inbox.ts"
 import { Idempotency } from "./jobs/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
@@ -23,18 +24,19 @@ import * as SandboxDriver from "./network/sandbox/SandboxDriver.ts"
 import * as Database from "./platform/Database.ts"
 import * as Observability from "./platform/Observability.ts"
 import * as ServiceClock from "./platform/ServiceClock.ts"
+import { Triage } from "./triage/Triage.ts"
 import * as Webhooks from "./webhooks/Dispatcher.ts"
 import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 
 /** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
 export const network = SandboxDriver.layer
 
-/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps).pipe(
+/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
+export const core = Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps, Inbox.layer).pipe(
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
   Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer)),
-  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network))
+  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, Triage.layerEmbedded))
 )
 
 /** The HTTP server with its routes, after the bootstrap; needs the core services and `AppConfig`. */

@@ -24,6 +24,8 @@ export interface AppSettings {
   readonly bootstrapKey: Option.Option<Redacted.Redacted<string>>
   readonly network: "sandbox"
   readonly clock: "system" | "test"
+  /** Sync each connected account's invitations and messages in the background (`OUTREACH_INBOX_SYNC`). */
+  readonly inboxSync: boolean
   readonly allowPrivateWebhooks: boolean
   readonly maxBodyBytes: number
   readonly shutdownTimeout: Duration.Duration
@@ -51,6 +53,7 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
     clock: Config.Literals(["system", "test"], "OUTREACH_CLOCK").pipe(
       Config.withDefault<"system" | "test">("system")
     ),
+    inboxSync: Config.Boolean("OUTREACH_INBOX_SYNC").pipe(Config.withDefault(true)),
     allowPrivateWebhooks: Config.Boolean("OUTREACH_ALLOW_PRIVATE_WEBHOOKS").pipe(Config.withDefault(false)),
     maxBodyBytes: Config.Int("MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
     shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
@@ -78,6 +81,7 @@ export const defaults: AppSettings = {
   bootstrapKey: Option.none(),
   network: "sandbox",
   clock: "system",
+  inboxSync: true,
   allowPrivateWebhooks: false,
   maxBodyBytes: 1024 * 1024,
   shutdownTimeout: Duration.seconds(20)

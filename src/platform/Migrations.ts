@@ -15,6 +15,7 @@ import sandboxClock from "../../migrations/0011_sandbox_clock.ts"
 import sandboxNetwork from "../../migrations/0020_sandbox_network.ts"
 import sandboxEvents from "../../migrations/0021_sandbox_events.ts"
 import jobs from "../../migrations/0030_jobs.ts"
+import inbox from "../../migrations/0040_inbox.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -25,7 +26,8 @@ export const migrations = {
   "0011_sandbox_clock": sandboxClock,
   "0020_sandbox_network": sandboxNetwork,
   "0021_sandbox_events": sandboxEvents,
-  "0030_jobs": jobs
+  "0030_jobs": jobs,
+  "0040_inbox": inbox
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -25,7 +25,9 @@ export const layer = (
     Layer.provideMerge(App.core),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(AppConfig.layerWith(overrides))
+    // Background syncing is off unless a test asks for it: its events and list_polls spend would
+    // otherwise show in every test that connects an account and moves the clock.
+    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, ...overrides }))
   )
 
 /** A response, read whole. */

@@ -113,7 +113,7 @@ export const restartableServer = (database: Layer.Layer<SqlClient.SqlClient>) =>
     Layer.provideMerge(App.core),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(database),
-    Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true })),
+    Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true, inboxSync: false })),
     Layer.provide(webhookTestLayers)
   )
 

@@ -1,0 +1,234 @@
+/**
+ * Syncing: background work (it creates no jobs and sends no job events) that
+ * asks the network what changed for each connected account — invitations it
+ * sent, messages it received — and records it. Each account is synced every
+ * {@link SYNC_INTERVAL_MS} on the service's clock while its working hours are
+ * open and its `list_polls` budget has room (one unit a sync); its status
+ * must allow reads.
+ *
+ * What a sync finds is written in one transaction with its events and the
+ * account's cursor: an invitation that became accepted emits
+ * `invitation.accepted` once, a message seen for the first time emits
+ * `message.received` (with its triage) once, and a restart resumes from the
+ * cursor, so nothing is reported twice or lost.
+ *
+ * A loop looks every second of real time for accounts whose next sync is due
+ * on the service's clock: under the sandbox's test clock, a jump of days
+ * syncs each account once, not once per interval skipped.
+ *
+ * @since 1.0.0
+ */
+import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { readableStatuses } from "../domain/Account.ts"
+import * as Time from "../domain/Time.ts"
+import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
+import type { NewEvent } from "../events/Events.ts"
+import { Outbox } from "../events/Outbox.ts"
+import { accountFacts } from "../jobs/AccountFacts.ts"
+import { planJob } from "../jobs/Plan.ts"
+import { NetworkDriver } from "../network/NetworkDriver.ts"
+import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { BigIntNumber } from "../platform/Rows.ts"
+import { Triage } from "../triage/Triage.ts"
+import type { TriageResult } from "../triage/TriageClass.ts"
+
+/** How often an account is synced while it may be (service clock). */
+export const SYNC_INTERVAL_MS = 10 * 60_000
+
+/** What one sync of one account did. */
+export type SyncOutcome =
+  | { readonly _tag: "Synced"; readonly invitations: number; readonly accepted: number; readonly messages: number }
+  | { readonly _tag: "Skipped"; readonly reason: "removed" | "status" | "hours" | "budget" | "network" }
+
+const CursorRow = Schema.Struct({
+  workspaceId: Schema.String,
+  syncedUntil: Schema.NullOr(BigIntNumber),
+  connectedAt: Schema.NullOr(BigIntNumber)
+})
+const decodeCursor = Schema.decodeUnknownEffect(Schema.Array(CursorRow))
+
+const KnownRow = Schema.Struct({ id: Schema.String, status: Schema.String })
+const decodeKnown = Schema.decodeUnknownEffect(Schema.Array(KnownRow))
+
+const SentRow = Schema.Struct({ invitationId: Schema.String, name: Schema.NullOr(Schema.String) })
+const decodeSent = Schema.decodeUnknownEffect(Schema.Array(SentRow))
+
+const DueRow = Schema.Struct({ id: Schema.String })
+const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
+
+export class Inbox extends Context.Service<Inbox, {
+  /** Syncs one account now, if its status, hours and budget allow; records when it is next due. */
+  readonly syncAccount: (accountId: string) => Effect.Effect<SyncOutcome>
+  /** Syncs every account whose next sync is due; returns how many were looked at. */
+  readonly syncDue: Effect.Effect<number>
+}>()("outreach/Inbox") {
+  /** The inbox; with `inboxSync` on (the default) it syncs due accounts every second of real time. */
+  static readonly layer = Layer.effect(
+    Inbox,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const network = yield* NetworkDriver
+      const outbox = yield* Outbox
+      const triage = yield* Triage
+      const config = yield* AppConfig
+
+      const setNextSync = (accountId: string, atMs: number) =>
+        sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${accountId}`.pipe(Effect.orDie, Effect.asVoid)
+
+      /** Records what the network reported, its events and the cursor, in one transaction. */
+      const record = (
+        accountId: string,
+        workspaceId: string,
+        nowMs: number,
+        syncedUntil: number,
+        invitations: ReadonlyArray<SyncedInvitation>,
+        messages: ReadonlyArray<{ readonly message: InboundMessage; readonly triage: TriageResult }>
+      ) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const ids = invitations.map((invitation) => invitation.invitationId)
+          const known = ids.length === 0 ? [] : yield* sql`
+            SELECT id, status FROM invitations WHERE account_id = ${accountId} AND ${sql.in("id", ids)}`.pipe(
+            Effect.flatMap(decodeKnown)
+          )
+          const statusBefore = new Map(known.map((row) => [row.id, row.status]))
+          // Invitations sent through the service are the account's connect jobs; they know the person's name.
+          const sent = ids.length === 0 ? [] : yield* sql`
+            SELECT result ->> 'invitationId' AS "invitationId", result -> 'person' ->> 'name' AS name
+            FROM jobs WHERE account_id = ${accountId} AND kind = 'connect' AND status = 'completed'
+              AND result ->> 'invitationId' IN ${sql.in(ids)}`.pipe(Effect.flatMap(decodeSent))
+          const viaService = new Map(sent.map((row) => [row.invitationId, row.name]))
+          const events: Array<NewEvent> = []
+          for (const invitation of invitations) {
+            const source = viaService.has(invitation.invitationId) ? "svc" : "external"
+            const name = viaService.get(invitation.invitationId) ?? null
+            yield* sql`
+              INSERT INTO invitations (account_id, id, provider_id, name, note, status, source, sent_at, accepted_at, resolved_at)
+              VALUES (${accountId}, ${invitation.invitationId}, ${invitation.providerId}, ${name}, ${invitation.note},
+                ${invitation.status}, ${source}, ${invitation.sentAt}::timestamptz, ${invitation.acceptedAt}::timestamptz,
+                ${invitation.resolvedAt}::timestamptz)
+              ON CONFLICT (account_id, id) DO UPDATE SET status = EXCLUDED.status,
+                accepted_at = EXCLUDED.accepted_at, resolved_at = EXCLUDED.resolved_at`
+            if (invitation.status === "accepted" && statusBefore.get(invitation.invitationId) !== "accepted") {
+              events.push({
+                type: "invitation.accepted",
+                data: {
+                  accountId,
+                  invitationId: invitation.invitationId,
+                  providerId: invitation.providerId,
+                  via: source,
+                  ...(name === null ? {} : { name })
+                }
+              })
+            }
+          }
+          let received = 0
+          for (const { message, triage: triaged } of messages) {
+            const inserted = yield* sql<{ id: string }>`
+              INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
+                triage_class, suggested_reply)
+              VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId}, ${message.text},
+                ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class}, ${triaged.suggestedReply})
+              ON CONFLICT (account_id, id) DO NOTHING
+              RETURNING id`
+            if (inserted.length === 0) continue
+            received++
+            events.push({
+              type: "message.received",
+              data: {
+                accountId,
+                chatId: message.chatId,
+                messageId: message.messageId,
+                senderProviderId: message.senderProviderId,
+                text: message.text,
+                sentAt: message.sentAt,
+                triage: { class: triaged.class, suggestedReply: triaged.suggestedReply }
+              }
+            })
+          }
+          yield* outbox.append(workspaceId, events)
+          yield* sql`
+            INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
+            VALUES (${accountId}, 'list_polls', 1, NULL, ${Time.toIso(nowMs)}::timestamptz)`
+          yield* sql`
+            UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nowMs + SYNC_INTERVAL_MS}
+            WHERE id = ${accountId}`
+          return {
+            _tag: "Synced",
+            invitations: invitations.length,
+            accepted: events.filter((event) => event.type === "invitation.accepted").length,
+            messages: received
+          } as const
+        })).pipe(Effect.orDie)
+
+      const syncAccount = Effect.fn("Inbox.syncAccount")(function*(accountId: string) {
+        const current = yield* accountFacts(sql, accountId)
+        if (current === undefined) return { _tag: "Skipped", reason: "removed" } as const
+        const { account, nowMs } = current
+        if (!readableStatuses.has(account.status)) {
+          yield* setNextSync(accountId, nowMs + SYNC_INTERVAL_MS)
+          return { _tag: "Skipped", reason: "status" } as const
+        }
+        if (!isOpen(account.hours, nowMs)) {
+          yield* setNextSync(accountId, nextOpening(account.hours, nowMs) ?? nowMs + SYNC_INTERVAL_MS)
+          return { _tag: "Skipped", reason: "hours" } as const
+        }
+        const plan = planJob({ nowMs, job: { isWrite: false, category: "list_polls" }, account })
+        if (plan._tag !== "Run") {
+          const until = plan._tag === "Wait" && plan.until !== null ? plan.until : nowMs + SYNC_INTERVAL_MS
+          yield* setNextSync(accountId, until)
+          return { _tag: "Skipped", reason: "budget" } as const
+        }
+        const [cursor] = yield* sql`
+          SELECT workspace_id::text AS "workspaceId", synced_until_ms AS "syncedUntil",
+            (extract(epoch FROM connected_at) * 1000)::bigint AS "connectedAt"
+          FROM accounts WHERE id = ${accountId}`.pipe(Effect.flatMap(decodeCursor), Effect.orDie)
+        const since = cursor.syncedUntil ?? cursor.connectedAt ?? nowMs
+        const result = yield* network.sync(accountId, since).pipe(
+          Effect.tapError((error) => Effect.logWarning("the network refused a sync", error)),
+          Effect.option
+        )
+        if (result._tag === "None") {
+          yield* setNextSync(accountId, nowMs + SYNC_INTERVAL_MS)
+          return { _tag: "Skipped", reason: "network" } as const
+        }
+        const messages = yield* Effect.forEach(result.value.messages, (message) =>
+          Effect.map(triage.classify(message.text), (triaged) => ({ message, triage: triaged })))
+        return yield* record(
+          accountId,
+          cursor.workspaceId,
+          nowMs,
+          result.value.syncedUntil,
+          result.value.invitations,
+          messages
+        )
+      })
+
+      const syncDue = Effect.gen(function*() {
+        const now = yield* Time.now
+        const due = yield* sql`
+          SELECT id::text AS id FROM accounts
+          WHERE removed_at IS NULL AND connected_at IS NOT NULL
+            AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${now.ms})
+          ORDER BY next_sync_at_ms NULLS FIRST LIMIT 100`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
+        yield* Effect.forEach(due, (row) =>
+          syncAccount(row.id).pipe(
+            Effect.catchCause((cause) => Effect.logError("inbox sync failed", cause).pipe(Effect.annotateLogs({ accountId: row.id })))
+          ), { discard: true })
+        return due.length
+      })
+
+      if (config.inboxSync) {
+        yield* Time.liveSleep(Duration.seconds(1)).pipe(
+          Effect.andThen(syncDue),
+          Effect.catchCause((cause) => Effect.logError("inbox sync loop failed", cause)),
+          Effect.forever,
+          Effect.forkScoped
+        )
+      }
+
+      return Inbox.of({ syncAccount, syncDue })
+    })
+  )
+}
