@@ -52,7 +52,8 @@ export interface SignInOutcome {
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
 
-const notFound = (id: string) =>
+/** The answer for an account that is not in the workspace (or was removed). */
+export const accountNotFound = (id: string) =>
   new NotFound({
     error: { message: `No account ${id} in this workspace.`, next: "List the workspace's accounts with GET /v1/accounts." }
   })
@@ -159,13 +160,13 @@ export class Accounts extends Context.Service<Accounts, {
             Effect.flatMap(decodeAccounts),
             Effect.orDie
           ),
-          (rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.succeed(rows[0])
+          (rows) => rows.length === 0 ? Effect.fail(accountNotFound(id)) : Effect.succeed(rows[0])
         )
 
       const getRow = (workspaceId: string, id: string) =>
         Effect.flatMap(
           rowsWhere(sql`a.id = ${id} AND a.workspace_id = ${workspaceId}`),
-          (rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.succeed(rows[0])
+          (rows) => rows.length === 0 ? Effect.fail(accountNotFound(id)) : Effect.succeed(rows[0])
         )
 
       /** Runs `change` on the locked row in a transaction, with the events it returns; answers the new view. */

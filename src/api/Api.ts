@@ -8,6 +8,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
 import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
+import { InboxApi } from "./InboxApi.ts"
 import { documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
@@ -26,6 +27,7 @@ export class Api extends HttpApi.make("outreach")
   .add(SandboxClockApi)
   .add(JobsApi)
   .add(ApprovalsApi)
+  .add(InboxApi)
   .add(WebhooksApi)
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.

@@ -17,6 +17,7 @@ import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as Gate from "./Gate.ts"
 import { IdentityHandlers } from "./IdentityHandlers.ts"
+import { InboxHandlers } from "./InboxHandlers.ts"
 import { JobsHandlers } from "./JobsHandlers.ts"
 import { KeysHandlers } from "./KeysHandlers.ts"
 import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Middleware.ts"
@@ -30,7 +31,7 @@ export const openapiPath = "/openapi.json"
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, WebhooksHandlers]),
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, WebhooksHandlers]),
     Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
   ),
   Gate.layer([

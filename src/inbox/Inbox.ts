@@ -20,6 +20,9 @@
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { accountNotFound } from "../accounts/Accounts.ts"
+import type { NotFound } from "../api/Errors.ts"
+import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter, invitationStatuses } from "../api/InboxApi.ts"
 import { readableStatuses } from "../domain/Account.ts"
 import * as Time from "../domain/Time.ts"
 import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
@@ -30,7 +33,7 @@ import { planJob } from "../jobs/Plan.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { BigIntNumber } from "../platform/Rows.ts"
+import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../triage/TriageClass.ts"
 
@@ -58,11 +61,28 @@ const decodeSent = Schema.decodeUnknownEffect(Schema.Array(SentRow))
 const DueRow = Schema.Struct({ id: Schema.String })
 const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
 
+const InvitationRow = Schema.Struct({
+  id: Schema.String,
+  providerId: Schema.String,
+  note: Schema.NullOr(Schema.String),
+  status: Schema.Literals(invitationStatuses),
+  source: Schema.Literals(["svc", "external"]),
+  sentAt: Timestamp,
+  resolvedAt: Schema.NullOr(Timestamp)
+})
+const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow))
+
 export class Inbox extends Context.Service<Inbox, {
   /** Syncs one account now, if its status, hours and budget allow; records when it is next due. */
   readonly syncAccount: (accountId: string) => Effect.Effect<SyncOutcome>
   /** Syncs every account whose next sync is due; returns how many were looked at. */
   readonly syncDue: Effect.Effect<number>
+  /** The invitations an account of the workspace sent, newest first, up to 200; `all` or one status. */
+  readonly invitations: (
+    workspaceId: string,
+    accountId: string,
+    status: typeof InvitationFilter.Type
+  ) => Effect.Effect<ReadonlyArray<Invitation>, NotFound>
 }>()("outreach/Inbox") {
   /** The inbox; with `inboxSync` on (the default) it syncs due accounts every second of real time. */
   static readonly layer = Layer.effect(
@@ -228,7 +248,21 @@ export class Inbox extends Context.Service<Inbox, {
         )
       }
 
-      return Inbox.of({ syncAccount, syncDue })
+      const invitations = Effect.fn("Inbox.invitations")(
+        function*(workspaceId: string, accountId: string, status: typeof InvitationFilter.Type) {
+          const account = yield* sql`
+            SELECT 1 AS found FROM accounts WHERE id = ${accountId} AND workspace_id = ${workspaceId}
+              AND removed_at IS NULL`.pipe(Effect.orDie)
+          if (account.length === 0) return yield* Effect.fail(accountNotFound(accountId))
+          return yield* sql`
+            SELECT id, provider_id AS "providerId", note, status, source, sent_at AS "sentAt", resolved_at AS "resolvedAt"
+            FROM invitations
+            WHERE account_id = ${accountId} ${status === "all" ? sql`` : sql`AND status = ${status}`}
+            ORDER BY sent_at DESC, id LIMIT ${INVITATION_LIST_MAX}`.pipe(Effect.flatMap(decodeInvitations), Effect.orDie)
+        }
+      )
+
+      return Inbox.of({ syncAccount, syncDue, invitations })
     })
   )
 }

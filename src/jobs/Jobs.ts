@@ -7,6 +7,7 @@
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { accountNotFound } from "../accounts/Accounts.ts"
 import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
 import { type CommandName, commands } from "../commands/Commands.ts"
 import { Mode } from "../domain/Account.ts"
@@ -60,11 +61,6 @@ export const cancelledByRemoval: JobFailure = {
 
 const jobNotFound = (id: string) =>
   new NotFound({ error: { message: `No job ${id} in this workspace.`, next: "List the workspace's jobs with GET /v1/jobs." } })
-
-const accountNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No account ${id} in this workspace.`, next: "List the workspace's accounts with GET /v1/accounts." }
-  })
 
 const encodeCursor = (seq: number) => Buffer.from(`job:${seq}`).toString("base64url")
 const decodeCursor = (cursor: string): number | undefined => {

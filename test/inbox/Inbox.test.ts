@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Outbox } from "../../src/events/Outbox.ts"
 import { Inbox, SYNC_INTERVAL_MS } from "../../src/inbox/Inbox.ts"
+import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { triageClasses } from "../../src/triage/TriageClass.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
@@ -83,6 +84,49 @@ layer(serverLayer())("syncing the inbox", (it) => {
       const polls = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM budget_spend WHERE account_id = ${accountId} AND category = 'list_polls'`
       assert.strictEqual(polls[0].n, 2)
+    }))
+
+  it.effect("GET /v1/accounts/{id}/invitations lists what syncing recorded, pending by default, newest first", () =>
+    Effect.gen(function*() {
+      const { token, workspaceId, accountId } = yield* workspaceWithAccount()
+      const jobs = yield* Jobs
+      const people = strangers(accountId, 2, "inbox-list")
+      const sent: Array<string> = []
+      for (const person of people) {
+        const job = yield* jobAfter(workspaceId, (yield* jobs.create({ workspaceId, accountId, command: "connect", input: { person } })).id)
+        assert.strictEqual(job.status, "completed", JSON.stringify(job.error))
+        sent.push((job.result as { invitationId: string }).invitationId)
+        yield* TestClock.adjust(PACING_MAX_MS)
+      }
+      const accepted = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, {
+        token,
+        body: { type: "invitation_accepted", invitationId: sent[0] }
+      })
+      assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+      const before = yield* call("GET", `/v1/accounts/${accountId}/invitations`, { token })
+      assert.deepStrictEqual(before.body, { ok: true, invitations: [] })
+      assert.strictEqual((yield* (yield* Inbox).syncAccount(accountId))._tag, "Synced")
+
+      const pending = yield* call("GET", `/v1/accounts/${accountId}/invitations`, { token })
+      assert.strictEqual(pending.status, 200, JSON.stringify(pending.body))
+      assert.deepStrictEqual(pending.body.invitations.map((i: { id: string }) => i.id), [sent[1]])
+      const all = yield* call("GET", `/v1/accounts/${accountId}/invitations?status=all`, { token })
+      assert.deepStrictEqual(all.body.invitations.map((i: { id: string }) => i.id), [sent[1], sent[0]])
+      assert.deepStrictEqual(
+        all.body.invitations.map((i: { status: string; source: string }) => [i.status, i.source]),
+        [["pending", "svc"], ["accepted", "svc"]]
+      )
+      assert.isNotNull(all.body.invitations[1].resolvedAt)
+      const acceptedOnly = yield* call("GET", `/v1/accounts/${accountId}/invitations?status=accepted`, { token })
+      assert.deepStrictEqual(acceptedOnly.body.invitations.map((i: { id: string }) => i.id), [sent[0]])
+
+      const bad = yield* call("GET", `/v1/accounts/${accountId}/invitations?status=lost`, { token })
+      assert.strictEqual(bad.status, 400)
+      assert.strictEqual(bad.body.error.type, "badRequest")
+      assert.include(bad.body.error.message, "query.status")
+      const unknown = yield* call("GET", `/v1/accounts/${crypto.randomUUID()}/invitations`, { token })
+      assert.strictEqual(unknown.status, 404)
+      assert.strictEqual(unknown.body.error.type, "notFound")
     }))
 
   it.effect("an account is not synced outside its working hours, and syncDue picks it up once they open", () =>
