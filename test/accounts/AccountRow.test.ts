@@ -32,6 +32,7 @@ const account = (overrides: Partial<AccountRow>): AccountRow => ({
   checkpoint: null,
   connectedAt: "2026-01-05T10:00:00.000Z",
   createdAt: "2026-01-05T09:00:00.000Z",
+  pendingInvitations: 0,
   ...overrides
 })
 

@@ -117,6 +117,8 @@ layer(serverLayer())("syncing the inbox", (it) => {
         [["pending", "svc"], ["accepted", "svc"]]
       )
       assert.isNotNull(all.body.invitations[1].resolvedAt)
+      const account = yield* call("GET", `/v1/accounts/${accountId}`, { token })
+      assert.strictEqual(account.body.account.pendingInvitations, 1)
       const acceptedOnly = yield* call("GET", `/v1/accounts/${accountId}/invitations?status=accepted`, { token })
       assert.deepStrictEqual(acceptedOnly.body.invitations.map((i: { id: string }) => i.id), [sent[0]])
 
