@@ -32,7 +32,8 @@ import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 export const network = SandboxDriver.layer
 
 /** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps, Inbox.layer).pipe(
+export const core = Inbox.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
   Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer)),

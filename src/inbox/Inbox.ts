@@ -12,6 +12,10 @@
  * `message.received` (with its triage) once, and a restart resumes from the
  * cursor, so nothing is reported twice or lost.
  *
+ * Invitations pending longer than the account's `autoWithdrawDays` (null
+ * turns it off) are withdrawn through the Governor by a job of the service's
+ * own, which sends no job events.
+ *
  * A loop looks every second of real time for accounts whose next sync is due
  * on the service's clock: under the sandbox's test clock, a jump of days
  * syncs each account once, not once per interval skipped.
@@ -29,6 +33,7 @@ import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
 import type { NewEvent } from "../events/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
+import { Jobs } from "../jobs/Jobs.ts"
 import { planJob } from "../jobs/Plan.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
@@ -40,9 +45,19 @@ import type { TriageResult } from "../triage/TriageClass.ts"
 /** How often an account is synced while it may be (service clock). */
 export const SYNC_INTERVAL_MS = 10 * 60_000
 
+/** How far each sync reaches back before the previous one's end. */
+export const SYNC_OVERLAP_MS = 60_000
+
 /** What one sync of one account did. */
 export type SyncOutcome =
-  | { readonly _tag: "Synced"; readonly invitations: number; readonly accepted: number; readonly messages: number }
+  | {
+    readonly _tag: "Synced"
+    readonly invitations: number
+    readonly accepted: number
+    readonly messages: number
+    /** Stale invitations handed to the Governor for withdrawal. */
+    readonly withdrawing: number
+  }
   | { readonly _tag: "Skipped"; readonly reason: "removed" | "status" | "hours" | "budget" | "network" }
 
 const CursorRow = Schema.Struct({
@@ -58,8 +73,8 @@ const decodeKnown = Schema.decodeUnknownEffect(Schema.Array(KnownRow))
 const SentRow = Schema.Struct({ invitationId: Schema.String, name: Schema.NullOr(Schema.String) })
 const decodeSent = Schema.decodeUnknownEffect(Schema.Array(SentRow))
 
-const DueRow = Schema.Struct({ id: Schema.String })
-const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
+const IdRow = Schema.Struct({ id: Schema.String })
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
 
 const InvitationRow = Schema.Struct({
   id: Schema.String,
@@ -92,6 +107,7 @@ export class Inbox extends Context.Service<Inbox, {
       const network = yield* NetworkDriver
       const outbox = yield* Outbox
       const triage = yield* Triage
+      const jobs = yield* Jobs
       const config = yield* AppConfig
 
       const setNextSync = (accountId: string, atMs: number) =>
@@ -182,6 +198,33 @@ export class Inbox extends Context.Service<Inbox, {
           } as const
         })).pipe(Effect.orDie)
 
+      /**
+       * Invitations pending longer than the account's `autoWithdrawDays` get a `withdraw_invite` job of the
+       * service's own (no job events), unless one is already on its way; the Governor runs it like any write.
+       */
+      const withdrawStale = (accountId: string, workspaceId: string, nowMs: number) =>
+        Effect.gen(function*() {
+          const stale = yield* sql`
+            SELECT i.id FROM invitations i JOIN accounts a ON a.id = i.account_id
+            WHERE i.account_id = ${accountId} AND i.status = 'pending' AND a.auto_withdraw_days IS NOT NULL
+              AND i.sent_at < ${Time.toIso(nowMs)}::timestamptz - a.auto_withdraw_days * interval '1 day'
+              AND NOT EXISTS (
+                SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
+                  AND j.input ->> 'invitationId' = i.id AND j.status NOT IN ('failed', 'cancelled'))`.pipe(
+            Effect.flatMap(decodeIds),
+            Effect.orDie
+          )
+          yield* Effect.forEach(stale, (invitation) =>
+            jobs.create({
+              workspaceId,
+              accountId,
+              command: "withdraw_invite",
+              input: { invitationId: invitation.id },
+              origin: "service"
+            }).pipe(Effect.orDie), { discard: true })
+          return stale.length
+        })
+
       const syncAccount = Effect.fn("Inbox.syncAccount")(function*(accountId: string) {
         const current = yield* accountFacts(sql, accountId)
         if (current === undefined) return { _tag: "Skipped", reason: "removed" } as const
@@ -204,7 +247,9 @@ export class Inbox extends Context.Service<Inbox, {
           SELECT workspace_id::text AS "workspaceId", synced_until_ms AS "syncedUntil",
             (extract(epoch FROM connected_at) * 1000)::bigint AS "connectedAt"
           FROM accounts WHERE id = ${accountId}`.pipe(Effect.flatMap(decodeCursor), Effect.orDie)
-        const since = cursor.syncedUntil ?? cursor.connectedAt ?? nowMs
+        // The windows overlap a little: a change stamped with the very instant the last sync read up to
+        // (the service's own withdrawal right after it) is seen again rather than missed; recording is idempotent.
+        const since = Math.max(0, (cursor.syncedUntil ?? cursor.connectedAt ?? nowMs) - SYNC_OVERLAP_MS)
         const result = yield* network.sync(accountId, since).pipe(
           Effect.tapError((error) => Effect.logWarning("the network refused a sync", error)),
           Effect.option
@@ -215,7 +260,7 @@ export class Inbox extends Context.Service<Inbox, {
         }
         const messages = yield* Effect.forEach(result.value.messages, (message) =>
           Effect.map(triage.classify(message.text), (triaged) => ({ message, triage: triaged })))
-        return yield* record(
+        const synced = yield* record(
           accountId,
           cursor.workspaceId,
           nowMs,
@@ -223,6 +268,8 @@ export class Inbox extends Context.Service<Inbox, {
           result.value.invitations,
           messages
         )
+        const withdrawing = yield* withdrawStale(accountId, cursor.workspaceId, nowMs)
+        return { ...synced, withdrawing }
       })
 
       const syncDue = Effect.gen(function*() {
@@ -231,7 +278,7 @@ export class Inbox extends Context.Service<Inbox, {
           SELECT id::text AS id FROM accounts
           WHERE removed_at IS NULL AND connected_at IS NOT NULL
             AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${now.ms})
-          ORDER BY next_sync_at_ms NULLS FIRST LIMIT 100`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
+          ORDER BY next_sync_at_ms NULLS FIRST LIMIT 100`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
         yield* Effect.forEach(due, (row) =>
           syncAccount(row.id).pipe(
             Effect.catchCause((cause) => Effect.logError("inbox sync failed", cause).pipe(Effect.annotateLogs({ accountId: row.id })))

@@ -10,7 +10,21 @@ import { triageClasses } from "../../src/triage/TriageClass.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
-import { jobAfter, strangers, workspaceWithAccount } from "../jobs/support.ts"
+import { DAY, jobAfter, settle, strangers, workspaceWithAccount } from "../jobs/support.ts"
+import { invitationOutcome } from "../../src/network/sandbox/Behaviour.ts"
+import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
+import { rng } from "../../src/network/sandbox/Random.ts"
+
+/** A made-up stranger whom the sandbox's behaviour model has never accept an invitation. */
+const nonAccepting = (accountId: string): ReadonlyArray<string> => {
+  for (let i = 0; i < 5000; i++) {
+    const ref = memberFrom(rng("inbox-withdraw", accountId, i))
+    if (relationTo(accountId, ref.providerId).connectionDegree !== 1 && !invitationOutcome(accountId, ref.providerId).accepts) {
+      return [ref.profileUrl]
+    }
+  }
+  throw new Error("nobody found")
+}
 
 const reply = "Sounds good, let's talk. Does Tuesday at 10am work for a call?"
 
@@ -129,6 +143,56 @@ layer(serverLayer())("syncing the inbox", (it) => {
       const unknown = yield* call("GET", `/v1/accounts/${crypto.randomUUID()}/invitations`, { token })
       assert.strictEqual(unknown.status, 404)
       assert.strictEqual(unknown.body.error.type, "notFound")
+    }))
+
+  it.effect("auto-withdraw: after autoWithdrawDays and not before, through the Governor, without job events; never when off", () =>
+    Effect.gen(function*() {
+      const inbox = yield* Inbox
+      const jobs = yield* Jobs
+      const outbox = yield* Outbox
+      const sql = yield* SqlClient.SqlClient
+      // Setting an account up moves the clock 14 days (its warm-up): both first, then the invitations.
+      const accounts = [yield* workspaceWithAccount({ autoWithdrawDays: 10 }), yield* workspaceWithAccount({ autoWithdrawDays: null })]
+      const invite = ({ workspaceId, accountId }: { readonly workspaceId: string; readonly accountId: string }) =>
+        Effect.gen(function*() {
+          const [person] = nonAccepting(accountId)
+          const sent = yield* jobAfter(
+            workspaceId,
+            (yield* jobs.create({ workspaceId, accountId, command: "connect", input: { person } })).id
+          )
+          assert.strictEqual(sent.status, "completed", JSON.stringify(sent.error))
+          return { workspaceId, accountId, invitationId: (sent.result as { invitationId: string }).invitationId }
+        })
+      const withdrawals = (accountId: string) =>
+        sql<{ origin: string; status: string }>`
+          SELECT origin, status FROM jobs WHERE account_id = ${accountId} AND kind = 'withdraw_invite'`
+      const on = yield* invite(accounts[0])
+      const off = yield* invite(accounts[1])
+
+      yield* TestClock.adjust(10 * DAY - 3_600_000)
+      assert.strictEqual((yield* inbox.syncAccount(on.accountId))._tag, "Synced")
+      assert.deepStrictEqual(yield* withdrawals(on.accountId), [])
+
+      yield* TestClock.adjust(2 * 3_600_000)
+      const synced = yield* inbox.syncAccount(on.accountId)
+      assert.deepInclude(synced, { _tag: "Synced", withdrawing: 1 })
+      yield* settle
+      yield* TestClock.adjust(PACING_MAX_MS)
+      yield* settle
+      assert.deepStrictEqual((yield* withdrawals(on.accountId)).map((j) => [j.origin, j.status]), [["service", "completed"]])
+      // A sync after it sees the invitation withdrawn, and hands nothing more to the Governor.
+      yield* TestClock.adjust(SYNC_INTERVAL_MS)
+      assert.deepInclude(yield* inbox.syncAccount(on.accountId), { _tag: "Synced", withdrawing: 0 })
+      const status = yield* sql<{ status: string }>`
+        SELECT status FROM invitations WHERE account_id = ${on.accountId} AND id = ${on.invitationId}`
+      assert.deepStrictEqual(status.map((r) => r.status), ["withdrawn"])
+      // The service's own job sends no job events: only the connect job reported.
+      const jobEvents = yield* outbox.list(on.workspaceId, { type: "job.completed" })
+      assert.strictEqual(jobEvents.length, 1)
+
+      yield* TestClock.adjust(30 * DAY)
+      assert.strictEqual((yield* inbox.syncAccount(off.accountId))._tag, "Synced")
+      assert.deepStrictEqual(yield* withdrawals(off.accountId), [])
     }))
 
   it.effect("an account is not synced outside its working hours, and syncDue picks it up once they open", () =>
