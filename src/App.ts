@@ -16,6 +16,7 @@ import { Approvals } from "./jobs/Approvals.ts"
 import { Executor } from "./jobs/Executor.ts"
 import { Governor } from "./jobs/Governor.ts"
 import { Inbox } from "./inbox/Inbox.ts"
+import { Reports } from "./inbox/Reports.ts"
 import { Idempotency } from "./jobs/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
@@ -32,7 +33,7 @@ import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 export const network = SandboxDriver.layer
 
 /** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Inbox.layer.pipe(
+export const core = Layer.mergeAll(Inbox.layer, Reports.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),

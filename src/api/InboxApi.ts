@@ -5,7 +5,13 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Mode } from "../domain/Account.ts"
+import { Budgets, HealthLevel } from "../domain/Limits.ts"
+import { Ssi } from "../network/Models.ts"
+import { TriageClass } from "../triage/TriageClass.ts"
+import { Account } from "./AccountsApi.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
+import { integerQuery } from "./JobsApi.ts"
 import { NotFound } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 
@@ -47,6 +53,90 @@ export const InvitationFilter = Schema.Literals([...invitationStatuses, "all"]).
 /** The most invitations one answer lists (spec, Constants). */
 export const INVITATION_LIST_MAX = 200
 
+/** The Daily brief (spec, Daily brief). */
+export const Brief = Schema.Struct({
+  account: Schema.Struct({ id: Uuid, label: Schema.String, health: HealthLevel, mode: Mode, warmupDay: Schema.Int }),
+  date: Schema.String.annotate({ description: "The account's local date (YYYY-MM-DD)" }),
+  replies: Schema.Array(Schema.Struct({
+    chatId: Schema.String,
+    from: Schema.NullOr(Schema.String).annotate({ description: "The person's name when known" }),
+    class: TriageClass,
+    text: Schema.NullOr(Schema.String),
+    suggestedReply: Schema.NullOr(Schema.String),
+    receivedAt: DateTimeString
+  })).annotate({ description: "Replies of the look-back window: meeting and interested first, out_of_office last; newest first within a class" }),
+  readyForFirstMessage: Schema.Array(Schema.Struct({
+    providerId: Schema.String,
+    name: Schema.NullOr(Schema.String),
+    acceptedAt: DateTimeString,
+    suggestedOpener: Schema.String
+  })).annotate({ description: "People who accepted an invitation and have not been written to or written yet, newest first" }),
+  queue: Schema.Struct({
+    queued: Schema.Int,
+    scheduled: Schema.Int,
+    awaitingApproval: Schema.Int,
+    byKind: Schema.Record(Schema.String, Schema.Int).annotate({ description: "Unfinished jobs by command" })
+  }),
+  approvals: Schema.Int.annotate({ description: "Writes waiting for a person" }),
+  budgets: Schema.NullOr(Budgets),
+  workingHours: Schema.Struct({ openNow: Schema.Boolean, nextOpening: Schema.NullOr(DateTimeString) }),
+  headline: Schema.String.annotate({ description: "One sentence, the most pressing first" })
+}).annotate({
+  identifier: "Brief",
+  examples: [{
+    account: { id: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c", label: "Ada Lovelace", health: "green", mode: "approve", warmupDay: 14 },
+    date: "2026-11-22",
+    replies: [{
+      chatId: "2-QUNvQUFiV0Z5YVdFdFoyRnlZMmxoTFROaE9XWXdNbU14WWc",
+      from: "María García",
+      class: "meeting",
+      text: "Sounds good, does Tuesday at 10am work for a call?",
+      suggestedReply: "Tuesday at 10am works for me. I'll send an invite.",
+      receivedAt: "2026-11-22T08:12:00.000Z"
+    }],
+    readyForFirstMessage: [{
+      providerId: "ACoAAB8mYW5hLWdhcmNpYQ",
+      name: "Jonas Weber",
+      acceptedAt: "2026-11-21T16:40:00.000Z",
+      suggestedOpener: "Hi Jonas, thanks for connecting! I'd be glad to hear what you're focused on at the moment."
+    }],
+    queue: { queued: 3, scheduled: 1, awaitingApproval: 2, byKind: { connect: 4, send_message: 2 } },
+    approvals: 2,
+    budgets: null,
+    workingHours: { openNow: true, nextOpening: null },
+    headline: "1 person is ready to talk (1 asks for a meeting): answer them first; 1 new connection is ready for a first message; 2 writes wait for your approval."
+  }]
+})
+
+export type Brief = typeof Brief.Type
+
+/** The Health report (spec, Health report). */
+export const HealthReport = Schema.Struct({
+  account: Account,
+  network: Schema.Struct({
+    connections: Schema.NullOr(Schema.Int),
+    size: Schema.Literals(["small", "medium", "large", "unknown"]).annotate({
+      description: "small: under 500 connections; medium: 500 to 2,999; large: 3,000 or more"
+    }),
+    note: Schema.String
+  }),
+  invitations: Schema.Struct({
+    pending: Schema.Int,
+    stale: Schema.Int.annotate({ description: "Pending more than 21 days" }),
+    proposedCleanup: Schema.NullOr(Schema.String)
+  }),
+  ssi: Schema.NullOr(Ssi).annotate({ description: "The Social Selling Index, when Sales Navigator is on" }),
+  warmup: Schema.NullOr(Schema.Struct({
+    day: Schema.Int,
+    of: Schema.Int,
+    finishesOn: Schema.String.annotate({ description: "Local date (YYYY-MM-DD) the ramp reaches full budgets" }),
+    todayInvites: Schema.Int.annotate({ description: "Invitations the account may still send today" }),
+    note: Schema.String
+  })).annotate({ description: "Null once the warm-up is over (or before the account is connected)" }),
+  recommendations: Schema.Array(Schema.String).annotate({ description: "What to do, most urgent first, each following from a number above" })
+}).annotate({ identifier: "HealthReport" })
+export type HealthReport = typeof HealthReport.Type
+
 export class InboxApi extends HttpApiGroup.make("inbox")
   .add(
     HttpApiEndpoint.get("invitations", "/v1/accounts/:id/invitations", {
@@ -58,6 +148,30 @@ export class InboxApi extends HttpApiGroup.make("inbox")
       summary: "Invitations the account sent",
       description:
         `As syncing recorded them (every 10 minutes inside the account's working hours), newest first, up to ${INVITATION_LIST_MAX}. An accepted one also emitted \`invitation.accepted\`.`
+    })),
+    HttpApiEndpoint.get("brief", "/v1/accounts/:id/brief", {
+      params: { id: Uuid },
+      query: {
+        hours: Schema.optionalKey(integerQuery({
+          minimum: 1,
+          maximum: 168,
+          description: "Look-back for replies, 1 to 168 hours (default 24)",
+          example: 24
+        }))
+      },
+      success: Ok({ brief: Brief }),
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Daily brief",
+      description: "What needs a person today: replies in priority order with suggested answers, new connections to write to, the queue, approvals, budgets and a one-line headline."
+    })),
+    HttpApiEndpoint.get("healthReport", "/v1/accounts/:id/health-report", {
+      params: { id: Uuid },
+      success: Ok({ report: HealthReport }),
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Health report",
+      description: "Network size, stale invitations with a proposed cleanup, SSI (Sales Navigator), warm-up progress and recommendations that follow from the numbers."
     }))
   )
   .middleware(Authentication)

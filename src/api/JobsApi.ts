@@ -345,7 +345,7 @@ const jobId = { id: Uuid.annotate({ description: "The job's id" }) }
  * An integer query parameter. Its OpenAPI form is the query string's (a
  * string of digits), so the description and range are put there.
  */
-const integerQuery = (options: {
+export const integerQuery = (options: {
   readonly minimum: number
   readonly maximum: number
   readonly description: string

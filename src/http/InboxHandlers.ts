@@ -1,5 +1,5 @@
 /**
- * The inbox endpoints.
+ * The inbox endpoints: invitations, the Daily brief and the Health report.
  *
  * @since 1.0.0
  */
@@ -8,17 +8,30 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Inbox } from "../inbox/Inbox.ts"
+import { Reports } from "../inbox/Reports.ts"
 
 export const InboxHandlers = HttpApiBuilder.group(
   Api,
   "inbox",
   Effect.fn(function*(handlers) {
     const inbox = yield* Inbox
-    return handlers.handle("invitations", ({ params, query }) =>
-      Effect.gen(function*() {
-        const { workspaceId } = yield* CurrentPrincipal
-        const invitations = yield* inbox.invitations(workspaceId, params.id, query.status ?? "pending")
-        return { ok: true as const, invitations }
-      }))
+    const reports = yield* Reports
+    return handlers
+      .handle("invitations", ({ params, query }) =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          const invitations = yield* inbox.invitations(workspaceId, params.id, query.status ?? "pending")
+          return { ok: true as const, invitations }
+        }))
+      .handle("brief", ({ params, query }) =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          return { ok: true as const, brief: yield* reports.brief(workspaceId, params.id, query.hours ?? 24) }
+        }))
+      .handle("healthReport", ({ params }) =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          return { ok: true as const, report: yield* reports.healthReport(workspaceId, params.id) }
+        }))
   })
 )

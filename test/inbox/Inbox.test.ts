@@ -10,21 +10,9 @@ import { triageClasses } from "../../src/triage/TriageClass.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
-import { DAY, jobAfter, settle, strangers, workspaceWithAccount } from "../jobs/support.ts"
-import { invitationOutcome } from "../../src/network/sandbox/Behaviour.ts"
-import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
-import { rng } from "../../src/network/sandbox/Random.ts"
+import { DAY, jobAfter, nonAccepting, settle, strangers, workspaceWithAccount } from "../jobs/support.ts"
 
-/** A made-up stranger whom the sandbox's behaviour model has never accept an invitation. */
-const nonAccepting = (accountId: string): ReadonlyArray<string> => {
-  for (let i = 0; i < 5000; i++) {
-    const ref = memberFrom(rng("inbox-withdraw", accountId, i))
-    if (relationTo(accountId, ref.providerId).connectionDegree !== 1 && !invitationOutcome(accountId, ref.providerId).accepts) {
-      return [ref.profileUrl]
-    }
-  }
-  throw new Error("nobody found")
-}
+
 
 const reply = "Sounds good, let's talk. Does Tuesday at 10am work for a call?"
 
@@ -155,7 +143,7 @@ layer(serverLayer())("syncing the inbox", (it) => {
       const accounts = [yield* workspaceWithAccount({ autoWithdrawDays: 10 }), yield* workspaceWithAccount({ autoWithdrawDays: null })]
       const invite = ({ workspaceId, accountId }: { readonly workspaceId: string; readonly accountId: string }) =>
         Effect.gen(function*() {
-          const [person] = nonAccepting(accountId)
+          const person = nonAccepting(accountId, "inbox-withdraw")
           const sent = yield* jobAfter(
             workspaceId,
             (yield* jobs.create({ workspaceId, accountId, command: "connect", input: { person } })).id

@@ -6,6 +6,7 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Jobs } from "../../src/jobs/Jobs.ts"
+import { invitationOutcome } from "../../src/network/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
 import { rng } from "../../src/network/sandbox/Random.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
@@ -56,6 +57,17 @@ export const strangers = (accountId: string, count: number, salt = "jobs-test"):
     if (relationTo(accountId, ref.providerId).connectionDegree !== 1) found.push(ref.profileUrl)
   }
   return found
+}
+
+/** A made-up stranger whom the sandbox's behaviour model has never accept an invitation, as a profile address. */
+export const nonAccepting = (accountId: string, salt: string): string => {
+  for (let i = 0; i < 5000; i++) {
+    const ref = memberFrom(rng(salt, accountId, i))
+    if (relationTo(accountId, ref.providerId).connectionDegree !== 1 && !invitationOutcome(accountId, ref.providerId).accepts) {
+      return ref.profileUrl
+    }
+  }
+  throw new Error("nobody found")
 }
 
 /** The job as the API shows it, after waiting up to `seconds` for it to finish. */
