@@ -123,6 +123,8 @@ export class Inbox extends Context.Service<Inbox, {
         messages: ReadonlyArray<{ readonly message: InboundMessage; readonly triage: TriageResult }>
       ) =>
         sql.withTransaction(Effect.gen(function*() {
+          // One sync of an account at a time, across servers: the status read below decides the events.
+          yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
           const ids = invitations.map((invitation) => invitation.invitationId)
           const known = ids.length === 0 ? [] : yield* sql`
             SELECT id, status FROM invitations WHERE account_id = ${accountId} AND ${sql.in("id", ids)}`.pipe(
@@ -281,7 +283,13 @@ export class Inbox extends Context.Service<Inbox, {
           ORDER BY next_sync_at_ms NULLS FIRST LIMIT 100`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
         yield* Effect.forEach(due, (row) =>
           syncAccount(row.id).pipe(
-            Effect.catchCause((cause) => Effect.logError("inbox sync failed", cause).pipe(Effect.annotateLogs({ accountId: row.id })))
+            // A failed sync is tried again at the next interval, not every second.
+            Effect.catchCause((cause) =>
+              Effect.logError("inbox sync failed", cause).pipe(
+                Effect.annotateLogs({ accountId: row.id }),
+                Effect.andThen(setNextSync(row.id, now.ms + SYNC_INTERVAL_MS))
+              )
+            )
           ), { discard: true })
         return due.length
       })
