@@ -183,18 +183,15 @@ export class Governor extends Context.Service<Governor, {
           Effect.annotateLogs({ accountId })
         )
 
-      const ensureActor = (accountId: string) =>
+      /** Wakes the account's actor, or starts it: a new actor looks at its queue first thing, so it needs no wake-up. */
+      const wakeActor = (accountId: string) =>
         Effect.gen(function*() {
           const existing = mailboxes.get(accountId)
-          if (existing !== undefined) return existing
+          if (existing !== undefined) return yield* Effect.asVoid(Queue.offer(existing, true))
           const mailbox = yield* Queue.sliding<true>(settings.mailbox)
           mailboxes.set(accountId, mailbox)
           yield* FiberMap.run(actors, accountId, actorLoop(accountId, mailbox))
-          return mailbox
         })
-
-      const wakeActor = (accountId: string) =>
-        Effect.flatMap(ensureActor(accountId), (mailbox) => Queue.offer(mailbox, true)).pipe(Effect.asVoid)
 
       /** Runs (or parks) one read; reads never queue behind writes. */
       const runRead = (jobId: string): Effect.Effect<void> =>
