@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Mode } from "../domain/Account.ts"
+import { InvitationSource, InvitationStatus, invitationStatuses } from "../domain/Invitation.ts"
 import { Budgets, HealthLevel } from "../domain/Limits.ts"
 import { Ssi } from "../network/Models.ts"
 import { TriageClass } from "../triage/TriageClass.ts"
@@ -15,18 +16,15 @@ import { integerQuery } from "./JobsApi.ts"
 import { NotFound } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 
-/** An invitation's status (spec, Invitation). */
-export const invitationStatuses = ["pending", "accepted", "withdrawn", "declined", "unknown"] as const
-
-/** An invitation the account sent, as syncing recorded it (spec, Invitation record). */
+/** An invitation the account sent, as the service recorded it (spec, Invitation record). */
 export const Invitation = Schema.Struct({
   id: Schema.String.annotate({ description: "The invitation's id on the network (what `withdraw_invite` takes)" }),
   providerId: Schema.String.annotate({ description: "The invitee's identifier on the network" }),
   note: Schema.NullOr(Schema.String).annotate({ description: "The note sent with it, null when none" }),
-  status: Schema.Literals(invitationStatuses),
-  source: Schema.Literals(["svc", "external"]).annotate({
-    description: "`svc`: sent through the service (a `connect` job); `external`: found only by syncing"
+  status: InvitationStatus.annotate({
+    description: "`pending` until the person answers or it is withdrawn; `declined` only where the network tells senders"
   }),
+  source: InvitationSource,
   sentAt: DateTimeString,
   resolvedAt: Schema.NullOr(DateTimeString).annotate({
     description: "When it stopped being pending (accepted, withdrawn or declined); null while pending"
@@ -147,7 +145,7 @@ export class InboxApi extends HttpApiGroup.make("inbox")
     }).annotateMerge(OpenApi.annotations({
       summary: "Invitations the account sent",
       description:
-        `As syncing recorded them (every 10 minutes inside the account's working hours), newest first, up to ${INVITATION_LIST_MAX}. An accepted one also emitted \`invitation.accepted\`.`
+        `As the service recorded them, newest first (by \`sentAt\`), up to ${INVITATION_LIST_MAX}: those its \`connect\` jobs sent (\`svc\`, from the moment the job completes) and those syncing found (\`external\`); syncing brings every change of status, every 10 minutes inside the account's working hours. An accepted one also emitted \`invitation.accepted\`; pending ones older than the account's \`autoWithdrawDays\` are withdrawn by the service.`
     })),
     HttpApiEndpoint.get("brief", "/v1/accounts/:id/brief", {
       params: { id: Uuid },

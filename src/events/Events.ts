@@ -6,6 +6,7 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
+import { InvitationSource } from "../domain/Invitation.ts"
 import { TriageClass } from "../triage/TriageClass.ts"
 
 const Uuid = Schema.String.annotate({ format: "uuid" })
@@ -29,8 +30,8 @@ export const EventData = {
     accountId: Uuid,
     invitationId: Uuid,
     providerId: Schema.String,
-    via: Schema.String,
-    name: Schema.optionalKey(Schema.String)
+    via: InvitationSource,
+    name: Schema.optionalKey(Schema.String.annotate({ description: "The person's name, when the service knows it" }))
   }),
   "job.completed": Schema.Struct({
     jobId: Uuid,
