@@ -1,10 +1,12 @@
 /**
  * Syncing: background work (it creates no jobs and sends no job events) that
  * asks the network what changed for each connected account — invitations it
- * sent, messages it received — and records it. Each account is synced every
- * {@link SYNC_INTERVAL_MS} on the service's clock while its working hours are
- * open and its `list_polls` budget has room (one unit a sync); its status
- * must allow reads.
+ * sent, messages it received — and records it. Each account is synced at the
+ * cadence of `syncCadence` (`Cadence.ts`: every 10 minutes of the service's
+ * clock) while its working hours are open and its `list_polls` budget has
+ * room (one unit a sync); its status must allow reads. A change to the
+ * account (hours, limits, status) lets it be synced again without waiting
+ * for what held it, but never within an interval of its last sync.
  *
  * What a sync finds is written in one transaction with its events and the
  * account's cursor: an invitation that became accepted emits
@@ -12,22 +14,31 @@
  * `message.received` (with its triage) once, and a restart resumes from the
  * cursor, so nothing is reported twice or lost.
  *
+ * Invitations the service's own `connect` jobs sent are recorded (`svc`) when
+ * those jobs end (`Invitations.ts`); syncing records the rest (`external`)
+ * and every change of status.
+ *
  * Invitations pending longer than the account's `autoWithdrawDays` (null
  * turns it off) are withdrawn through the Governor by a job of the service's
- * own, which sends no job events.
+ * own, which sends no job events; the service proposes each one once.
  *
- * A loop looks every second of real time for accounts whose next sync is due
- * on the service's clock: under the sandbox's test clock, a jump of days
- * syncs each account once, not once per interval skipped.
+ * One loop, a fiber of the layer's scope, looks every second of real time
+ * ({@link dueScan}) for accounts whose next sync is due on the service's
+ * clock and claims them (`FOR UPDATE SKIP LOCKED`, so two servers never sync
+ * one account at once): under the sandbox's test clock, a jump of days syncs
+ * each account once, not once per interval skipped. A failing sync or look
+ * is logged and the loop goes on.
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, PubSub, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import type { NotFound } from "../api/Errors.ts"
-import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter, invitationStatuses } from "../api/InboxApi.ts"
+import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../api/InboxApi.ts"
 import { readableStatuses } from "../domain/Account.ts"
+import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import * as Time from "../domain/Time.ts"
 import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
 import type { NewEvent } from "../events/Events.ts"
@@ -41,9 +52,8 @@ import { AppConfig } from "../platform/AppConfig.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../triage/TriageClass.ts"
-
-/** How often an account is synced while it may be (service clock). */
-export const SYNC_INTERVAL_MS = 10 * 60_000
+import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
+import { recordSynced } from "./Invitations.ts"
 
 /** How far each sync reaches back before the previous one's end. */
 export const SYNC_OVERLAP_MS = 60_000
@@ -66,12 +76,7 @@ const CursorRow = Schema.Struct({
   connectedAt: Schema.NullOr(BigIntNumber)
 })
 const decodeCursor = Schema.decodeUnknownEffect(Schema.Array(CursorRow))
-
-const KnownRow = Schema.Struct({ id: Schema.String, status: Schema.String })
-const decodeKnown = Schema.decodeUnknownEffect(Schema.Array(KnownRow))
-
-const SentRow = Schema.Struct({ invitationId: Schema.String, name: Schema.NullOr(Schema.String) })
-const decodeSent = Schema.decodeUnknownEffect(Schema.Array(SentRow))
+const decodeSyncedUntil = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ syncedUntil: CursorRow.fields.syncedUntil })))
 
 const IdRow = Schema.Struct({ id: Schema.String })
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
@@ -80,8 +85,8 @@ const InvitationRow = Schema.Struct({
   id: Schema.String,
   providerId: Schema.String,
   note: Schema.NullOr(Schema.String),
-  status: Schema.Literals(invitationStatuses),
-  source: Schema.Literals(["svc", "external"]),
+  status: InvitationStatus,
+  source: InvitationSource,
   sentAt: Timestamp,
   resolvedAt: Schema.NullOr(Timestamp)
 })
@@ -90,7 +95,7 @@ const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow)
 export class Inbox extends Context.Service<Inbox, {
   /** Syncs one account now, if its status, hours and budget allow; records when it is next due. */
   readonly syncAccount: (accountId: string) => Effect.Effect<SyncOutcome>
-  /** Syncs every account whose next sync is due; returns how many were looked at. */
+  /** Claims the accounts whose next sync is due (up to `InboxSettings.batch`) and syncs them; returns how many. */
   readonly syncDue: Effect.Effect<number>
   /** The invitations an account of the workspace sent, newest first, up to 200; `all` or one status. */
   readonly invitations: (
@@ -99,7 +104,7 @@ export class Inbox extends Context.Service<Inbox, {
     status: typeof InvitationFilter.Type
   ) => Effect.Effect<ReadonlyArray<Invitation>, NotFound>
 }>()("outreach/Inbox") {
-  /** The inbox; with `inboxSync` on (the default) it syncs due accounts every second of real time. */
+  /** The inbox; with `inboxSync` on (the default) its loop syncs due accounts for the layer's lifetime. */
   static readonly layer = Layer.effect(
     Inbox,
     Effect.gen(function*() {
@@ -109,11 +114,18 @@ export class Inbox extends Context.Service<Inbox, {
       const triage = yield* Triage
       const jobs = yield* Jobs
       const config = yield* AppConfig
+      const settings = yield* InboxSettings
+      const changes = yield* AccountChanges
 
-      const setNextSync = (accountId: string, atMs: number) =>
-        sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${accountId}`.pipe(Effect.orDie, Effect.asVoid)
+      /** Records when the account is next due after an attempt at `nowMs`. */
+      const scheduleNext = (accountId: string, attempt: SyncAttempt, nowMs: number) =>
+        nextSyncAt(attempt, nowMs).pipe(
+          Effect.flatMap((atMs) => sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${accountId}`),
+          Effect.orDie,
+          Effect.asVoid
+        )
 
-      /** Records what the network reported, its events and the cursor, in one transaction. */
+      /** Records what the network reported, its events, the spend and the cursor, in one transaction. */
       const record = (
         accountId: string,
         workspaceId: string,
@@ -122,87 +134,73 @@ export class Inbox extends Context.Service<Inbox, {
         invitations: ReadonlyArray<SyncedInvitation>,
         messages: ReadonlyArray<{ readonly message: InboundMessage; readonly triage: TriageResult }>
       ) =>
-        sql.withTransaction(Effect.gen(function*() {
-          // One sync of an account at a time, across servers: the status read below decides the events.
-          yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
-          const ids = invitations.map((invitation) => invitation.invitationId)
-          const known = ids.length === 0 ? [] : yield* sql`
-            SELECT id, status FROM invitations WHERE account_id = ${accountId} AND ${sql.in("id", ids)}`.pipe(
-            Effect.flatMap(decodeKnown)
-          )
-          const statusBefore = new Map(known.map((row) => [row.id, row.status]))
-          // Invitations sent through the service are the account's connect jobs; they know the person's name.
-          const sent = ids.length === 0 ? [] : yield* sql`
-            SELECT result ->> 'invitationId' AS "invitationId", result -> 'person' ->> 'name' AS name
-            FROM jobs WHERE account_id = ${accountId} AND kind = 'connect' AND status = 'completed'
-              AND result ->> 'invitationId' IN ${sql.in(ids)}`.pipe(Effect.flatMap(decodeSent))
-          const viaService = new Map(sent.map((row) => [row.invitationId, row.name]))
-          const events: Array<NewEvent> = []
-          for (const invitation of invitations) {
-            const source = viaService.has(invitation.invitationId) ? "svc" : "external"
-            const name = viaService.get(invitation.invitationId) ?? null
-            yield* sql`
-              INSERT INTO invitations (account_id, id, provider_id, name, note, status, source, sent_at, accepted_at, resolved_at)
-              VALUES (${accountId}, ${invitation.invitationId}, ${invitation.providerId}, ${name}, ${invitation.note},
-                ${invitation.status}, ${source}, ${invitation.sentAt}::timestamptz, ${invitation.acceptedAt}::timestamptz,
-                ${invitation.resolvedAt}::timestamptz)
-              ON CONFLICT (account_id, id) DO UPDATE SET status = EXCLUDED.status,
-                accepted_at = EXCLUDED.accepted_at, resolved_at = EXCLUDED.resolved_at`
-            if (invitation.status === "accepted" && statusBefore.get(invitation.invitationId) !== "accepted") {
+        Effect.gen(function*() {
+          const nextAt = yield* nextSyncAt({ heldUntil: null }, nowMs)
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            // One sync of an account at a time, across servers: the status before decides the events.
+            yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
+            const events: Array<NewEvent> = []
+            for (const invitation of invitations) {
+              const recorded = yield* recordSynced(sql, accountId, invitation)
+              if (invitation.status === "accepted" && recorded.statusBefore !== "accepted") {
+                events.push({
+                  type: "invitation.accepted",
+                  data: {
+                    accountId,
+                    invitationId: invitation.invitationId,
+                    providerId: invitation.providerId,
+                    via: recorded.source,
+                    ...(recorded.name === null ? {} : { name: recorded.name })
+                  }
+                })
+              }
+            }
+            let received = 0
+            for (const { message, triage: triaged } of messages) {
+              const inserted = yield* sql<{ id: string }>`
+                INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
+                  triage_class, suggested_reply)
+                VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
+                  ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
+                  ${triaged.suggestedReply})
+                ON CONFLICT (account_id, id) DO NOTHING
+                RETURNING id`
+              if (inserted.length === 0) continue
+              received++
               events.push({
-                type: "invitation.accepted",
+                type: "message.received",
                 data: {
                   accountId,
-                  invitationId: invitation.invitationId,
-                  providerId: invitation.providerId,
-                  via: source,
-                  ...(name === null ? {} : { name })
+                  chatId: message.chatId,
+                  messageId: message.messageId,
+                  senderProviderId: message.senderProviderId,
+                  text: message.text,
+                  sentAt: message.sentAt,
+                  triage: { class: triaged.class, suggestedReply: triaged.suggestedReply }
                 }
               })
             }
-          }
-          let received = 0
-          for (const { message, triage: triaged } of messages) {
-            const inserted = yield* sql<{ id: string }>`
-              INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
-                triage_class, suggested_reply)
-              VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId}, ${message.text},
-                ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class}, ${triaged.suggestedReply})
-              ON CONFLICT (account_id, id) DO NOTHING
-              RETURNING id`
-            if (inserted.length === 0) continue
-            received++
-            events.push({
-              type: "message.received",
-              data: {
-                accountId,
-                chatId: message.chatId,
-                messageId: message.messageId,
-                senderProviderId: message.senderProviderId,
-                text: message.text,
-                sentAt: message.sentAt,
-                triage: { class: triaged.class, suggestedReply: triaged.suggestedReply }
-              }
-            })
-          }
-          yield* outbox.append(workspaceId, events)
-          yield* sql`
-            INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
-            VALUES (${accountId}, 'list_polls', 1, NULL, ${Time.toIso(nowMs)}::timestamptz)`
-          yield* sql`
-            UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nowMs + SYNC_INTERVAL_MS}
-            WHERE id = ${accountId}`
-          return {
-            _tag: "Synced",
-            invitations: invitations.length,
-            accepted: events.filter((event) => event.type === "invitation.accepted").length,
-            messages: received
-          } as const
-        })).pipe(Effect.orDie)
+            yield* outbox.append(workspaceId, events)
+            yield* sql`
+              INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
+              VALUES (${accountId}, 'list_polls', 1, NULL, ${Time.toIso(nowMs)}::timestamptz)`
+            yield* sql`
+              UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nextAt}
+              WHERE id = ${accountId}`
+            return {
+              _tag: "Synced",
+              invitations: invitations.length,
+              accepted: events.filter((event) => event.type === "invitation.accepted").length,
+              messages: received
+            } as const
+          }))
+        }).pipe(Effect.orDie)
 
       /**
        * Invitations pending longer than the account's `autoWithdrawDays` get a `withdraw_invite` job of the
-       * service's own (no job events), unless one is already on its way; the Governor runs it like any write.
+       * service's own (no job events), which the Governor runs like any write. The service proposes each
+       * invitation's withdrawal once: not again after a person rejected it or it failed, nor while a
+       * withdrawal of anyone's is on its way.
        */
       const withdrawStale = (accountId: string, workspaceId: string, nowMs: number) =>
         Effect.gen(function*() {
@@ -212,10 +210,9 @@ export class Inbox extends Context.Service<Inbox, {
               AND i.sent_at < ${Time.toIso(nowMs)}::timestamptz - a.auto_withdraw_days * interval '1 day'
               AND NOT EXISTS (
                 SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
-                  AND j.input ->> 'invitationId' = i.id AND j.status NOT IN ('failed', 'cancelled'))`.pipe(
-            Effect.flatMap(decodeIds),
-            Effect.orDie
-          )
+                  AND j.input ->> 'invitationId' = i.id
+                  AND (j.origin = 'service' OR j.status NOT IN ('failed', 'cancelled')))
+            ORDER BY i.sent_at, i.id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
           yield* Effect.forEach(stale, (invitation) =>
             jobs.create({
               workspaceId,
@@ -232,17 +229,16 @@ export class Inbox extends Context.Service<Inbox, {
         if (current === undefined) return { _tag: "Skipped", reason: "removed" } as const
         const { account, nowMs } = current
         if (!readableStatuses.has(account.status)) {
-          yield* setNextSync(accountId, nowMs + SYNC_INTERVAL_MS)
+          yield* scheduleNext(accountId, { heldUntil: null }, nowMs)
           return { _tag: "Skipped", reason: "status" } as const
         }
         if (!isOpen(account.hours, nowMs)) {
-          yield* setNextSync(accountId, nextOpening(account.hours, nowMs) ?? nowMs + SYNC_INTERVAL_MS)
+          yield* scheduleNext(accountId, { heldUntil: nextOpening(account.hours, nowMs) }, nowMs)
           return { _tag: "Skipped", reason: "hours" } as const
         }
         const plan = planJob({ nowMs, job: { isWrite: false, category: "list_polls" }, account })
         if (plan._tag !== "Run") {
-          const until = plan._tag === "Wait" && plan.until !== null ? plan.until : nowMs + SYNC_INTERVAL_MS
-          yield* setNextSync(accountId, until)
+          yield* scheduleNext(accountId, { heldUntil: plan._tag === "Wait" ? plan.until : null }, nowMs)
           return { _tag: "Skipped", reason: "budget" } as const
         }
         const [cursor] = yield* sql`
@@ -257,7 +253,7 @@ export class Inbox extends Context.Service<Inbox, {
           Effect.option
         )
         if (result._tag === "None") {
-          yield* setNextSync(accountId, nowMs + SYNC_INTERVAL_MS)
+          yield* scheduleNext(accountId, { heldUntil: null }, nowMs)
           return { _tag: "Skipped", reason: "network" } as const
         }
         const messages = yield* Effect.forEach(result.value.messages, (message) =>
@@ -274,31 +270,68 @@ export class Inbox extends Context.Service<Inbox, {
         return { ...synced, withdrawing }
       })
 
+      /**
+       * Claims the accounts whose next sync is due (their next sync moves an interval on, so another server
+       * skips them and a sync that crashes waits for it) and syncs them one after the other.
+       */
       const syncDue = Effect.gen(function*() {
         const now = yield* Time.now
+        const leaseUntil = yield* nextSyncAt({ heldUntil: null }, now.ms)
         const due = yield* sql`
-          SELECT id::text AS id FROM accounts
-          WHERE removed_at IS NULL AND connected_at IS NOT NULL
-            AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${now.ms})
-          ORDER BY next_sync_at_ms NULLS FIRST LIMIT 100`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
+          UPDATE accounts SET next_sync_at_ms = ${leaseUntil}
+          WHERE id IN (
+            SELECT id FROM accounts
+            WHERE removed_at IS NULL AND connected_at IS NOT NULL
+              AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${now.ms})
+            ORDER BY next_sync_at_ms NULLS FIRST LIMIT ${settings.batch}
+            FOR UPDATE SKIP LOCKED)
+          RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
         yield* Effect.forEach(due, (row) =>
           syncAccount(row.id).pipe(
-            // A failed sync is tried again at the next interval, not every second.
             Effect.catchCause((cause) =>
-              Effect.logError("inbox sync failed", cause).pipe(
-                Effect.annotateLogs({ accountId: row.id }),
-                Effect.andThen(setNextSync(row.id, now.ms + SYNC_INTERVAL_MS))
+              Effect.logError("inbox sync failed; the account is tried again at its next interval", cause).pipe(
+                Effect.annotateLogs({ accountId: row.id })
               )
             )
           ), { discard: true })
         return due.length
       })
 
+      /**
+       * An account changed (its hours, limits or status): what held its syncs may hold no longer, so it is
+       * due again an interval after its last sync at the latest (at once when it was never synced). The
+       * cadence still holds: a change never brings a sync within an interval of the previous one.
+       */
+      const accountChanged = (accountId: string) =>
+        Effect.gen(function*() {
+          const [cursor] = yield* sql`
+            SELECT synced_until_ms AS "syncedUntil" FROM accounts WHERE id = ${accountId} AND removed_at IS NULL`.pipe(
+            Effect.flatMap(decodeSyncedUntil),
+            Effect.orDie
+          )
+          if (cursor === undefined) return
+          const dueBy = cursor.syncedUntil === null ? null : yield* nextSyncAt({ heldUntil: null }, cursor.syncedUntil)
+          yield* sql`
+            UPDATE accounts SET next_sync_at_ms = ${dueBy}
+            WHERE id = ${accountId} AND next_sync_at_ms IS NOT NULL
+              ${dueBy === null ? sql`` : sql`AND next_sync_at_ms > ${dueBy}`}`.pipe(Effect.orDie)
+        })
+
       if (config.inboxSync) {
-        yield* Time.liveSleep(Duration.seconds(1)).pipe(
-          Effect.andThen(syncDue),
-          Effect.catchCause((cause) => Effect.logError("inbox sync loop failed", cause)),
+        const subscription = yield* changes.subscribe
+        yield* PubSub.take(subscription).pipe(
+          Effect.flatMap(accountChanged),
+          Effect.catchCause((cause) => Effect.logError("inbox could not follow an account change", cause)),
           Effect.forever,
+          Effect.forkScoped
+        )
+        // The looks follow real time (dueScan); what they sync follows the service's clock.
+        const serviceClock = yield* Clock.Clock
+        yield* syncDue.pipe(
+          Effect.catchCause((cause) => Effect.logError("inbox: looking for due accounts failed", cause)),
+          Effect.provideService(Clock.Clock, serviceClock),
+          Effect.repeat(dueScan(settings)),
+          Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
           Effect.forkScoped
         )
       }

@@ -1,8 +1,8 @@
 /**
  * Jobs in PostgreSQL: every status change is one statement guarded by the
  * status it moves from, so two fibers (or two servers) can never both start,
- * finish or cancel one job; a finished job's event goes to the outbox in the
- * same transaction.
+ * finish or cancel one job; a finished job's event, its spend and what it did
+ * to the account's invitations go in the same transaction.
  *
  * @since 1.0.0
  */
@@ -12,6 +12,7 @@ import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
+import { recordJobResult } from "../inbox/Invitations.ts"
 import { EpochMillis } from "../platform/Rows.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
@@ -231,6 +232,8 @@ export class JobStore extends Context.Service<JobStore, {
               INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
               VALUES (${job.accountId}, ${ending.spend.category}, ${ending.spend.units}, ${job.id}, ${now.iso}::timestamptz)`
           }
+          // The invitation a connect sent, or a withdrawal, is the service's record from this moment on.
+          if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)
           if (ending.writesNotBefore !== null) {
             yield* sql`UPDATE accounts SET writes_not_before = ${Time.toIso(ending.writesNotBefore)}::timestamptz
                        WHERE id = ${job.accountId}`
