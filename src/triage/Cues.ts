@@ -74,7 +74,11 @@ const name = "([A-Z][\\p{Ll}'-]+(?:\\s+[A-Z][\\p{Ll}'-]+)?)"
 const notNames = new Set([
   "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March",
   "April", "May", "June", "July", "August", "September", "October", "November", "December", "Hi", "Hey", "Hello",
-  "Thanks", "Thank", "Sorry", "Please", "Our", "The", "Not", "LinkedIn", "Zoom", "Teams", "Google"
+  "Thanks", "Thank", "Sorry", "Please", "Our", "The", "Not", "LinkedIn", "Zoom", "Teams", "Google",
+  // Pronouns and their contractions start sentences such as "We're heads down" or "I'm heads down".
+  "I", "I'm", "I’m", "Im", "I'd", "I’d", "I'll", "I’ll", "I've", "I’ve", "We", "We're", "We’re", "We'd", "We’d",
+  "We'll", "We’ll", "We've", "We’ve", "You", "You're", "You’re", "They", "They're", "They’re", "He", "He's", "He’s",
+  "She", "She's", "She’s", "It", "It's", "It’s", "This", "That", "Someone", "Everyone", "Nobody", "Who"
 ])
 
 // Each pattern carries its own referral context, so a bare name (a greeting,
