@@ -22,6 +22,7 @@ import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
 import * as SandboxDriver from "./network/sandbox/SandboxDriver.ts"
+import { People } from "./people/People.ts"
 import * as Database from "./platform/Database.ts"
 import * as Observability from "./platform/Observability.ts"
 import * as ServiceClock from "./platform/ServiceClock.ts"
@@ -32,12 +33,12 @@ import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 /** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
 export const network = SandboxDriver.layer
 
-/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
+/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox, people and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
 export const core = Layer.mergeAll(Inbox.layer, Reports.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
-  Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer)),
+  Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer)),
   Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, Triage.layerEmbedded))
 )
 

@@ -12,6 +12,7 @@ import { InboxApi } from "./InboxApi.ts"
 import { documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
+import { PeopleApi } from "./PeopleApi.ts"
 import { SandboxClockApi } from "./SandboxClockApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { RequestErrors } from "./Security.ts"
@@ -28,6 +29,7 @@ export class Api extends HttpApi.make("outreach")
   .add(JobsApi)
   .add(ApprovalsApi)
   .add(InboxApi)
+  .add(PeopleApi)
   .add(WebhooksApi)
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.

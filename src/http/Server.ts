@@ -20,6 +20,7 @@ import { IdentityHandlers } from "./IdentityHandlers.ts"
 import { InboxHandlers } from "./InboxHandlers.ts"
 import { JobsHandlers } from "./JobsHandlers.ts"
 import { KeysHandlers } from "./KeysHandlers.ts"
+import { PeopleHandlers } from "./PeopleHandlers.ts"
 import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Middleware.ts"
 import { SandboxClockHandlers } from "./SandboxClockHandlers.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
@@ -31,7 +32,7 @@ export const openapiPath = "/openapi.json"
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, WebhooksHandlers]),
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, PeopleHandlers, WebhooksHandlers]),
     Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
   ),
   Gate.layer([

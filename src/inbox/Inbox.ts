@@ -11,8 +11,9 @@
  * What a sync finds is written in one transaction with its events and the
  * account's cursor: an invitation that became accepted emits
  * `invitation.accepted` once, a message seen for the first time emits
- * `message.received` (with its triage) once, and a restart resumes from the
- * cursor, so nothing is reported twice or lost.
+ * `message.received` (with its triage) once, each person named is touched
+ * in People, and a restart resumes from the cursor, so nothing is reported
+ * twice or lost.
  *
  * Invitations the service's own `connect` jobs sent are recorded (`svc`) when
  * those jobs end (`Invitations.ts`); syncing records the rest (`external`)
@@ -47,6 +48,7 @@ import { accountFacts } from "../jobs/AccountFacts.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { planJob } from "../jobs/Plan.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { touchPerson } from "../people/Touches.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
@@ -125,6 +127,18 @@ export class Inbox extends Context.Service<Inbox, {
           Effect.asVoid
         )
 
+      /**
+       * The profile address of each person a sync names, for People. One the driver cannot identify is left
+       * out: then only a person already known is touched.
+       */
+      const profileUrlsOf = (providerIds: ReadonlyArray<string>) =>
+        Effect.forEach(new Set(providerIds), (providerId) =>
+          network.identify(providerId).pipe(
+            Effect.map((identity): ReadonlyArray<readonly [string, string]> => [[providerId, identity.profileUrl]]),
+            Effect.catchTag("NetworkError", (error) =>
+              Effect.as(Effect.logWarning("the network could not identify a person it reported", error), []))
+          )).pipe(Effect.map((pairs) => new Map(pairs.flat())))
+
       /** Records what the network reported, its events, the spend and the cursor, in one transaction. */
       const record = (
         accountId: string,
@@ -136,12 +150,22 @@ export class Inbox extends Context.Service<Inbox, {
       ) =>
         Effect.gen(function*() {
           const nextAt = yield* nextSyncAt({ heldUntil: null }, nowMs)
+          const profileUrls = yield* profileUrlsOf([
+            ...invitations.map((invitation) => invitation.providerId),
+            ...messages.map(({ message }) => message.senderProviderId)
+          ])
           return yield* sql.withTransaction(Effect.gen(function*() {
             // One sync of an account at a time, across servers: the status before decides the events.
             yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
             const events: Array<NewEvent> = []
             for (const invitation of invitations) {
               const recorded = yield* recordSynced(sql, accountId, invitation)
+              yield* touchPerson(
+                sql,
+                workspaceId,
+                { providerId: invitation.providerId, profileUrl: profileUrls.get(invitation.providerId) ?? null },
+                invitation.resolvedAt ?? invitation.sentAt
+              )
               if (invitation.status === "accepted" && recorded.statusBefore !== "accepted") {
                 events.push({
                   type: "invitation.accepted",
@@ -167,6 +191,12 @@ export class Inbox extends Context.Service<Inbox, {
                 RETURNING id`
               if (inserted.length === 0) continue
               received++
+              yield* touchPerson(
+                sql,
+                workspaceId,
+                { providerId: message.senderProviderId, profileUrl: profileUrls.get(message.senderProviderId) ?? null },
+                message.sentAt
+              )
               events.push({
                 type: "message.received",
                 data: {

@@ -1,12 +1,12 @@
 /**
  * Runs one started job on the network: the guardrails a write must pass
- * first, the driver call, and what the job spent. It never touches the job's
- * row: the Governor records the attempt before and the ending after.
+ * first, the driver call, and what the job spent. It never moves the job's
+ * status: the Governor records the attempt before and the ending after
+ * (People links a `connect` or `send_message` to its person as it runs).
  *
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
 import type { AccountRow } from "../accounts/AccountRow.ts"
 import { type CommandName, commands, isCommandName } from "../commands/Commands.ts"
 import { checkInviteQuality } from "../domain/InviteQuality.ts"
@@ -14,8 +14,8 @@ import type { JobFailure } from "../domain/Job.ts"
 import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Limits.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
+import { otherSeatRefusal, People } from "../people/People.ts"
 import type { JobRow } from "./JobRow.ts"
-import { targetOf } from "./WriteTarget.ts"
 
 /** What running a job came to. */
 export type Outcome =
@@ -46,9 +46,6 @@ const unitsOf = (category: Category, result: unknown): number => {
   return Array.isArray(items) ? items.length : 0
 }
 
-const OtherInvite = Schema.Struct({ label: Schema.String, finishedAt: Schema.Unknown })
-const decodeOtherInvites = Schema.decodeUnknownEffect(Schema.Array(OtherInvite))
-
 export class Executor extends Context.Service<Executor, {
   /** Runs a started job as its account; never fails (a refusal is a `Failed` outcome). */
   readonly run: (job: JobRow, account: AccountRow) => Effect.Effect<Outcome>
@@ -57,40 +54,39 @@ export class Executor extends Context.Service<Executor, {
     Executor,
     Effect.gen(function*() {
       const network = yield* NetworkDriver
-      const sql = yield* SqlClient.SqlClient
+      const people = yield* People
 
-      /** Another seat of the workspace has an invitation out to this person (not withdrawn). */
-      const otherSeatInvite = (account: AccountRow, providerId: string) =>
-        sql`
-          SELECT a.label, j.finished_at AS "finishedAt" FROM jobs j JOIN accounts a ON a.id = j.account_id
-          WHERE j.workspace_id = ${account.workspaceId} AND j.account_id <> ${account.id} AND a.removed_at IS NULL
-            AND j.kind = 'connect' AND j.status = 'completed' AND j.result -> 'person' ->> 'providerId' = ${providerId}
-            AND NOT EXISTS (
-              SELECT 1 FROM jobs w WHERE w.account_id = j.account_id AND w.kind = 'withdraw_invite'
-                AND w.status = 'completed' AND w.result ->> 'invitationId' = j.result ->> 'invitationId')
-          ORDER BY j.seq DESC LIMIT 1`.pipe(
-          Effect.flatMap(decodeOtherInvites),
-          Effect.map((found) => found[0]),
-          Effect.orDie
-        )
-
-      /** The guardrails of `connect`: the target's quality, and no other seat inviting them at once. */
-      const connectGuardrails = (account: AccountRow, person: string) =>
+      /**
+       * Before a `connect` or a `send_message`: the person, as the network shows them to the account, recorded
+       * in People with the job; an invitation must clear the target's quality; and neither may reach a person
+       * another seat of the workspace holds (People's cross-seat rule), which fails naming that seat.
+       */
+      const guardrails = (job: JobRow, account: AccountRow, kind: "connect" | "send_message", input: unknown) =>
         Effect.gen(function*() {
+          const person = yield* personAddressOf(account, kind, input)
+          if (person === null) return null
           const profile = yield* network.read(account.id, "get_profile", { person })
-          const low = checkInviteQuality(profile, account.minInviteQuality)
-          if (low !== null) return low
-          const other = yield* otherSeatInvite(account, profile.providerId)
-          if (other === undefined) return null
-          const failure: JobFailure = {
-            type: "guardrail",
-            message: `${profile.name} already has an invitation from another seat of this workspace (${other.label}).`,
-            next: "Let that invitation run its course, or withdraw it from that account first."
+          if (kind === "connect") {
+            const low = checkInviteQuality(profile, account.minInviteQuality)
+            if (low !== null) return low
           }
-          return failure
+          const other = yield* people.claim({ job, account, profile, about: kind === "connect" ? "invitation" : "message" })
+          return other === undefined ? null : otherSeatRefusal(profile.name, other)
         })
 
-      const call = (kind: CommandName, input: unknown, account: AccountRow) =>
+      /** The address of the person a `connect` or `send_message` is for (a chat leads to its attendee). */
+      const personAddressOf = (account: AccountRow, kind: "connect" | "send_message", input: unknown) =>
+        Effect.gen(function*() {
+          const fields: Readonly<Record<string, unknown>> = typeof input === "object" && input !== null ? { ...input } : {}
+          const person = fields["person"]
+          if (typeof person === "string") return person
+          const chatId = fields["chatId"]
+          if (kind !== "send_message" || typeof chatId !== "string") return null
+          const conversation = yield* network.read(account.id, "get_conversation", { chatId })
+          return conversation.attendee.providerId
+        })
+
+      const call = (job: JobRow, kind: CommandName, input: unknown, account: AccountRow) =>
         Effect.gen(function*() {
           const spec = commands[kind]
           const decoded = yield* Schema.decodeUnknownEffect(spec.input)(input).pipe(Effect.option)
@@ -101,9 +97,8 @@ export class Executor extends Context.Service<Executor, {
               next: "Create the job again with a valid input."
             })
           }
-          const person = kind === "connect" ? targetOf(input) : null
-          if (person !== null) {
-            const refusal = yield* connectGuardrails(account, person)
+          if (kind === "connect" || kind === "send_message") {
+            const refusal = yield* guardrails(job, account, kind, input)
             if (refusal !== null) return failed(refusal)
           }
           const result: unknown = spec.kind === "read"
@@ -121,7 +116,7 @@ export class Executor extends Context.Service<Executor, {
 
       const run = (job: JobRow, account: AccountRow) =>
         isCommandName(job.kind)
-          ? call(job.kind, job.input, account).pipe(
+          ? call(job, job.kind, job.input, account).pipe(
             Effect.withSpan("Executor.run", { attributes: { "job.id": job.id, "job.kind": job.kind } })
           )
           : Effect.succeed(failed({

@@ -1,8 +1,9 @@
 /**
  * Jobs in PostgreSQL: every status change is one statement guarded by the
  * status it moves from, so two fibers (or two servers) can never both start,
- * finish or cancel one job; a finished job's event, its spend and what it did
- * to the account's invitations go in the same transaction.
+ * finish or cancel one job; a finished job's event, its spend, what it did
+ * to the account's invitations and the person it was about go in the same
+ * transaction.
  *
  * @since 1.0.0
  */
@@ -13,6 +14,7 @@ import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses,
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { recordJobResult } from "../inbox/Invitations.ts"
+import { linkJobResult } from "../people/Touches.ts"
 import { EpochMillis } from "../platform/Rows.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
@@ -234,6 +236,8 @@ export class JobStore extends Context.Service<JobStore, {
           }
           // The invitation a connect sent, or a withdrawal, is the service's record from this moment on.
           if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)
+          // The person the job was about has a new dealing with the workspace.
+          if (ending._tag === "Completed") yield* linkJobResult(sql, job, ending.result, now.iso)
           if (ending.writesNotBefore !== null) {
             yield* sql`UPDATE accounts SET writes_not_before = ${Time.toIso(ending.writesNotBefore)}::timestamptz
                        WHERE id = ${job.accountId}`

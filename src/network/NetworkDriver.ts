@@ -20,6 +20,12 @@ export interface AccountProfile {
   readonly connections: number
 }
 
+/** Who a person is on the network: its identifier and its canonical profile address. */
+export interface PersonIdentity {
+  readonly providerId: string
+  readonly profileUrl: string
+}
+
 /** A checkpoint the network asks a person to pass. */
 export type CheckpointType = "2fa" | "otp" | "captcha" | "in_app_approval"
 
@@ -67,6 +73,13 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
   }) => Effect.Effect<SignInStep>
   /** The profile of an account whose sign-in link was completed by the person. */
   readonly profileOf: (accountId: string) => Effect.Effect<AccountProfile>
+  /**
+   * The person an address names: any form the commands accept for a person
+   * (profile address, Sales Navigator lead address, provider id, slug), every
+   * form of one person giving the same identity. Fails `invalidInput` for an
+   * address that names no person. The sandbox answers without the network.
+   */
+  readonly identify: (address: string) => Effect.Effect<PersonIdentity, NetworkError>
   /** Runs a read command as the account; the result's type follows the command. */
   readonly read: <C extends ReadCommand>(
     accountId: string,

@@ -16,6 +16,7 @@ import sandboxNetwork from "../../migrations/0020_sandbox_network.ts"
 import sandboxEvents from "../../migrations/0021_sandbox_events.ts"
 import jobs from "../../migrations/0030_jobs.ts"
 import inbox from "../../migrations/0040_inbox.ts"
+import people from "../../migrations/0050_people.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -27,7 +28,8 @@ export const migrations = {
   "0020_sandbox_network": sandboxNetwork,
   "0021_sandbox_events": sandboxEvents,
   "0030_jobs": jobs,
-  "0040_inbox": inbox
+  "0040_inbox": inbox,
+  "0050_people": people
 }
 
 /** Applies the pending migrations and logs what ran. */

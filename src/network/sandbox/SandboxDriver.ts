@@ -13,6 +13,7 @@ import { Clock, Effect, Layer } from "effect"
 import { type CheckpointType, NetworkDriver, type SignInStep } from "../NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { reads, type Session } from "./Reads.ts"
+import { personIn } from "./Refs.ts"
 import { simulate } from "./Simulations.ts"
 import * as State from "./State.ts"
 import { syncSince } from "./Syncing.ts"
@@ -65,6 +66,8 @@ export const layer = Layer.effect(
             : { _tag: "Rejected", message: "The code is not right." }
         ),
       profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId)),
+      identify: (address) =>
+        Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl })),
       read: (accountId, command, input) =>
         Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
           Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })

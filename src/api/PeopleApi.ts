@@ -1,0 +1,280 @@
+/**
+ * People: the workspace's shared history with one person, across all its
+ * accounts. `GET /v1/people` searches the people the accounts have dealt with;
+ * `GET /v1/people/{id}` shows one with a timeline of who did what and when.
+ *
+ * @since 1.0.0
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { ADDRESS_MAX } from "../commands/Inputs.ts"
+import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
+import { JobStatus } from "../domain/Job.ts"
+import { TriageClass } from "../triage/TriageClass.ts"
+import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
+import { BadRequest, NotFound } from "./Errors.ts"
+import { Cursor, ListLimit } from "./JobsApi.ts"
+import { Authentication } from "./Security.ts"
+
+/** Days an unanswered cold message keeps a person to the seat that sent it. */
+export const COLD_MESSAGE_HOLD_DAYS = 14
+
+/** The most timeline entries one answer carries. */
+export const TIMELINE_MAX = 200
+
+const exampleIds = {
+  person: "3c9d2e1f-8a7b-4c6d-9e0f-1a2b3c4d5e6f",
+  account: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
+  job: "9a7e4c2b-1d3f-4e5a-8b6c-0d1e2f3a4b5c",
+  invitation: "5d1f8a2e-7c43-4b0e-9a61-2f3c4d5e6f70",
+  chat: "2-QUNvQUFiV0Z5YVdFdFoyRnlZMmxoTFROaE9XWXdNbU14WWc"
+} as const
+
+/** How one account stands with a person, as the service recorded it. */
+export const Relationship = Schema.Literals(["connected", "invited", "messaged", "none"]).annotate({
+  description: [
+    "How the account stands with the person, the first that holds:",
+    "- `connected`: an invitation from the account was accepted;",
+    "- `invited`: an invitation from the account is pending;",
+    "- `messaged`: messages went between them (either way);",
+    "- `none`: the account only ran jobs about the person (a profile read, a refused write) or its invitation was withdrawn or declined."
+  ].join("\n")
+})
+export type Relationship = typeof Relationship.Type
+
+/** One account's dealings with a person. */
+export const PersonAccount = Schema.Struct({
+  accountId: Uuid,
+  label: Schema.String.annotate({ description: "The account's label (usually the rep's name)" }),
+  relationship: Relationship,
+  invitation: Schema.NullOr(InvitationStatus).annotate({
+    description: "The status of the account's latest invitation to the person; null when it sent none"
+  }),
+  messagesSent: Schema.Int.annotate({ description: "Messages the account sent the person through the service" }),
+  messagesReceived: Schema.Int.annotate({ description: "Messages the person sent the account, as syncing recorded them" }),
+  lastActivityAt: DateTimeString.annotate({ description: "The account's latest dealing with the person" })
+}).annotate({ identifier: "PersonAccount" })
+export type PersonAccount = typeof PersonAccount.Type
+
+const personAccountExample = {
+  accountId: exampleIds.account,
+  label: "Ada Lovelace",
+  relationship: "connected",
+  invitation: "accepted",
+  messagesSent: 1,
+  messagesReceived: 1,
+  lastActivityAt: "2026-11-22T08:12:00.000Z"
+} as const
+
+const personExample = {
+  id: exampleIds.person,
+  providerId: "ACoAAbWFyaWEtZ2FyY2lhLTNhOWYwMmMxYg",
+  profileUrl: "https://www.linkedin.com/in/maria-garcia-3a9f02c1b",
+  name: "María García",
+  headline: "VP of Sales at Harborview Analytics | B2B SaaS",
+  company: "Harborview Analytics",
+  firstSeenAt: "2026-11-18T09:30:00.000Z",
+  lastActivityAt: "2026-11-22T08:12:00.000Z",
+  accounts: [personAccountExample]
+} as const
+
+/** A person the workspace's accounts have dealt with. */
+export const PersonRecord = Schema.Struct({
+  id: Uuid.annotate({ description: "The person's id in this workspace" }),
+  providerId: Schema.String.annotate({ description: "The network's identifier of the person: what makes two addresses one person" }),
+  profileUrl: Schema.String.annotate({ description: "The person's canonical profile address" }),
+  name: Schema.NullOr(Schema.String).annotate({
+    description: "Null until the service has read the person's profile or written to them (people known only from syncing)"
+  }),
+  headline: Schema.NullOr(Schema.String),
+  company: Schema.NullOr(Schema.String).annotate({ description: "The current employer, when the service read the profile" }),
+  firstSeenAt: DateTimeString.annotate({ description: "The workspace's first dealing with the person" }),
+  lastActivityAt: DateTimeString.annotate({ description: "The workspace's latest dealing with the person" }),
+  accounts: Schema.Array(PersonAccount).annotate({ description: "Every account that dealt with the person, latest first" })
+}).annotate({
+  identifier: "PersonRecord",
+  description: "A person, once per workspace, with how each account stands with them",
+  examples: [personExample]
+})
+export type PersonRecord = typeof PersonRecord.Type
+
+const entryFields = {
+  at: DateTimeString.annotate({ description: "When it happened" }),
+  accountId: Uuid.annotate({ description: "The account that did it (or to which it happened)" }),
+  accountLabel: Schema.String
+}
+
+const JobEntry = Schema.Struct({
+  kind: Schema.Literal("job"),
+  ...entryFields,
+  jobId: Uuid,
+  command: Schema.String.annotate({ description: "The job's command" }),
+  status: JobStatus,
+  error: Schema.NullOr(Schema.Struct({ type: Schema.String, message: Schema.String })).annotate({
+    description: "Why it failed (for example `guardrail` naming another seat); null otherwise"
+  })
+}).annotate({
+  identifier: "TimelineJob",
+  description: "A job about the person (from the moment it ran); `at` is when it last moved"
+})
+
+const InvitationEntry = Schema.Struct({
+  kind: Schema.Literal("invitation"),
+  ...entryFields,
+  invitationId: Schema.String,
+  status: InvitationStatus.annotate({ description: "Its status now" }),
+  source: InvitationSource,
+  note: Schema.NullOr(Schema.String),
+  resolvedAt: Schema.NullOr(DateTimeString)
+}).annotate({ identifier: "TimelineInvitation", description: "An invitation the account sent; `at` is when it was sent" })
+
+const AcceptedEntry = Schema.Struct({
+  kind: Schema.Literal("invitation_accepted"),
+  ...entryFields,
+  invitationId: Schema.String
+}).annotate({ identifier: "TimelineInvitationAccepted", description: "The person accepted the account's invitation" })
+
+const MessageSentEntry = Schema.Struct({
+  kind: Schema.Literal("message_sent"),
+  ...entryFields,
+  jobId: Uuid.annotate({ description: "The `send_message` job that sent it" }),
+  chatId: Schema.String,
+  messageId: Schema.String,
+  text: Schema.String,
+  inmail: Schema.Boolean.annotate({ description: "Sent as an InMail: a cold message to someone not connected" })
+}).annotate({ identifier: "TimelineMessageSent", description: "A message the account sent the person" })
+
+const MessageReceivedEntry = Schema.Struct({
+  kind: Schema.Literal("message_received"),
+  ...entryFields,
+  chatId: Schema.String,
+  messageId: Schema.String,
+  text: Schema.String,
+  triage: Schema.NullOr(Schema.Struct({ class: TriageClass, suggestedReply: Schema.NullOr(Schema.String) })).annotate({
+    description: "The reply's triage, as `message.received` carried it"
+  })
+}).annotate({ identifier: "TimelineMessageReceived", description: "A message the person sent the account, as syncing recorded it" })
+
+/** One thing in a person's history. */
+export const TimelineEntry = Schema.Union([JobEntry, InvitationEntry, AcceptedEntry, MessageSentEntry, MessageReceivedEntry])
+  .annotate({
+    identifier: "TimelineEntry",
+    description: "One thing in the person's history; `kind` fixes the other fields"
+  })
+export type TimelineEntry = typeof TimelineEntry.Type
+
+const timelineExample: ReadonlyArray<TimelineEntry> = [
+  {
+    kind: "message_received",
+    at: "2026-11-22T08:12:00.000Z",
+    accountId: exampleIds.account,
+    accountLabel: "Ada Lovelace",
+    chatId: exampleIds.chat,
+    messageId: "msg-9b8a7c6d5e4f3a2b",
+    text: "Sounds good, does Tuesday at 10am work for a call?",
+    triage: { class: "meeting", suggestedReply: "Tuesday at 10am works for me. I'll send an invite." }
+  },
+  {
+    kind: "invitation_accepted",
+    at: "2026-11-19T14:05:00.000Z",
+    accountId: exampleIds.account,
+    accountLabel: "Ada Lovelace",
+    invitationId: exampleIds.invitation
+  },
+  {
+    kind: "job",
+    at: "2026-11-18T09:30:02.000Z",
+    accountId: exampleIds.account,
+    accountLabel: "Ada Lovelace",
+    jobId: exampleIds.job,
+    command: "connect",
+    status: "completed",
+    error: null
+  },
+  {
+    kind: "invitation",
+    at: "2026-11-18T09:30:00.000Z",
+    accountId: exampleIds.account,
+    accountLabel: "Ada Lovelace",
+    invitationId: exampleIds.invitation,
+    status: "accepted",
+    source: "svc",
+    note: null,
+    resolvedAt: "2026-11-19T14:05:00.000Z"
+  }
+]
+
+/** `GET /v1/people` filters. */
+const searchQuery = {
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+      description: "Words in the person's name, headline, company or profile address (case-insensitive)",
+      examples: ["garcía"]
+    })
+  ),
+  company: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+      description: "The current employer's name contains this (case-insensitive)",
+      examples: ["Harborview"]
+    })
+  ),
+  profile: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(ADDRESS_MAX)).annotate({
+      description:
+        "Exactly this person, in any form a command takes (profile address with or without `https://`, Sales Navigator lead address, provider id, slug); an address that names no person is 400",
+      examples: ["https://www.linkedin.com/in/maria-garcia-3a9f02c1b/"]
+    })
+  ),
+  cursor: Schema.optionalKey(Cursor),
+  limit: ListLimit
+}
+
+const PeoplePage = Ok({
+  people: Schema.Array(PersonRecord).annotate({ description: "Latest activity first" }),
+  nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
+})
+
+const PersonWithTimeline = Ok({
+  person: PersonRecord,
+  timeline: Schema.Array(TimelineEntry).annotate({ description: `Newest first, up to ${TIMELINE_MAX} entries` })
+})
+
+export class PeopleApi extends HttpApiGroup.make("people")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/people", {
+      query: searchQuery,
+      success: PeoplePage,
+      error: BadRequest
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Search people",
+      description: [
+        "The people the workspace's accounts have dealt with: invited, messaged, heard from, or ran a job about. One record per person per workspace,",
+        "whatever address was used: the network's identifier (`providerId`) decides who is who. Filters combine (all must match).",
+        "",
+        "Latest activity first, paged with `cursor` and `limit`. A person whose activity changes while you page moves to the front,",
+        "so a long walk may miss them; start again from the first page to see the latest. 400 `badRequest`: a cursor this API did not give out,",
+        "or a `profile` that names no person."
+      ].join("\n")
+    })),
+    HttpApiEndpoint.get("get", "/v1/people/:id", {
+      params: { id: Uuid.annotate({ description: "The person's id" }) },
+      success: PersonWithTimeline.annotate({
+        examples: [{ ok: true, person: personExample, timeline: timelineExample }]
+      }),
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "A person and their timeline",
+      description: [
+        "The person, how each account stands with them, and the timeline: the jobs about them (from the moment each ran), the invitations",
+        "the accounts sent and their acceptance, the messages both ways and the triage of each reply, with the account that did it and when.",
+        "",
+        "Writes consult this history: two seats of the workspace never invite or cold-message the same person at once. A `connect`, or a",
+        "`send_message` to someone who is not a connection of the account and has not written to it, fails with `guardrail` naming the",
+        `other account while that account has an invitation to the person pending, sent them a cold message (InMail) in the last ${COLD_MESSAGE_HOLD_DAYS} days`,
+        "that they have not answered, or is sending them an invitation or message at this moment. 404 `notFound`: no such person in this workspace."
+      ].join("\n")
+    }))
+  )
+  .middleware(Authentication)
+  .annotateMerge(OpenApi.annotations({ title: "People" }))
+{}

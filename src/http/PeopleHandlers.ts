@@ -1,0 +1,31 @@
+/**
+ * The people endpoints: search, and one person with their timeline.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { CurrentPrincipal } from "../domain/Principal.ts"
+import { People } from "../people/People.ts"
+
+export const PeopleHandlers = HttpApiBuilder.group(
+  Api,
+  "people",
+  Effect.fn(function*(handlers) {
+    const people = yield* People
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          const page = yield* people.list(workspaceId, query)
+          return { ok: true as const, people: page.people, nextCursor: page.nextCursor }
+        }))
+      .handle("get", ({ params }) =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          const found = yield* people.get(workspaceId, params.id)
+          return { ok: true as const, person: found.person, timeline: found.timeline }
+        }))
+  })
+)
