@@ -5,7 +5,8 @@
  *
  * @since 1.0.0
  */
-import { Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { AccountChanges } from "./accounts/AccountChanges.ts"
 import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
@@ -23,9 +24,11 @@ import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
 import * as SandboxDriver from "./network/sandbox/SandboxDriver.ts"
 import { People } from "./people/People.ts"
+import { AppConfig } from "./platform/AppConfig.ts"
 import * as Database from "./platform/Database.ts"
 import * as Observability from "./platform/Observability.ts"
 import * as ServiceClock from "./platform/ServiceClock.ts"
+import * as OpenAiCompatible from "./triage/OpenAiCompatible.ts"
 import { Triage } from "./triage/Triage.ts"
 import * as Webhooks from "./webhooks/Dispatcher.ts"
 import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
@@ -33,13 +36,30 @@ import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 /** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
 export const network = SandboxDriver.layer
 
+/**
+ * Reply triage chosen by `TRIAGE_MODEL_URL`: the OpenAI-compatible language model there, with
+ * the embedded classifier answering when it fails or takes longer than `TRIAGE_TIMEOUT`; unset,
+ * the embedded classifier alone.
+ */
+export const triage: Layer.Layer<Triage, never, AppConfig> = Layer.unwrap(Effect.gen(function*() {
+  const { triageModel } = yield* AppConfig
+  return Option.match(triageModel, {
+    onNone: () => Triage.layerEmbedded,
+    onSome: (model) =>
+      Triage.layerLanguageModel({ timeout: model.timeout }).pipe(
+        Layer.provide(OpenAiCompatible.layer(model)),
+        Layer.provide(FetchHttpClient.layer)
+      )
+  })
+}))
+
 /** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox, people and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
 export const core = Layer.mergeAll(Inbox.layer, Reports.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
   Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer)),
-  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, Triage.layerEmbedded))
+  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, triage))
 )
 
 /** The HTTP server with its routes, after the bootstrap; needs the core services and `AppConfig`. */

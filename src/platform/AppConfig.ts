@@ -5,6 +5,7 @@
  * @since 1.0.0
  */
 import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema } from "effect"
+import type { OpenAiCompatibleOptions } from "../triage/OpenAiCompatible.ts"
 
 export interface AppSettings {
   readonly host: string
@@ -26,10 +27,32 @@ export interface AppSettings {
   readonly clock: "system" | "test"
   /** Sync each connected account's invitations and messages in the background (`OUTREACH_INBOX_SYNC`). */
   readonly inboxSync: boolean
+  /**
+   * Reply triage by the OpenAI-compatible language model at `TRIAGE_MODEL_URL`, with the
+   * embedded classifier as its fallback; none: the embedded classifier alone.
+   */
+  readonly triageModel: Option.Option<OpenAiCompatibleOptions & { readonly timeout: Duration.Duration }>
   readonly allowPrivateWebhooks: boolean
   readonly maxBodyBytes: number
   readonly shutdownTimeout: Duration.Duration
 }
+
+/**
+ * A non-empty `TRIAGE_MODEL_URL` turns language-model triage on; the URL must then parse and
+ * the model's name is required, so a mistake stops the start instead of silently falling back.
+ */
+const triageModel = Config.option(Config.String("TRIAGE_MODEL_URL")).pipe(
+  Config.flatMap((url) =>
+    Option.isNone(Option.filter(url, (url) => url !== ""))
+      ? Config.succeed(Option.none())
+      : Config.all({
+        url: Config.URL("TRIAGE_MODEL_URL").pipe(Config.map((url) => url.href)),
+        key: Config.option(Config.Redacted("TRIAGE_MODEL_KEY")),
+        model: Config.NonEmptyString("TRIAGE_MODEL"),
+        timeout: Config.Duration("TRIAGE_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
+      }).pipe(Config.map(Option.some))
+  )
+)
 
 export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outreach/AppConfig") {
   /** Reads the settings from the environment. */
@@ -54,6 +77,7 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
       Config.withDefault<"system" | "test">("system")
     ),
     inboxSync: Config.Boolean("OUTREACH_INBOX_SYNC").pipe(Config.withDefault(true)),
+    triageModel,
     allowPrivateWebhooks: Config.Boolean("OUTREACH_ALLOW_PRIVATE_WEBHOOKS").pipe(Config.withDefault(false)),
     maxBodyBytes: Config.Int("MAX_BODY_BYTES").pipe(Config.withDefault(1024 * 1024)),
     shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
@@ -82,6 +106,7 @@ export const defaults: AppSettings = {
   network: "sandbox",
   clock: "system",
   inboxSync: true,
+  triageModel: Option.none(),
   allowPrivateWebhooks: false,
   maxBodyBytes: 1024 * 1024,
   shutdownTimeout: Duration.seconds(20)
