@@ -27,7 +27,7 @@ const jobErrorTypeDescriptions: { readonly [T in JobErrorType]: string } = {
   cancelled: "the job was cancelled before it started (by `POST /v1/jobs/{id}/cancel`, or because its account was removed)",
   lowInviteQuality: "the person's invite-quality score (`score`) is below the account's `minInviteQuality`",
   guardrail:
-    "one of the network's rules forbids it (already a connection, a pending invitation from another seat of the workspace, not a connection...)",
+    "one of the network's rules forbids it (already a connection, not a connection...), or another seat of the workspace holds the person (its invitation is pending, its cold message unanswered, or its write to them in flight; the message names that account; see People)",
   noteQuotaExhausted: "a free account's sixth invitation note this month; nothing was sent, `until` says when notes are possible again",
   cannotResendYet: "the person was invited within 3 weeks of a withdrawal; `until` says when a new invitation can go",
   invalidInput: "the network cannot use an address, id, cursor or value of the input (the message names it)",

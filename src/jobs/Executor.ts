@@ -70,7 +70,7 @@ export class Executor extends Context.Service<Executor, {
             const low = checkInviteQuality(profile, account.minInviteQuality)
             if (low !== null) return low
           }
-          const other = yield* people.claim({ job, account, profile, about: kind === "connect" ? "invitation" : "message" })
+          const other = yield* people.claim({ job, profile, about: kind === "connect" ? "invitation" : "message" })
           return other === undefined ? null : otherSeatRefusal(profile.name, other)
         })
 

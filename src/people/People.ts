@@ -20,7 +20,6 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { AccountRow } from "../accounts/AccountRow.ts"
 import { BadRequest, NotFound } from "../api/Errors.ts"
 import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../api/PeopleApi.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
@@ -175,8 +174,7 @@ export class People extends Context.Service<People, {
    * the same transaction (the job, running and linked, then holds them).
    */
   readonly claim: (input: {
-    readonly job: { readonly id: string; readonly workspaceId: string }
-    readonly account: AccountRow
+    readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
     readonly profile: Person
     readonly about: WriteAbout
   }) => Effect.Effect<OtherSeat | undefined>
@@ -295,7 +293,7 @@ export class People extends Context.Service<People, {
       const otherSeatHolding = (workspaceId: string, accountId: string, personId: string, nowMs: number) =>
         sql`
           SELECT h."accountId", a.label, h.reason, h.since FROM (
-            SELECT j.account_id AS "accountId", 'in_flight' AS reason, j.started_at AS since, 1 AS rank
+            SELECT j.account_id AS "accountId", 'in_flight' AS reason, COALESCE(j.started_at, j.created_at) AS since, 1 AS rank
             FROM jobs j
             WHERE j.person_id = ${personId} AND j.status = 'running' AND j.kind IN ('connect', 'send_message')
             UNION ALL
@@ -322,12 +320,11 @@ export class People extends Context.Service<People, {
             AS wrote`.pipe(Effect.flatMap(decodeCount), Effect.map((rows) => rows[0]?.wrote === true))
 
       const claim = Effect.fn("People.claim")(function*(input: {
-        readonly job: { readonly id: string; readonly workspaceId: string }
-        readonly account: AccountRow
+        readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
         readonly profile: Person
         readonly about: WriteAbout
       }) {
-        const { job, account, profile, about } = input
+        const { job, profile, about } = input
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
           // The upsert holds the person's row to the end of the transaction: one claim of a person at a time.
@@ -341,9 +338,9 @@ export class People extends Context.Service<People, {
           if (personId === undefined) return yield* Effect.die(new Error(`person ${profile.providerId} not recorded`))
           yield* sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${job.id}`
           const outreach = about === "invitation" ||
-            (profile.connectionDegree !== 1 && !(yield* hasWritten(account.id, profile.providerId)))
+            (profile.connectionDegree !== 1 && !(yield* hasWritten(job.accountId, profile.providerId)))
           if (!outreach) return undefined
-          return yield* otherSeatHolding(job.workspaceId, account.id, personId, now.ms)
+          return yield* otherSeatHolding(job.workspaceId, job.accountId, personId, now.ms)
         })).pipe(Effect.orDie)
       })
 

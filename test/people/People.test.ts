@@ -1,12 +1,16 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { COLD_MESSAGE_HOLD_DAYS } from "../../src/api/PeopleApi.ts"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
+import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
+import { invitationOutcome, replyOutcome } from "../../src/network/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
 import { rng } from "../../src/network/sandbox/Random.ts"
+import { otherSeatRefusal, People } from "../../src/people/People.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 import { connectedAccount, DAY, jobAfter, strangers, workspaceWithAccount } from "../jobs/support.ts"
 
@@ -20,6 +24,19 @@ const strangersToAll = (accountIds: ReadonlyArray<string>, count: number, salt: 
     if (accountIds.every((accountId) => relationTo(accountId, ref.providerId).connectionDegree !== 1)) found.push(ref.profileUrl)
   }
   return found
+}
+
+/** A made-up stranger to the account who, left alone, neither accepts its invitation nor answers its first message. */
+const quietStranger = (accountId: string, salt: string): string => {
+  for (let i = 0; i < 50_000; i++) {
+    const ref = memberFrom(rng(salt, accountId, i))
+    if (
+      relationTo(accountId, ref.providerId).connectionDegree !== 1 &&
+      !invitationOutcome(accountId, ref.providerId).accepts &&
+      replyOutcome(accountId, ref.providerId, 0) === null
+    ) return ref.profileUrl
+  }
+  throw new Error("nobody found")
 }
 
 /** A made-up person who is a connection of `friendOf` and not of `strangerTo`. */
@@ -156,7 +173,8 @@ layer(serverLayer())("people", (it) => {
   it.effect("the timeline after a connect job, its acceptance, a message and a triaged reply; 404 and 400 for bad ids", () =>
     Effect.gen(function*() {
       const { token, workspaceId, accountId } = yield* workspaceWithAccount()
-      const [person] = strangers(accountId, 1, "people-timeline")
+      // The reply and the acceptance are the test's own: the person does neither unasked.
+      const person = quietStranger(accountId, "people-timeline")
       const connect = yield* run(workspaceId, accountId, "connect", { person, note: "Hello from Ada" })
       assert.strictEqual(connect.status, "completed", JSON.stringify(connect.error))
       const { invitationId } = connect.result as { invitationId: string }
@@ -296,5 +314,34 @@ layer(serverLayer())("people", (it) => {
       yield* TestClock.adjust(PACING_MAX_MS)
       const warm = yield* run(workspaceId, grace, "send_message", { person: friend, text: "Good to see you yesterday" })
       assert.strictEqual(warm.status, "completed", JSON.stringify(warm.error))
+    }))
+
+  it.effect("a seat's invitation or message in flight holds the person until its job ends; the claim links the job", () =>
+    Effect.gen(function*() {
+      const { token, workspaceId, accountId: ada } = yield* workspaceWithAccount({ mode: "approve" })
+      const grace = yield* connectedAccount(token, { mode: "approve" }, "Grace")
+      const [person] = strangersToAll([ada, grace], 1, "people-in-flight")
+      const jobs = yield* Jobs
+      const people = yield* People
+      const sql = yield* SqlClient.SqlClient
+      // Both writes wait for approval, so the Governor leaves them alone: the test moves them.
+      const adaJob = yield* jobs.create({ workspaceId, accountId: ada, command: "connect", input: { person } })
+      const graceJob = yield* jobs.create({ workspaceId, accountId: grace, command: "send_message", input: { person, text: "Hi", inmail: true } })
+      const profile = yield* (yield* NetworkDriver).read(grace, "get_profile", { person })
+      assert.notStrictEqual(profile.connectionDegree, 1)
+
+      yield* sql`UPDATE jobs SET status = 'running', started_at = created_at WHERE id = ${adaJob.id}`
+      assert.isUndefined(yield* people.claim({ job: { ...adaJob, workspaceId }, profile, about: "invitation" }))
+      const held = yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message" })
+      assert.isDefined(held)
+      assert.deepInclude(held, { accountId: ada, label: "Ada", reason: "in_flight" })
+      assert.include(otherSeatRefusal(profile.name, held).message, "Ada")
+
+      // Its job ended without an invitation: the person is free again.
+      yield* sql`UPDATE jobs SET status = 'failed' WHERE id = ${adaJob.id}`
+      assert.isUndefined(yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message" }))
+      const linked = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM jobs WHERE id IN (${adaJob.id}, ${graceJob.id}) AND person_id IS NOT NULL`
+      assert.strictEqual(linked[0].n, 2)
     }))
 })
