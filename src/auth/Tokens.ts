@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { createHash, randomBytes } from "node:crypto"
+import { hash, randomBytes } from "node:crypto"
 import { Effect } from "effect"
 
 /** The API key prefix. */
@@ -25,8 +25,8 @@ export const newKeyValue: Effect.Effect<string> = randomToken(keyPrefix)
 /** A new session token. */
 export const newSessionToken: Effect.Effect<string> = randomToken(sessionPrefix)
 
-/** The stored form of a credential: lowercase hex SHA-256. */
-export const hashCredential = (value: string): string => createHash("sha256").update(value).digest("hex")
+/** The stored form of a credential: lowercase hex SHA-256 (one-shot: it runs on every request). */
+export const hashCredential = (value: string): string => hash("sha256", value, "hex")
 
 /** The display prefix kept with a key record: its first 12 characters. */
 export const displayPrefix = (value: string): string => value.slice(0, 12)
