@@ -104,6 +104,51 @@ const entryFields = {
   accountLabel: Schema.String
 }
 
+const seat = { accountId: exampleIds.account, accountLabel: "Ada Lovelace" } as const
+
+/** One example of each kind of timeline entry: María's story with Ada, newest first in `timelineExample`. */
+const examples = {
+  received: {
+    kind: "message_received",
+    at: "2026-11-22T08:12:00.000Z",
+    ...seat,
+    chatId: exampleIds.chat,
+    messageId: "msg-9b8a7c6d5e4f3a2b",
+    text: "Sounds good, does Tuesday at 10am work for a call?",
+    triage: { class: "meeting", suggestedReply: "Tuesday at 10am works for me. I'll send an invite." }
+  },
+  sent: {
+    kind: "message_sent",
+    at: "2026-11-20T10:00:00.000Z",
+    ...seat,
+    jobId: "4e5f6a7b-8c9d-4e0f-9a1b-2c3d4e5f6a7b",
+    chatId: exampleIds.chat,
+    messageId: "msg-4f0c9d1e2a3b4c5d",
+    text: "Thanks for connecting, María! Would a 20-minute call next week be useful?",
+    inmail: false
+  },
+  accepted: { kind: "invitation_accepted", at: "2026-11-19T14:05:00.000Z", ...seat, invitationId: exampleIds.invitation },
+  job: {
+    kind: "job",
+    at: "2026-11-18T09:30:02.000Z",
+    ...seat,
+    jobId: exampleIds.job,
+    command: "connect",
+    status: "completed",
+    error: null
+  },
+  invitation: {
+    kind: "invitation",
+    at: "2026-11-18T09:30:00.000Z",
+    ...seat,
+    invitationId: exampleIds.invitation,
+    status: "accepted",
+    source: "svc",
+    note: null,
+    resolvedAt: "2026-11-19T14:05:00.000Z"
+  }
+} as const
+
 const JobEntry = Schema.Struct({
   kind: Schema.Literal("job"),
   ...entryFields,
@@ -115,7 +160,14 @@ const JobEntry = Schema.Struct({
   })
 }).annotate({
   identifier: "TimelineJob",
-  description: "A job about the person (from the moment it ran); `at` is when it last moved"
+  description: "A job about the person (from the moment it ran); `at` is when it last moved",
+  examples: [examples.job, {
+    ...examples.job,
+    accountLabel: "Grace Hopper",
+    command: "send_message",
+    status: "failed",
+    error: { type: "guardrail", message: "Another seat of this workspace, Ada Lovelace (account 0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c), sent María García a cold message on 2026-11-18T09:30:00.000Z that has not been answered." }
+  }]
 })
 
 const InvitationEntry = Schema.Struct({
@@ -126,13 +178,21 @@ const InvitationEntry = Schema.Struct({
   source: InvitationSource,
   note: Schema.NullOr(Schema.String),
   resolvedAt: Schema.NullOr(DateTimeString)
-}).annotate({ identifier: "TimelineInvitation", description: "An invitation the account sent; `at` is when it was sent" })
+}).annotate({
+  identifier: "TimelineInvitation",
+  description: "An invitation the account sent; `at` is when it was sent",
+  examples: [examples.invitation]
+})
 
 const AcceptedEntry = Schema.Struct({
   kind: Schema.Literal("invitation_accepted"),
   ...entryFields,
   invitationId: Schema.String
-}).annotate({ identifier: "TimelineInvitationAccepted", description: "The person accepted the account's invitation" })
+}).annotate({
+  identifier: "TimelineInvitationAccepted",
+  description: "The person accepted the account's invitation",
+  examples: [examples.accepted]
+})
 
 const MessageSentEntry = Schema.Struct({
   kind: Schema.Literal("message_sent"),
@@ -142,7 +202,11 @@ const MessageSentEntry = Schema.Struct({
   messageId: Schema.String,
   text: Schema.String,
   inmail: Schema.Boolean.annotate({ description: "Sent as an InMail: a cold message to someone not connected" })
-}).annotate({ identifier: "TimelineMessageSent", description: "A message the account sent the person" })
+}).annotate({
+  identifier: "TimelineMessageSent",
+  description: "A message the account sent the person",
+  examples: [examples.sent]
+})
 
 const MessageReceivedEntry = Schema.Struct({
   kind: Schema.Literal("message_received"),
@@ -153,7 +217,11 @@ const MessageReceivedEntry = Schema.Struct({
   triage: Schema.NullOr(Schema.Struct({ class: TriageClass, suggestedReply: Schema.NullOr(Schema.String) })).annotate({
     description: "The reply's triage, as `message.received` carried it"
   })
-}).annotate({ identifier: "TimelineMessageReceived", description: "A message the person sent the account, as syncing recorded it" })
+}).annotate({
+  identifier: "TimelineMessageReceived",
+  description: "A message the person sent the account, as syncing recorded it",
+  examples: [examples.received]
+})
 
 /** One thing in a person's history. */
 export const TimelineEntry = Schema.Union([JobEntry, InvitationEntry, AcceptedEntry, MessageSentEntry, MessageReceivedEntry])
@@ -163,45 +231,12 @@ export const TimelineEntry = Schema.Union([JobEntry, InvitationEntry, AcceptedEn
   })
 export type TimelineEntry = typeof TimelineEntry.Type
 
-const timelineExample: ReadonlyArray<TimelineEntry> = [
-  {
-    kind: "message_received",
-    at: "2026-11-22T08:12:00.000Z",
-    accountId: exampleIds.account,
-    accountLabel: "Ada Lovelace",
-    chatId: exampleIds.chat,
-    messageId: "msg-9b8a7c6d5e4f3a2b",
-    text: "Sounds good, does Tuesday at 10am work for a call?",
-    triage: { class: "meeting", suggestedReply: "Tuesday at 10am works for me. I'll send an invite." }
-  },
-  {
-    kind: "invitation_accepted",
-    at: "2026-11-19T14:05:00.000Z",
-    accountId: exampleIds.account,
-    accountLabel: "Ada Lovelace",
-    invitationId: exampleIds.invitation
-  },
-  {
-    kind: "job",
-    at: "2026-11-18T09:30:02.000Z",
-    accountId: exampleIds.account,
-    accountLabel: "Ada Lovelace",
-    jobId: exampleIds.job,
-    command: "connect",
-    status: "completed",
-    error: null
-  },
-  {
-    kind: "invitation",
-    at: "2026-11-18T09:30:00.000Z",
-    accountId: exampleIds.account,
-    accountLabel: "Ada Lovelace",
-    invitationId: exampleIds.invitation,
-    status: "accepted",
-    source: "svc",
-    note: null,
-    resolvedAt: "2026-11-19T14:05:00.000Z"
-  }
+const timelineExample = [
+  examples.received,
+  examples.accepted,
+  examples.sent,
+  examples.job,
+  examples.invitation
 ]
 
 /** `GET /v1/people` filters. */
@@ -232,6 +267,12 @@ const searchQuery = {
 const PeoplePage = Ok({
   people: Schema.Array(PersonRecord).annotate({ description: "Latest activity first" }),
   nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
+}).annotate({
+  examples: [{
+    ok: true,
+    people: [personExample],
+    nextCursor: "cGVyc29uOjIwMjYtMTEtMjJUMDg6MTI6MDAuMDAwWjozYzlkMmUxZi04YTdiLTRjNmQtOWUwZi0xYTJiM2M0ZDVlNmY"
+  }]
 })
 
 const PersonWithTimeline = Ok({
