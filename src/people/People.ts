@@ -107,7 +107,7 @@ const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
   reason: Schema.Literals(["in_flight", "pending_invitation", "cold_message"]),
   since: Timestamp
 })))
-const decodeCount = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ wrote: Schema.Boolean })))
+const decodeWrote = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ wrote: Schema.Boolean })))
 
 const badCursor = new BadRequest({
   error: {
@@ -317,7 +317,7 @@ export class People extends Context.Service<People, {
       const hasWritten = (accountId: string, providerId: string) =>
         sql`
           SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE account_id = ${accountId} AND sender_provider_id = ${providerId})
-            AS wrote`.pipe(Effect.flatMap(decodeCount), Effect.map((rows) => rows[0]?.wrote === true))
+            AS wrote`.pipe(Effect.flatMap(decodeWrote), Effect.map((rows) => rows[0]?.wrote === true))
 
       const claim = Effect.fn("People.claim")(function*(input: {
         readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }

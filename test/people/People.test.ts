@@ -241,6 +241,34 @@ layer(serverLayer())("people", (it) => {
       assert.strictEqual(anonymous.status, 401)
     }))
 
+  it.effect("a person known only from syncing: an invitation sent on the network itself, without a name until the profile is read", () =>
+    Effect.gen(function*() {
+      const { token, workspaceId, accountId } = yield* workspaceWithAccount()
+      const person = quietStranger(accountId, "people-external")
+      const sent = yield* (yield* NetworkDriver).write(accountId, "connect", { person })
+      yield* TestClock.adjust(60_000)
+      assert.strictEqual((yield* (yield* Inbox).syncAccount(accountId))._tag, "Synced")
+
+      const listed = yield* personAt(token, sent.person.providerId)
+      assert.deepInclude(listed, { profileUrl: sent.person.profileUrl, name: null, company: null })
+      assert.deepInclude(listed.accounts[0], { accountId, relationship: "invited", invitation: "pending" })
+      const found = yield* call("GET", `/v1/people/${listed.id}`, { token })
+      assert.deepStrictEqual(
+        found.body.timeline.map((entry: { kind: string; source?: string }) => [entry.kind, entry.source]),
+        [["invitation", "external"]]
+      )
+
+      // Reading the profile tells who they are; it is the same person, whatever address the read used.
+      yield* TestClock.adjust(60_000)
+      const read = yield* run(workspaceId, accountId, "get_profile", { person: sent.person.providerId })
+      assert.strictEqual(read.status, "completed", JSON.stringify(read.error))
+      const known = yield* personAt(token, person)
+      assert.strictEqual(known.id, listed.id)
+      assert.strictEqual(known.name, sent.person.name)
+      assert.isString(known.company)
+      assert.isTrue(known.lastActivityAt > listed.lastActivityAt)
+    }))
+
   it.effect("cross-seat guardrail on connect: the second seat fails naming the first, and the person's history shows both", () =>
     Effect.gen(function*() {
       const { token, workspaceId, accountId: ada } = yield* workspaceWithAccount()
