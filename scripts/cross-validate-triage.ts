@@ -3,11 +3,13 @@
  * `data/triage/replies.json` only, so settings and features can be tuned
  * without looking at the held-out part the evaluation test scores.
  *
- *   node scripts/cross-validate-triage.ts [--folds 10] [--iterations 150] [--learningRate 100] [--l2 0.05] [--misses]
+ *   node scripts/cross-validate-triage.ts [--folds 10] [--repeats 3] [--iterations n] [--l2 x] [--misses]
  *
- * Folds are stratified and deterministic: the n-th training example of a
- * class goes to fold n mod k. Prints the accuracy of each fold, the mean,
- * and the confusions summed over all folds (with `--misses`, the texts too).
+ * Folds are stratified and deterministic: within each class the examples are
+ * ordered (as in the file for the first repeat, by a hash of id and repeat for
+ * the others) and the n-th goes to fold n mod k. Prints the accuracy of each
+ * repeat, the mean over all folds, and the confusions summed over all folds
+ * (with `--misses`, the misclassified texts of the first repeat too).
  */
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
@@ -19,50 +21,59 @@ import { triageClasses } from "../src/triage/TriageClass.ts"
 const { values } = parseArgs({
   options: {
     folds: { type: "string", default: "10" },
+    repeats: { type: "string", default: "3" },
     iterations: { type: "string", default: String(fitOptions.iterations) },
-    learningRate: { type: "string", default: String(fitOptions.learningRate) },
     l2: { type: "string", default: String(fitOptions.l2) },
     misses: { type: "boolean", default: false }
   }
 })
 
 const folds = Number(values.folds)
-const options: FitOptions = {
-  iterations: Number(values.iterations),
-  learningRate: Number(values.learningRate),
-  l2: Number(values.l2)
+const repeats = Number(values.repeats)
+const options: FitOptions = { iterations: Number(values.iterations), l2: Number(values.l2) }
+
+// FNV-1a: a fixed, well-spread order that differs per repeat.
+const hash = (text: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h
 }
 
-const foldOf = (training: ReadonlyArray<LabelledReply>): ReadonlyMap<LabelledReply, number> => {
+const foldsOf = (training: ReadonlyArray<LabelledReply>, repeat: number): ReadonlyMap<LabelledReply, number> => {
   const result = new Map<LabelledReply, number>()
-  for (const c of triageClasses) training.filter((r) => r.class === c).forEach((r, n) => result.set(r, n % folds))
+  for (const c of triageClasses) {
+    const ofClass = training.filter((r) => r.class === c)
+    const ordered = repeat === 0 ? ofClass : [...ofClass].sort((a, b) => hash(`${repeat}:${a.id}`) - hash(`${repeat}:${b.id}`))
+    ordered.forEach((r, n) => result.set(r, n % folds))
+  }
   return result
 }
 
 const training = Effect.runSync(repliesIn("training"))
-const fold = foldOf(training)
 const confusions = new Map<string, number>()
-const accuracies: Array<number> = []
+const perRepeat: Array<number> = []
 const misses: Array<string> = []
-for (let k = 0; k < folds; k++) {
-  const classify = fromModel(fit(training.filter((r) => fold.get(r) !== k), options))
-  const validation = training.filter((r) => fold.get(r) === k)
+for (let repeat = 0; repeat < repeats; repeat++) {
+  const fold = foldsOf(training, repeat)
   let correct = 0
-  for (const reply of validation) {
-    const actual = classify(reply.text).class
-    if (actual === reply.class) correct++
-    else {
-      const pair = `${reply.class} -> ${actual}`
-      confusions.set(pair, (confusions.get(pair) ?? 0) + 1)
-      misses.push(`  ${pair}: ${reply.text.replace(/\s+/g, " ")}`)
+  for (let k = 0; k < folds; k++) {
+    const classify = fromModel(fit(training.filter((r) => fold.get(r) !== k), options))
+    for (const reply of training.filter((r) => fold.get(r) === k)) {
+      const actual = classify(reply.text).class
+      if (actual === reply.class) correct++
+      else {
+        const pair = `${reply.class} -> ${actual}`
+        confusions.set(pair, (confusions.get(pair) ?? 0) + 1)
+        if (repeat === 0) misses.push(`  ${pair}: ${reply.text.replace(/\s+/g, " ")}`)
+      }
     }
   }
-  accuracies.push(correct / validation.length)
+  perRepeat.push(correct / training.length)
 }
 
-const mean = accuracies.reduce((a, b) => a + b, 0) / accuracies.length
-console.log(`${folds}-fold on ${training.length} training replies, ${JSON.stringify(options)}`)
-console.log(`folds: ${accuracies.map((a) => a.toFixed(3)).join(" ")}`)
+const mean = perRepeat.reduce((a, b) => a + b, 0) / perRepeat.length
+console.log(`${repeats} x ${folds}-fold on ${training.length} training replies, ${JSON.stringify(options)}`)
+console.log(`repeats: ${perRepeat.map((a) => a.toFixed(4)).join(" ")}`)
 console.log(`mean accuracy ${mean.toFixed(4)}`)
 console.log([...confusions].sort((a, b) => b[1] - a[1]).map(([pair, n]) => `  ${n} ${pair}`).join("\n"))
 if (values.misses) console.log(misses.sort().join("\n"))

@@ -1,5 +1,5 @@
 /**
- * Turns a reply into the bag of features the naive Bayes model counts:
+ * Turns a reply into the set of features the logistic regression weighs:
  * normalised words, adjacent-word bigrams, and a few placeholder tokens
  * (times, dates, links, emojis, length) so that unseen specifics such as
  * "4:30" or "calendly.com/ana" still look like what they are.
