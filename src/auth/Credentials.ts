@@ -123,58 +123,19 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       const sql = yield* SqlClient.SqlClient
       const isUsable = usable(options.leaseMaxAgeMs)
 
-      // Keys act as owner; sessions carry their person's role. Only active workspaces admit.
-      const principalQuery = (hash: string | null, nowIso: string) =>
-        sql`
-          SELECT 'key' AS kind, k.workspace_id::text AS workspace_id, k.id::text AS credential_id,
-                 k.name AS key_name, NULL::text AS user_id, NULL::text AS email, NULL::text AS user_name,
-                 'owner' AS role
-          FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-          WHERE k.hash = ${hash} AND k.revoked_at IS NULL AND w.status = 'active'
-          UNION ALL
-          SELECT 'session', u.workspace_id::text, s.id::text, '', u.id::text, u.email, u.name, u.role
-          FROM sessions s JOIN users u ON u.id = s.user_id JOIN workspaces w ON w.id = u.workspace_id
-          WHERE s.hash = ${hash} AND s.revoked_at IS NULL AND s.expires_at > ${nowIso}::timestamptz
-            AND w.status = 'active'`
-
       /**
        * Claims up to `wanted` requests of the caller's window in one round trip, and
-       * resolves the credential on the way. The grant never takes the window past
-       * the limit, so all servers together admit at most the limit per minute.
+       * resolves the credential on the way (`claim_requests`, migration 0070). The
+       * grant never takes the window past the limit, so all servers together admit
+       * at most the limit per minute.
        */
       const claim = (hash: string | null, clientAddress: string, wanted: number, returned: number) =>
         Effect.gen(function*() {
           const now = yield* Time.now
           const window = RateLimit.windowOf(now.ms)
-          const limit = RateLimit.requestsPerMinute
           const rows = yield* sql`
-            WITH principal AS (${principalQuery(hash, now.iso)}),
-            touch AS (
-              UPDATE api_keys SET last_used_at = ${now.iso}::timestamptz
-              WHERE hash = ${hash} AND revoked_at IS NULL
-                AND (last_used_at IS NULL OR last_used_at < ${now.iso}::timestamptz - interval '1 minute')
-              RETURNING id
-            ),
-            counted AS (
-              INSERT INTO rate_limit_windows (bucket, window_start, hits, last_grant)
-              VALUES (
-                COALESCE((SELECT 'credential:' || credential_id FROM principal LIMIT 1), ${"address:" + clientAddress}),
-                ${window}, ${Math.min(wanted, limit)}, ${Math.min(wanted, limit)})
-              ON CONFLICT (bucket) DO UPDATE SET
-                last_grant = GREATEST(0, LEAST(${wanted}, ${limit} - CASE
-                  WHEN rate_limit_windows.window_start = EXCLUDED.window_start
-                  THEN GREATEST(0, rate_limit_windows.hits - ${returned}) ELSE 0 END)),
-                hits = CASE
-                  WHEN rate_limit_windows.window_start = EXCLUDED.window_start
-                  THEN GREATEST(0, rate_limit_windows.hits - ${returned}) ELSE 0 END
-                  + GREATEST(0, LEAST(${wanted}, ${limit} - CASE
-                  WHEN rate_limit_windows.window_start = EXCLUDED.window_start
-                  THEN GREATEST(0, rate_limit_windows.hits - ${returned}) ELSE 0 END)),
-                window_start = EXCLUDED.window_start
-              RETURNING hits, last_grant
-            )
-            SELECT counted.hits, counted.last_grant AS granted, principal.*
-            FROM counted LEFT JOIN (SELECT * FROM principal LIMIT 1) principal ON true`.pipe(
+            SELECT * FROM claim_requests(${hash}::text, ${now.iso}::timestamptz, ${"address:" + clientAddress}::text,
+              ${window}::bigint, ${wanted}::integer, ${RateLimit.requestsPerMinute}::integer, ${returned}::integer)`.pipe(
             Effect.flatMap(decodeRows),
             Effect.orDie
           )
@@ -249,7 +210,8 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
 
       const resolve = Effect.fn("Credentials.resolve")(function*(token: string) {
         const now = yield* Time.now
-        const rows = yield* sql`SELECT 0 AS hits, p.* FROM (${principalQuery(hashCredential(token), now.iso)}) p`
+        const rows = yield* sql`
+          SELECT 0 AS hits, p.* FROM credential_principal(${hashCredential(token)}::text, ${now.iso}::timestamptz) p`
           .pipe(Effect.flatMap(decodeRows), Effect.orDie)
         return rows[0] === undefined ? undefined : toPrincipal(rows[0])
       })

@@ -17,6 +17,7 @@ import sandboxEvents from "../../migrations/0021_sandbox_events.ts"
 import jobs from "../../migrations/0030_jobs.ts"
 import inbox from "../../migrations/0040_inbox.ts"
 import people from "../../migrations/0050_people.ts"
+import requestClaims from "../../migrations/0070_request_claims.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -29,7 +30,8 @@ export const migrations = {
   "0021_sandbox_events": sandboxEvents,
   "0030_jobs": jobs,
   "0040_inbox": inbox,
-  "0050_people": people
+  "0050_people": people,
+  "0070_request_claims": requestClaims
 }
 
 /** Applies the pending migrations and logs what ran. */

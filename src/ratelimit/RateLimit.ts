@@ -1,8 +1,8 @@
 /**
  * The request-rate rule: 600 requests per credential per fixed calendar
  * minute, shared by every server through PostgreSQL. This module holds the
- * arithmetic and the headers; the counting is one SQL statement in
- * `auth/Credentials.ts`.
+ * arithmetic and the headers; the counting is one SQL statement, the
+ * `claim_requests` function (migrations/0070) that `auth/Credentials.ts` calls.
  *
  * @since 1.0.0
  */
