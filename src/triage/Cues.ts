@@ -41,6 +41,7 @@ const autoReplyCue = new RegExp(
     "\\b(?:on|from) (?:vacation|holiday|sabbatical|honeymoon)\\b",
     "\\b(?:limited|no|intermittent) access to (?:e-?mail|my e-?mails?|messages|my messages|linkedin)\\b",
     "\\bmailbox is not monitored\\b",
+    "\\bnot checking (?:my )?(?:e-?mails?|messages|linkedin)\\b",
     "\\b(?:out|off) sick\\b",
     "\\b(?:I(?:'|’)?m|I am) (?:currently )?(?:away|off|out|offline)\\b[^.!?\\n]{0,40}\\buntil\\b",
     "\\baway from (?:the|my) (?:office|desk) until\\b"
@@ -124,9 +125,9 @@ const slotPattern = new RegExp(
   `(?:(?:${dateExpression}|today)\\s+(?:at\\s+)?)?${clockTime}${timeZone}(?:\\s+(?:on\\s+)?(?:${dateExpression}|today))?`,
   "i"
 )
-const calendarCue = /\b(?:calendly\.com|cal\.com|savvycal\.com|zcal\.co|my calendar link|calendar invite|send (?:me |over )?(?:an |the )?invite|accepted the invite|booked a slot|grab a slot)\b/i
+const calendarCue = /\b(?:calendly\.com|cal\.com|savvycal\.com|zcal\.co|my calendar link|calendar invite|send (?:me |over )?(?:an |the )?invite|accepted the invite|booked a slot|grab a slot|(?:your|my) availability|send (?:me |over )?(?:some|a few) (?:times|slots))\b/i
 
-/** Whether a reply proposes a concrete time or hands over a calendar link or invite. */
+/** Whether a reply proposes a concrete time, hands over a calendar link or invite, or asks for times to meet. */
 export const isMeetingProposal = (text: string): boolean => slotPattern.test(text) || calendarCue.test(text)
 
 /** The proposed slot ("Thursday at 2pm CET", "tomorrow 10am"), when the reply names a time of day. */

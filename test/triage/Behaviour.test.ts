@@ -137,6 +137,14 @@ describe("detail extraction", () => {
     assert.isFalse(Cues.isMeetingProposal("Let's revisit after our board meeting on the 20th"))
   })
 
+  it("reads a request for times as a meeting and 'not checking messages' as an away note", () => {
+    assert.isTrue(Cues.isMeetingProposal("Happy to talk. What's your availability later this week?"))
+    assert.isTrue(Cues.isMeetingProposal("Sure, send me a few times and I'll pick one."))
+    assert.isFalse(Cues.isMeetingProposal("Send me a few case studies first."))
+    assert.isTrue(Cues.isAutoReply("Travelling with the family and not checking email, back soon."))
+    assert.isFalse(Cues.isAutoReply("Still checking messages, just slow to answer."))
+  })
+
   it("greets the sender by the name in their sign-off", () => {
     assert.strictEqual(Cues.signedName("Send me pricing please.\n\nCheers,\nAnna"), "Anna")
     assert.strictEqual(Cues.signedName("Sounds good. Best regards, Tomasz"), "Tomasz")
