@@ -6,10 +6,11 @@ import type { TriageClass } from "../../src/triage/TriageClass.ts"
 
 /**
  * The accuracy the embedded classifier must keep on the held-out part. The
- * goal was 0.90; it honestly reaches 0.868 (118 of 136), so this floor sits
- * just below what it reaches and any real regression fails.
+ * goal was 0.90; it reaches 0.920 (206 of 224) with settings and cues chosen
+ * by cross-validation on the training part alone, so this floor sits just
+ * below that and a second lost reply fails.
  */
-const requiredAccuracy = 0.86
+const requiredAccuracy = 0.915
 
 interface ClassMetrics {
   readonly class: TriageClass
@@ -54,16 +55,16 @@ describe("the labelled set", () => {
       const all = yield* allReplies
       const training = yield* repliesIn("training")
       const heldOut = yield* repliesIn("heldOut")
-      assert.isAtLeast(all.length, 240)
-      assert.isAtLeast(heldOut.length, 100)
+      assert.isAtLeast(all.length, 680)
+      assert.isAtLeast(heldOut.length, 224)
       assert.strictEqual(training.length + heldOut.length, all.length)
       assert.strictEqual(new Set(all.map((r) => r.id)).size, all.length)
       assert.strictEqual(new Set(all.map((r) => r.text.trim().toLowerCase())).size, all.length)
       const heldOutTexts = new Set(heldOut.map((r) => r.text))
       assert.isFalse(training.some((r) => heldOutTexts.has(r.text)))
       for (const c of triageClasses) {
-        assert.isAtLeast(all.filter((r) => r.class === c).length, 25, c)
-        assert.isAtLeast(heldOut.filter((r) => r.class === c).length, 10, c)
+        assert.isAtLeast(all.filter((r) => r.class === c).length, 85, c)
+        assert.isAtLeast(heldOut.filter((r) => r.class === c).length, 28, c)
         assert.isTrue(all.filter((r) => r.class === c).every((r) => r.id.startsWith(`${c}-`)), c)
       }
     }))
