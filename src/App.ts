@@ -31,6 +31,11 @@ import * as ServiceClock from "./platform/ServiceClock.ts"
 import * as OpenAiCompatible from "./triage/OpenAiCompatible.ts"
 import { Triage } from "./triage/Triage.ts"
 import * as Webhooks from "./webhooks/Dispatcher.ts"
+import { Automations } from "./workflows/Automations.ts"
+import * as WorkflowEngine from "./workflows/Engine.ts"
+import * as WorkflowRun from "./workflows/Run.ts"
+import { WorkflowStore } from "./workflows/WorkflowStore.ts"
+import { Workflows } from "./workflows/Workflows.ts"
 import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 
 /** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
@@ -53,8 +58,15 @@ export const triage: Layer.Layer<Triage, never, AppConfig> = Layer.unwrap(Effect
   })
 }))
 
-/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox, people and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Layer.mergeAll(Inbox.layer, Reports.layer).pipe(
+/** Workflows and automations on the durable engine; needs the jobs, the network driver and the migrated `SqlClient`. */
+export const workflows = Automations.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(Workflows.layer, WorkflowRun.layer)),
+  Layer.provideMerge(WorkflowStore.layer),
+  Layer.provideMerge(WorkflowEngine.layer)
+)
+
+/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox, people, workflows and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
+export const core = Layer.mergeAll(Inbox.layer, Reports.layer, workflows).pipe(
   Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),

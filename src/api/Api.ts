@@ -7,6 +7,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
 import { ApprovalsApi } from "./ApprovalsApi.ts"
+import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { InboxApi } from "./InboxApi.ts"
 import { documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
@@ -18,6 +19,7 @@ import { SandboxApi } from "./SandboxApi.ts"
 import { RequestErrors } from "./Security.ts"
 import { SystemApi } from "./SystemApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
+import { WorkflowsApi } from "./WorkflowsApi.ts"
 
 export class Api extends HttpApi.make("outreach")
   .add(SystemApi)
@@ -30,6 +32,8 @@ export class Api extends HttpApi.make("outreach")
   .add(ApprovalsApi)
   .add(InboxApi)
   .add(PeopleApi)
+  .add(WorkflowsApi)
+  .add(AutomationsApi)
   .add(WebhooksApi)
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.

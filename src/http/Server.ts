@@ -12,6 +12,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AccountsHandlers } from "./AccountsHandlers.ts"
 import { ApprovalsHandlers } from "./ApprovalsHandlers.ts"
+import { AutomationsHandlers } from "./AutomationsHandlers.ts"
 import * as ConnectPage from "./ConnectPage.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -25,6 +26,7 @@ import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Mid
 import { SandboxClockHandlers } from "./SandboxClockHandlers.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
 import { WebhooksHandlers } from "./WebhooksHandlers.ts"
+import { WorkflowsHandlers } from "./WorkflowsHandlers.ts"
 
 /** Where the OpenAPI 3.1 document is served. */
 export const openapiPath = "/openapi.json"
@@ -32,7 +34,7 @@ export const openapiPath = "/openapi.json"
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, PeopleHandlers, WebhooksHandlers]),
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers]),
     Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
   ),
   Gate.layer([

@@ -18,6 +18,7 @@ import jobs from "../../migrations/0030_jobs.ts"
 import inbox from "../../migrations/0040_inbox.ts"
 import people from "../../migrations/0050_people.ts"
 import requestClaims from "../../migrations/0070_request_claims.ts"
+import workflows from "../../migrations/0080_workflows.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -31,7 +32,8 @@ export const migrations = {
   "0030_jobs": jobs,
   "0040_inbox": inbox,
   "0050_people": people,
-  "0070_request_claims": requestClaims
+  "0070_request_claims": requestClaims,
+  "0080_workflows": workflows
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -1,0 +1,119 @@
+/**
+ * Automations: a follow-up sequence sent by one account to a list of people,
+ * each person's run a workflow that stops the moment the person replies.
+ *
+ * @since 1.0.0
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { MAX_MESSAGES, MAX_PEOPLE, Sequence } from "../workflows/Automations.ts"
+import { WorkflowStatus } from "../workflows/WorkflowStore.ts"
+import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
+import { BadRequest, Conflict, NotFound } from "./Errors.ts"
+import { Authentication } from "./Security.ts"
+
+const exampleMessages = [
+  { text: "Hi Ana, thanks for connecting! We help ops teams cut onboarding time in half. Worth a chat?" },
+  { text: "Following up on my note: happy to share a 2-minute demo video.", afterDays: 3 },
+  { text: "Last note from me: if the timing is wrong, no worries at all.", afterDays: 7 }
+]
+
+export const Automation = Schema.Struct({
+  id: Uuid,
+  accountId: Uuid,
+  name: Schema.String,
+  status: Schema.Literals(["active", "paused", "stopped", "finished"]).annotate({
+    description: "active; paused (every run holds its next message); stopped (every run cancelled); finished (every run ended)"
+  }),
+  messages: Sequence,
+  runs: Schema.Array(Schema.Struct({
+    person: Schema.String,
+    workflowId: Uuid.annotate({ description: "The run's workflow: GET /v1/workflows/{id} for its jobs and log" }),
+    status: WorkflowStatus,
+    step: Schema.NullOr(Schema.String),
+    outcome: Schema.NullOr(Schema.String).annotate({ description: "How the run ended, e.g. `the person replied`" })
+  })).annotate({ description: "One run per person, in the order given" }),
+  createdAt: DateTimeString,
+  updatedAt: DateTimeString
+}).annotate({
+  identifier: "Automation",
+  examples: [{
+    id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+    accountId: "7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f",
+    name: "Q4 follow-ups",
+    status: "active",
+    messages: exampleMessages,
+    runs: [
+      {
+        person: "https://www.linkedin.com/in/ana-silva-77b1c2",
+        workflowId: "3b0f7c1e-2d4a-4e5f-8a6b-7c8d9e0f1a2b",
+        status: "stopped",
+        step: "1: wait 259200 s",
+        outcome: "the person replied"
+      },
+      {
+        person: "https://www.linkedin.com/in/tomas-berg-19ad02",
+        workflowId: "4c1a8d2f-3e5b-4f6a-9b7c-8d9e0f1a2b3c",
+        status: "waiting",
+        step: "1: wait 259200 s",
+        outcome: null
+      }
+    ],
+    createdAt: "2026-11-21T09:30:00.000Z",
+    updatedAt: "2026-11-21T09:30:00.000Z"
+  }]
+})
+
+export const StartAutomation = Schema.Struct({
+  account: Uuid.annotate({ description: "The account that sends every message" }),
+  name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(120)).annotate({ examples: ["Q4 follow-ups"] }),
+  people: Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400))).check(
+    Schema.isMinLength(1),
+    Schema.isMaxLength(MAX_PEOPLE)
+  ).annotate({
+    description: `Profile addresses, 1 to ${MAX_PEOPLE}; each gets the sequence in a run of its own`,
+    examples: [["https://www.linkedin.com/in/ana-silva-77b1c2", "https://www.linkedin.com/in/tomas-berg-19ad02"]]
+  }),
+  messages: Sequence
+}).annotate({ identifier: "StartAutomation" })
+
+const automationId = { id: Uuid.annotate({ description: "The automation's id" }) }
+const OneAutomation = Ok({ automation: Automation })
+
+const change = (name: "pause" | "resume" | "stop", summary: string, description: string) =>
+  HttpApiEndpoint.post(name, `/v1/automations/:id/${name}`, {
+    params: automationId,
+    success: OneAutomation,
+    error: [NotFound, Conflict]
+  }).annotateMerge(OpenApi.annotations({ summary, description }))
+
+export class AutomationsApi extends HttpApiGroup.make("automations")
+  .add(
+    HttpApiEndpoint.post("start", "/v1/automations", {
+      payload: StartAutomation,
+      success: OneAutomation.pipe(HttpApiSchema.status(202)),
+      error: [BadRequest, NotFound]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Start an automation",
+      description: [
+        `A message and up to ${MAX_MESSAGES - 1} follow-ups, each \`afterDays\` after the one before, sent by one account to each person.`,
+        "Each person's run stops by itself the moment the person replies (any class), also while a message waits for approval, working hours or budget (that job is cancelled).",
+        "Every message is an ordinary `send_message` job: the account's mode, approvals, budgets, working hours and the cross-seat rule apply.",
+        "Every address is checked first: one that names nobody answers 400 naming `body.people[i]` and nothing is started."
+      ].join("\n")
+    })),
+    HttpApiEndpoint.get("list", "/v1/automations", {
+      success: Ok({ automations: Schema.Array(Automation).annotate({ description: "Newest first, up to 200" }) })
+    }).annotateMerge(OpenApi.annotations({ summary: "List automations" })),
+    HttpApiEndpoint.get("get", "/v1/automations/:id", {
+      params: automationId,
+      success: OneAutomation,
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({ summary: "Get an automation", description: "Its status and every person's run." })),
+    change("pause", "Pause an automation", "Every run holds its next message until resumed; waits go on. 409 unless active."),
+    change("resume", "Resume an automation", "Every run goes on with its next message. 409 unless paused."),
+    change("stop", "Stop an automation", "Every run is cancelled with its unstarted jobs. 409 once stopped or finished.")
+  )
+  .middleware(Authentication)
+  .annotateMerge(OpenApi.annotations({ title: "Automations" }))
+{}

@@ -1,0 +1,158 @@
+/**
+ * Workflows: a tree of steps about one person, run for one account as one
+ * durable unit (decisions in the README, "Workflows and automations").
+ *
+ * @since 1.0.0
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { JobStatus } from "../domain/Job.ts"
+import { Steps } from "../workflows/Definition.ts"
+import { WorkflowStatus } from "../workflows/WorkflowStore.ts"
+import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
+import { BadRequest, Conflict, NotFound } from "./Errors.ts"
+import { Cursor, ListLimit } from "./JobsApi.ts"
+import { Authentication } from "./Security.ts"
+
+const exampleSteps = [
+  { type: "command", command: "get_profile" },
+  { type: "command", command: "connect", input: { note: "Hi María, enjoyed your post on pipeline reviews." } },
+  {
+    type: "waitFor",
+    condition: { type: "accepted" },
+    timeoutSeconds: 1_209_600,
+    then: [{ type: "command", command: "send_message", input: { text: "Thanks for connecting, María!" } }],
+    else: [{ type: "command", command: "withdraw_invite" }]
+  }
+] as const
+
+/** A workflow as the API shows it: where it is, its jobs and its log. */
+export const Workflow = Schema.Struct({
+  id: Uuid,
+  accountId: Uuid,
+  automationId: Schema.NullOr(Uuid).annotate({ description: "The automation this run belongs to, or null" }),
+  person: Schema.String.annotate({ description: "The profile address of the person the workflow is about" }),
+  status: WorkflowStatus,
+  paused: Schema.Boolean.annotate({ description: "Paused: the next command step waits until it is resumed" }),
+  step: Schema.NullOr(Schema.String).annotate({
+    description: "The step under way or last started: its path (`2.then.0`) and what it does; null before the first"
+  }),
+  waitingFor: Schema.NullOr(Schema.Struct({
+    what: Schema.String,
+    until: Schema.NullOr(DateTimeString).annotate({ description: "When the wait ends at the latest; null: no limit" })
+  })).annotate({ description: "What the workflow waits for while `waiting`" }),
+  outcome: Schema.NullOr(Schema.String).annotate({ description: "How it ended, in words; null while it runs" }),
+  error: Schema.Unknown.annotate({ description: "When `failed`: the error of the job that failed; else null" }),
+  steps: Steps,
+  jobs: Schema.Array(Schema.Struct({
+    path: Schema.String.annotate({ description: "The step that created the job" }),
+    jobId: Uuid,
+    kind: Schema.String,
+    status: JobStatus
+  })).annotate({ description: "The jobs its command steps created, oldest first (each also on GET /v1/jobs/{id})" }),
+  log: Schema.Array(Schema.Struct({
+    at: DateTimeString,
+    path: Schema.NullOr(Schema.String),
+    entry: Schema.String
+  })).annotate({ description: "What happened, oldest first: steps started, jobs created, branches taken, the end" }),
+  createdAt: DateTimeString,
+  updatedAt: DateTimeString,
+  finishedAt: Schema.NullOr(DateTimeString)
+}).annotate({
+  identifier: "Workflow",
+  examples: [{
+    id: "3b0f7c1e-2d4a-4e5f-8a6b-7c8d9e0f1a2b",
+    accountId: "7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f",
+    automationId: null,
+    person: "https://www.linkedin.com/in/maria-garcia-3a9f02c1b",
+    status: "waiting",
+    paused: false,
+    step: "2: wait up to 1209600 s for the invitation to be accepted",
+    waitingFor: { what: "the invitation to be accepted", until: "2026-12-05T09:30:00.000Z" },
+    outcome: null,
+    error: null,
+    steps: exampleSteps,
+    jobs: [
+      { path: "0", jobId: "0c5e2b1a-9f8d-4c7b-a6e5-d4c3b2a1f0e9", kind: "get_profile", status: "completed" },
+      { path: "1", jobId: "1d6f3c2b-0a9e-4d8c-b7f6-e5d4c3b2a1f0", kind: "connect", status: "completed" }
+    ],
+    log: [
+      { at: "2026-11-21T09:30:00.000Z", path: null, entry: "created" },
+      { at: "2026-11-21T09:30:00.000Z", path: "0", entry: "started get_profile" }
+    ],
+    createdAt: "2026-11-21T09:30:00.000Z",
+    updatedAt: "2026-11-21T09:41:12.000Z",
+    finishedAt: null
+  }]
+})
+
+/** `POST /v1/workflows` body. */
+export const StartWorkflow = Schema.Struct({
+  account: Uuid.annotate({ description: "The account that runs every step" }),
+  person: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+    description: "The person the workflow is about (a profile address); conditions watch this person, and command steps take them as `person` unless their input names someone",
+    examples: ["https://www.linkedin.com/in/maria-garcia-3a9f02c1b"]
+  }),
+  steps: Steps
+}).annotate({
+  identifier: "StartWorkflow",
+  examples: [{ account: "7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f", person: "https://www.linkedin.com/in/maria-garcia-3a9f02c1b", steps: exampleSteps }]
+})
+
+const workflowId = { id: Uuid.annotate({ description: "The workflow's id" }) }
+const OneWorkflow = Ok({ workflow: Workflow })
+
+const change = (name: "pause" | "resume" | "cancel", summary: string, description: string) =>
+  HttpApiEndpoint.post(name, `/v1/workflows/:id/${name}`, {
+    params: workflowId,
+    success: OneWorkflow,
+    error: [NotFound, Conflict]
+  }).annotateMerge(OpenApi.annotations({ summary, description }))
+
+export class WorkflowsApi extends HttpApiGroup.make("workflows")
+  .add(
+    HttpApiEndpoint.post("start", "/v1/workflows", {
+      payload: StartWorkflow,
+      success: OneWorkflow.pipe(HttpApiSchema.status(202)),
+      error: [BadRequest, NotFound]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Start a workflow",
+      description: [
+        "A tree of steps about one person, run for one account as one durable unit: `command` (a job through the Governor: the account's mode, approvals, budgets, working hours, pacing and guardrails apply as to any job), `wait` (a fixed pause), `waitFor` (until a condition holds, `then`, or the time limit passes, `else`) and `if` (a branch now).",
+        "Conditions: `accepted` (the invitation to the person was accepted, as syncing recorded it), `replied` (optionally of some triage classes), `elapsed`.",
+        "A command step's input is the command's own; `person` defaults to the workflow's person. Every input is checked before anything runs: a bad one answers 400 naming `body.steps[i].input.<field>`.",
+        "A job that fails ends the workflow as `failed` with that job's error. The workflow survives restarts: it resumes where it stopped and never creates a step's job twice.",
+        "Answers 202 with the workflow; follow it with GET /v1/workflows/{id}, and its jobs' events by webhook."
+      ].join("\n")
+    })),
+    HttpApiEndpoint.get("list", "/v1/workflows", {
+      query: {
+        automation: Schema.optionalKey(Uuid.annotate({ description: "Only the runs of this automation" })),
+        cursor: Schema.optionalKey(Cursor),
+        limit: ListLimit
+      },
+      success: Ok({
+        workflows: Schema.Array(Workflow).annotate({ description: "Newest first" }),
+        nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
+      }),
+      error: BadRequest
+    }).annotateMerge(OpenApi.annotations({ summary: "List workflows", description: "Newest first, paged with `cursor` and `limit`." })),
+    HttpApiEndpoint.get("get", "/v1/workflows/:id", {
+      params: workflowId,
+      success: OneWorkflow,
+      error: NotFound
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Get a workflow",
+      description: "Its status, the step under way, what it waits for and until when, its jobs and its log."
+    })),
+    change("pause", "Pause a workflow", "The next command step waits until the workflow is resumed; waits already under way go on. 409 once it has ended."),
+    change("resume", "Resume a workflow", "A paused workflow goes on with its next command step. 409 once it has ended."),
+    change(
+      "cancel",
+      "Cancel a workflow",
+      "It runs no further step, and its jobs that have not started are cancelled (job.failed for each). 409 once it has ended."
+    )
+  )
+  .middleware(Authentication)
+  .annotateMerge(OpenApi.annotations({ title: "Workflows" }))
+{}

@@ -1,0 +1,62 @@
+/**
+ * The automation endpoints.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { CurrentPrincipal } from "../domain/Principal.ts"
+import { type AutomationView, Automations } from "../workflows/Automations.ts"
+
+/** An automation in its API form. */
+export const automationRecord = ({ messages, row, runs, status }: AutomationView) => ({
+  id: row.id,
+  accountId: row.accountId,
+  name: row.name,
+  status,
+  messages,
+  runs: runs.map((run) => ({
+    person: run.row.person,
+    workflowId: run.row.id,
+    status: run.row.status,
+    step: run.row.step,
+    outcome: run.row.outcome
+  })),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt
+})
+
+export const AutomationsHandlers = HttpApiBuilder.group(
+  Api,
+  "automations",
+  Effect.fn(function*(handlers) {
+    const automations = yield* Automations
+    const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
+    return handlers
+      .handle("start", ({ payload }) =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          return one(yield* automations.start({
+            workspaceId,
+            accountId: payload.account,
+            name: payload.name,
+            people: payload.people,
+            messages: payload.messages
+          }))
+        }))
+      .handle("list", () =>
+        Effect.gen(function*() {
+          const { workspaceId } = yield* CurrentPrincipal
+          return { ok: true as const, automations: (yield* automations.list(workspaceId)).map(automationRecord) }
+        }))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.get(workspaceId, params.id), one)))
+      .handle("pause", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.pause(workspaceId, params.id), one)))
+      .handle("resume", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.resume(workspaceId, params.id), one)))
+      .handle("stop", ({ params }) =>
+        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.stop(workspaceId, params.id), one)))
+  })
+)

@@ -1,0 +1,202 @@
+/**
+ * Automations: one follow-up sequence (a message, then follow-ups each a
+ * number of days after the one before) sent by one account to a list of
+ * people. Each person's run is a workflow that stops by itself the moment the
+ * person replies (any class), also while a message waits for approval or for
+ * its time. Pausing holds every run's next message; stopping cancels them.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { MESSAGE_MAX, Text } from "../commands/Inputs.ts"
+import * as Time from "../domain/Time.ts"
+import { Timestamp } from "../platform/Rows.ts"
+import type { Step } from "./Definition.ts"
+import { type WorkflowView, Workflows } from "./Workflows.ts"
+import { finishedWorkflowStatuses, WorkflowStore } from "./WorkflowStore.ts"
+
+/** The most messages in one sequence, and people in one automation. */
+export const MAX_MESSAGES = 5
+export const MAX_PEOPLE = 100
+
+/** One message of a sequence; every one but the first says how many days after the previous it goes. */
+export const SequenceMessage = Schema.Struct({
+  text: Text(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
+  afterDays: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({
+    description: "Days after the previous message (1 to 90); required for every message but the first"
+  }))
+})
+export type SequenceMessage = typeof SequenceMessage.Type
+
+export const Sequence = Schema.Array(SequenceMessage).check(
+  Schema.isMinLength(1),
+  Schema.isMaxLength(MAX_MESSAGES),
+  Schema.makeFilter((messages: ReadonlyArray<SequenceMessage>) =>
+    messages.every((message, i) => (i === 0) === (message.afterDays === undefined)) ||
+    "The first message goes at once (no afterDays); every later one needs afterDays."
+  )
+).annotate({
+  description: `The first message and up to ${MAX_MESSAGES - 1} follow-ups`,
+  examples: [[
+    { text: "Hi Ana, thanks for connecting! We help ops teams cut onboarding time in half. Worth a chat?" },
+    { text: "Following up on my note: happy to share a 2-minute demo video.", afterDays: 3 },
+    { text: "Last note from me: if the timing is wrong, no worries at all.", afterDays: 7 }
+  ]]
+})
+
+/** A sequence as the steps of one person's workflow. */
+export const stepsOf = (messages: ReadonlyArray<SequenceMessage>): ReadonlyArray<Step> =>
+  messages.flatMap((message): ReadonlyArray<Step> => [
+    ...(message.afterDays === undefined ? [] : [{ type: "wait" as const, seconds: message.afterDays * 86_400 }]),
+    { type: "command", command: "send_message", input: { text: message.text } }
+  ])
+
+/** An automation's status: `finished` once every run has ended. */
+export type AutomationStatus = "active" | "paused" | "stopped" | "finished"
+
+const AutomationRow = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  name: Schema.String,
+  sequence: Schema.Unknown,
+  status: Schema.Literals(["active", "paused", "stopped", "finished"]),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+type AutomationRow = typeof AutomationRow.Type
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(AutomationRow))
+const decodeSequence = Schema.decodeUnknownEffect(Sequence)
+
+/** An automation with its runs, as the API shows it. */
+export interface AutomationView {
+  readonly row: AutomationRow
+  readonly status: AutomationStatus
+  readonly messages: ReadonlyArray<SequenceMessage>
+  readonly runs: ReadonlyArray<WorkflowView>
+}
+
+const columns = `a.id::text AS id, a.account_id::text AS "accountId", a.name, a.sequence, a.status,
+  a.created_at AS "createdAt", a.updated_at AS "updatedAt"`
+
+const automationNotFound = (id: string) =>
+  new NotFound({
+    error: { message: `No automation ${id} in this workspace.`, next: "List the workspace's automations with GET /v1/automations." }
+  })
+
+export class Automations extends Context.Service<Automations, {
+  readonly start: (request: {
+    readonly workspaceId: string
+    readonly accountId: string
+    readonly name: string
+    readonly people: ReadonlyArray<string>
+    readonly messages: ReadonlyArray<SequenceMessage>
+  }) => Effect.Effect<AutomationView, NotFound | BadRequest>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound>
+  readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<AutomationView>>
+  readonly pause: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
+  readonly resume: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
+  readonly stop: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
+}>()("outreach/Automations") {
+  static readonly layer = Layer.effect(
+    Automations,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const workflows = yield* Workflows
+      const store = yield* WorkflowStore
+
+      const runsOf = (workspaceId: string, id: string) =>
+        Effect.map(
+          workflows.list(workspaceId, { automationId: id, limit: MAX_PEOPLE }).pipe(Effect.orDie),
+          (page) => [...page.workflows].reverse()
+        )
+
+      const view = (workspaceId: string, row: AutomationRow) =>
+        Effect.gen(function*() {
+          const runs = yield* runsOf(workspaceId, row.id)
+          const allEnded = runs.every((run) => finishedWorkflowStatuses.has(run.row.status))
+          return {
+            row,
+            status: row.status !== "stopped" && allEnded ? "finished" : row.status,
+            messages: yield* decodeSequence(row.sequence).pipe(Effect.orDie),
+            runs
+          } satisfies AutomationView
+        })
+
+      const rowOf = (workspaceId: string, id: string) =>
+        sql`SELECT ${sql.literal(columns)} FROM automations a WHERE a.id = ${id} AND a.workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.orDie,
+          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(automationNotFound(id)) : Effect.succeed(rows[0]))
+        )
+
+      const change = (to: "active" | "paused" | "stopped", allowedFrom: ReadonlyArray<AutomationStatus>) =>
+        Effect.fn(`Automations.${to}`)(function*(workspaceId: string, id: string) {
+          const current = yield* view(workspaceId, yield* rowOf(workspaceId, id))
+          if (!allowedFrom.includes(current.status)) {
+            return yield* Effect.fail(
+              new Conflict({
+                error: {
+                  message: `Automation ${id} is ${current.status}.`,
+                  next: current.status === "paused" ? "Resume it with POST /v1/automations/{id}/resume." : "Start a new automation with POST /v1/automations."
+                }
+              })
+            )
+          }
+          const running = current.runs.filter((run) => !finishedWorkflowStatuses.has(run.row.status))
+          if (to === "stopped") {
+            for (const run of running) yield* Effect.ignore(workflows.cancel(workspaceId, run.row.id))
+          } else {
+            yield* store.setPaused(running.map((run) => run.row.id), to === "paused")
+          }
+          const now = yield* Time.now
+          yield* sql`UPDATE automations SET status = ${to}, updated_at = ${now.iso}::timestamptz WHERE id = ${id}`.pipe(
+            Effect.orDie
+          )
+          return yield* view(workspaceId, yield* rowOf(workspaceId, id))
+        })
+
+      return Automations.of({
+        start: Effect.fn("Automations.start")(function*(request) {
+          const steps = stepsOf(request.messages)
+          // Every person is checked before anything is stored, so a bad address leaves nothing behind.
+          const prepared = yield* Effect.forEach(request.people, (person, i) =>
+            workflows.prepare({
+              workspaceId: request.workspaceId,
+              accountId: request.accountId,
+              person,
+              steps,
+              stopOnReply: true
+            }).pipe(Effect.mapError((error) =>
+              error._tag === "BadRequest"
+                ? new BadRequest({
+                  error: { ...error.error, message: error.error.message.replace("body.person", `body.people[${i}]`) }
+                })
+                : error
+            )))
+          const id = crypto.randomUUID()
+          const now = yield* Time.now
+          yield* sql`
+            INSERT INTO automations (id, workspace_id, account_id, name, sequence, status, created_at, updated_at)
+            VALUES (${id}, ${request.workspaceId}, ${request.accountId}, ${request.name},
+              ${JSON.stringify(request.messages)}::jsonb, 'active', ${now.iso}::timestamptz, ${now.iso}::timestamptz)`
+            .pipe(Effect.orDie)
+          for (const run of prepared) yield* workflows.launch({ ...run, automationId: id })
+          return yield* view(request.workspaceId, yield* rowOf(request.workspaceId, id))
+        }),
+        get: (workspaceId, id) => Effect.flatMap(rowOf(workspaceId, id), (row) => view(workspaceId, row)),
+        list: (workspaceId) =>
+          sql`SELECT ${sql.literal(columns)} FROM automations a WHERE a.workspace_id = ${workspaceId}
+            ORDER BY a.created_at DESC, a.id DESC LIMIT 200`.pipe(
+            Effect.flatMap(decodeRows),
+            Effect.orDie,
+            Effect.flatMap((rows) => Effect.forEach(rows, (row) => view(workspaceId, row)))
+          ),
+        pause: change("paused", ["active"]),
+        resume: change("active", ["paused"]),
+        stop: change("stopped", ["active", "paused"])
+      })
+    })
+  )
+}

@@ -1,0 +1,233 @@
+/**
+ * Workflows as the API sees them: starting one (stored, then handed to the
+ * durable engine, before the caller hears back), reading its progress,
+ * listing, pausing, resuming and cancelling.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Result, Schema, SchemaIssue } from "effect"
+import { SqlClient } from "effect/sql"
+import { WorkflowEngine } from "effect/workflow"
+import { accountNotFound } from "../accounts/Accounts.ts"
+import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { commands } from "../commands/Commands.ts"
+import type { JobStatus } from "../domain/Job.ts"
+import { Jobs } from "../jobs/Jobs.ts"
+import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { commandSteps, inputOf, type Step } from "./Definition.ts"
+import { OutreachWorkflow } from "./OutreachWorkflow.ts"
+import { Waits } from "./Waits.ts"
+import { finishedWorkflowStatuses, type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
+
+/** A workflow to start. */
+export interface WorkflowRequest {
+  readonly workspaceId: string
+  readonly accountId: string
+  /** The profile address of the person the workflow is about. */
+  readonly person: string
+  readonly steps: ReadonlyArray<Step>
+  /** Part of an automation: end as `stopped` the moment the person replies. */
+  readonly automationId?: string | undefined
+  readonly stopOnReply?: boolean | undefined
+}
+
+/** A workflow with its jobs and log, as the API shows it. */
+export interface WorkflowView {
+  readonly row: WorkflowRow
+  readonly steps: ReadonlyArray<Step>
+  readonly jobs: ReadonlyArray<{ readonly path: string; readonly jobId: string; readonly kind: string; readonly status: JobStatus }>
+  readonly log: ReadonlyArray<{ readonly at: string; readonly path: string | null; readonly entry: string }>
+}
+
+const workflowNotFound = (id: string) =>
+  new NotFound({
+    error: { message: `No workflow ${id} in this workspace.`, next: "List the workspace's workflows with GET /v1/workflows." }
+  })
+
+const alreadyFinished = (row: WorkflowRow) =>
+  new Conflict({
+    error: {
+      message: `Workflow ${row.id} has already ended (${row.status}).`,
+      next: "Start a new workflow with POST /v1/workflows."
+    }
+  })
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Each problem of a command step's input, named by where it is in the request. */
+const inputProblems = (where: string, issue: SchemaIssue.Issue): ReadonlyArray<string> =>
+  formatIssues(issue).issues.map((problem) => {
+    const path = (problem.path ?? []).map((segment) =>
+      String(typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment)
+    )
+    return `${[where, ...path].join(".")}: ${problem.message}`
+  })
+
+/** `0`, `2.then.1` as the request names it: `body.steps[0]`, `body.steps[2].then[1]`. */
+const requestPath = (path: string) => `body.steps[${path.replaceAll(/\.(then|else)\./g, "].$1[")}]`
+
+/** A request checked and its person identified, ready to launch. */
+export interface Prepared extends WorkflowRequest {
+  readonly providerId: string
+}
+
+export class Workflows extends Context.Service<Workflows, {
+  /** Checks a request (account, person, every step's input) without storing anything. */
+  readonly prepare: (request: WorkflowRequest) => Effect.Effect<Prepared, NotFound | BadRequest>
+  /** Stores a prepared workflow and hands it to the engine. */
+  readonly launch: (prepared: Prepared) => Effect.Effect<WorkflowView>
+  readonly start: (request: WorkflowRequest) => Effect.Effect<WorkflowView, NotFound | BadRequest>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound>
+  readonly list: (
+    workspaceId: string,
+    filter: { readonly automationId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number }
+  ) => Effect.Effect<{ readonly workflows: ReadonlyArray<WorkflowView>; readonly nextCursor: string | null }, BadRequest>
+  readonly pause: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
+  readonly resume: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
+  /** Cancels the workflow: its unstarted jobs are cancelled and it runs no further step. */
+  readonly cancel: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
+}>()("outreach/Workflows") {
+  static readonly layer = Layer.effect(
+    Workflows,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const store = yield* WorkflowStore
+      const waits = yield* Waits
+      const jobs = yield* Jobs
+      const network = yield* NetworkDriver
+      const engine = yield* WorkflowEngine.WorkflowEngine
+
+      const view = (row: WorkflowRow) =>
+        Effect.gen(function*() {
+          return {
+            row,
+            steps: yield* store.stepsOf(row),
+            jobs: yield* store.jobsOf(row.id),
+            log: yield* store.logOf(row.id)
+          } satisfies WorkflowView
+        })
+
+      const found = (workspaceId: string, id: string) =>
+        Effect.flatMap(
+          store.get(workspaceId, id),
+          (row) => row === undefined ? Effect.fail(workflowNotFound(id)) : Effect.succeed(row)
+        )
+
+      const unfinished = (workspaceId: string, id: string) =>
+        Effect.flatMap(
+          found(workspaceId, id),
+          (row) => finishedWorkflowStatuses.has(row.status) ? Effect.fail(alreadyFinished(row)) : Effect.succeed(row)
+        )
+
+      const prepare = Effect.fn("Workflows.prepare")(function*(request: WorkflowRequest) {
+        const accounts = yield* sql`
+          SELECT 1 FROM accounts WHERE id = ${request.accountId} AND workspace_id = ${request.workspaceId}
+            AND removed_at IS NULL`.pipe(Effect.orDie)
+        if (accounts.length === 0) return yield* Effect.fail(accountNotFound(request.accountId))
+        const person = yield* network.identify(request.person).pipe(
+          Effect.mapError((error) =>
+            new BadRequest({ error: { message: `body.person: ${error.message}`, next: error.next } })
+          )
+        )
+        const problems = commandSteps(request.steps).flatMap(({ path, step }) => {
+          const decoded = Schema.decodeUnknownResult(commands[step.command].input, { errors: "all" })(
+            inputOf(step, person.profileUrl)
+          )
+          return Result.isSuccess(decoded) ? [] : inputProblems(`${requestPath(path)}.input`, decoded.failure.issue)
+        })
+        if (problems.length > 0) {
+          return yield* Effect.fail(
+            new BadRequest({
+              error: {
+                message: problems.join("; "),
+                next: "Fix the steps' inputs named in the message; each is the input of its command as POST /v1/accounts/{id}/{command} takes it."
+              }
+            })
+          )
+        }
+        return { ...request, person: person.profileUrl, providerId: person.providerId } satisfies Prepared
+      })
+
+      const launch = Effect.fn("Workflows.launch")(function*(prepared: Prepared) {
+        const id = crypto.randomUUID()
+        const executionId = yield* OutreachWorkflow.executionId({ workflowId: id })
+        const row = yield* store.insert({
+          id,
+          executionId,
+          workspaceId: prepared.workspaceId,
+          accountId: prepared.accountId,
+          automationId: prepared.automationId ?? null,
+          person: prepared.person,
+          providerId: prepared.providerId,
+          steps: prepared.steps,
+          stopOnReply: prepared.stopOnReply ?? false
+        })
+        // Stored first, then started: the engine's run reads the record.
+        yield* OutreachWorkflow.execute({ workflowId: id }, { discard: true }).pipe(
+          Effect.provideService(WorkflowEngine.WorkflowEngine, engine)
+        )
+        yield* Effect.logInfo("workflow started").pipe(
+          Effect.annotateLogs({ workflowId: id, accountId: prepared.accountId, steps: prepared.steps.length })
+        )
+        return yield* view(row)
+      })
+
+      const cancel = Effect.fn("Workflows.cancel")(function*(workspaceId: string, id: string) {
+        const row = yield* unfinished(workspaceId, id)
+        yield* store.finish(row.id, "cancelled", "cancelled by a caller")
+        for (const job of yield* store.jobsOf(row.id)) {
+          yield* Effect.ignore(jobs.cancel(workspaceId, job.jobId))
+        }
+        yield* waits.dropAll(row.executionId)
+        yield* OutreachWorkflow.interrupt(row.executionId).pipe(Effect.provideService(WorkflowEngine.WorkflowEngine, engine))
+        return yield* view(yield* found(workspaceId, id))
+      })
+
+      const setPaused = (paused: boolean) =>
+        Effect.fn(paused ? "Workflows.pause" : "Workflows.resume")(function*(workspaceId: string, id: string) {
+          const row = yield* unfinished(workspaceId, id)
+          yield* store.setPaused([row.id], paused)
+          return yield* view(yield* found(workspaceId, id))
+        })
+
+      return Workflows.of({
+        prepare,
+        launch,
+        start: (request) => Effect.flatMap(prepare(request), launch),
+        get: (workspaceId, id) => Effect.flatMap(found(workspaceId, id), view),
+        list: Effect.fn("Workflows.list")(function*(workspaceId, filter) {
+          const afterSeq = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor)
+          if (afterSeq === null) {
+            return yield* Effect.fail(
+              new BadRequest({
+                error: {
+                  message: "query.cursor: not a cursor this endpoint gave",
+                  next: "Pass nextCursor from the previous page, or omit it for the first page."
+                }
+              })
+            )
+          }
+          const rows = yield* store.list(workspaceId, {
+            automationId: filter.automationId,
+            afterSeq,
+            limit: filter.limit + 1
+          })
+          const page = rows.slice(0, filter.limit)
+          return {
+            workflows: yield* Effect.forEach(page, view),
+            nextCursor: rows.length > filter.limit ? encodeCursor(page[page.length - 1].seq) : null
+          }
+        }),
+        pause: setPaused(true),
+        resume: setPaused(false),
+        cancel
+      })
+    })
+  )
+}
+
+const encodeCursor = (seq: number) => Buffer.from(`workflow:${seq}`).toString("base64url")
+const decodeCursor = (cursor: string): number | null => {
+  const match = /^workflow:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
+  return match === null ? null : Number(match[1])
+}

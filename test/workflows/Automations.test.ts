@@ -1,0 +1,160 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { Inbox } from "../../src/inbox/Inbox.ts"
+import { replyOutcome } from "../../src/network/sandbox/Behaviour.ts"
+import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
+import { rng } from "../../src/network/sandbox/Random.ts"
+import { DAY, workspaceWithAccount } from "../jobs/support.ts"
+import { call, layer as serverLayer } from "../support/TestServer.ts"
+import { liveSleep } from "../webhooks/support.ts"
+import { workflowUntil } from "./support.ts"
+
+/**
+ * People the account is already connected to (so messages go as plain messages) who, left alone,
+ * answer none of the sequence's three messages: only the replies a test sends arrive.
+ */
+const connections = (accountId: string, count: number, salt: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  for (let i = 0; found.length < count && i < 50_000; i++) {
+    const ref = memberFrom(rng(salt, accountId, i))
+    const quiet = [0, 1, 2].every((index) => replyOutcome(accountId, ref.providerId, index) === null)
+    if (relationTo(accountId, ref.providerId).connectionDegree === 1 && quiet) found.push(ref.profileUrl)
+  }
+  return found
+}
+
+const messages = [
+  { text: "Hi, thanks for connecting! Worth a chat about onboarding?" },
+  { text: "Following up: happy to share a short demo video.", afterDays: 3 },
+  { text: "Last note from me; if the timing is wrong, no worries.", afterDays: 7 }
+]
+
+const sent = (run: any) => run.jobs.filter((job: any) => job.kind === "send_message" && job.status === "completed").length
+
+const automationNow = (token: string, id: string) =>
+  Effect.map(call("GET", `/v1/automations/${id}`, { token }), (reply) => reply.body.automation)
+
+/** Waits in real time until the automation's `check` holds. */
+const automationUntil = (token: string, id: string, check: (automation: any) => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 1500; i++) {
+      const automation = yield* automationNow(token, id)
+      if (check(automation)) return automation
+      yield* liveSleep(40)
+    }
+    return assert.fail(`the automation did not get there: ${JSON.stringify(yield* automationNow(token, id), null, 1)}`)
+  })
+
+const reply = (token: string, accountId: string, person: string, text: string) =>
+  Effect.gen(function*() {
+    const received = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, {
+      token,
+      body: { type: "message_received", person, text }
+    })
+    assert.strictEqual(received.status, 200, JSON.stringify(received.body))
+    yield* (yield* Inbox).syncAccount(accountId)
+  })
+
+layer(serverLayer())("automations", (it) => {
+  it.effect("a run stops on a reply between two follow-ups; the others go on, pause and resume", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      const [replier, silent] = connections(accountId, 2, "automation-stop")
+      const started = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "Follow-ups", people: [replier, silent], messages }
+      })
+      assert.strictEqual(started.status, 202, JSON.stringify(started.body))
+      const automation = started.body.automation
+      assert.strictEqual(automation.status, "active")
+      const [replierRun, silentRun] = automation.runs.map((run: any) => run.workflowId)
+
+      // The first message goes to both; then each waits three days.
+      for (const id of [replierRun, silentRun]) {
+        const run = yield* workflowUntil(
+          token,
+          id,
+          (w) => sent(w) === 1 && w.step?.startsWith("1:") && w.status === "waiting",
+          { movePacing: true }
+        )
+        assert.strictEqual(run.waitingFor.what, "259200 s to pass, or a reply")
+      }
+
+      // One replies on day two: that run stops at once, between the first and second message.
+      yield* TestClock.adjust(2 * DAY)
+      yield* reply(token, accountId, replier, "Thanks, but we are all set for now.")
+      const stopped = yield* workflowUntil(token, replierRun, (w) => w.status === "stopped")
+      assert.strictEqual(stopped.outcome, "the person replied")
+
+      // The other gets the follow-up on day three; the one who replied gets nothing more.
+      yield* TestClock.adjust(DAY + 60_000)
+      yield* workflowUntil(token, silentRun, (w) => sent(w) === 2 && w.step?.startsWith("3:"), { movePacing: true })
+      assert.strictEqual(sent(yield* workflowUntil(token, replierRun, () => true)), 1)
+
+      // Paused, the last message waits past its day; resumed, it goes and the automation finishes.
+      const paused = yield* call("POST", `/v1/automations/${automation.id}/pause`, { token })
+      assert.strictEqual(paused.body.automation.status, "paused")
+      yield* TestClock.adjust(8 * DAY)
+      const held = yield* workflowUntil(token, silentRun, (w) => w.waitingFor?.what === "resume (paused)")
+      assert.strictEqual(sent(held), 2)
+      assert.strictEqual((yield* call("POST", `/v1/automations/${automation.id}/pause`, { token })).status, 409)
+      yield* call("POST", `/v1/automations/${automation.id}/resume`, { token })
+      const finished = yield* automationUntil(token, automation.id, (a) => a.status === "finished")
+      assert.deepStrictEqual(finished.runs.map((run: any) => [run.status, run.outcome]), [
+        ["stopped", "the person replied"],
+        ["completed", "every step ran"]
+      ])
+      assert.strictEqual(sent(yield* workflowUntil(token, silentRun, () => true)), 3)
+    }))
+
+  it.effect("in approve mode a reply cancels the message still waiting for approval; stop cancels every run", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount({ mode: "approve" })
+      const [replier, other] = connections(accountId, 2, "automation-approve")
+      const started = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "Approve first", people: [replier, other], messages }
+      })
+      assert.strictEqual(started.status, 202, JSON.stringify(started.body))
+      const automation = started.body.automation
+      const [replierRun, otherRun] = automation.runs.map((run: any) => run.workflowId)
+      const waiting = yield* workflowUntil(token, replierRun, (w) => w.jobs[0]?.status === "awaiting_approval")
+
+      yield* reply(token, accountId, replier, "Hi! Saw your profile, let's talk next week.")
+      const stopped = yield* workflowUntil(token, replierRun, (w) => w.status === "stopped")
+      assert.deepStrictEqual(stopped.jobs.map((job: any) => job.status), ["cancelled"])
+      const job = yield* call("GET", `/v1/jobs/${waiting.jobs[0].jobId}`, { token })
+      assert.strictEqual(job.body.job.status, "cancelled")
+
+      yield* workflowUntil(token, otherRun, (w) => w.jobs[0]?.status === "awaiting_approval")
+      const stop = yield* call("POST", `/v1/automations/${automation.id}/stop`, { token })
+      assert.strictEqual(stop.status, 200, JSON.stringify(stop.body))
+      assert.strictEqual(stop.body.automation.status, "stopped")
+      const cancelled = yield* workflowUntil(token, otherRun, (w) => w.status === "cancelled")
+      assert.deepStrictEqual(cancelled.jobs.map((j: any) => j.status), ["cancelled"])
+      assert.strictEqual((yield* call("POST", `/v1/automations/${automation.id}/resume`, { token })).status, 409)
+    }))
+
+  it.effect("bad requests name the field; nothing is started", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      const [person] = connections(accountId, 1, "automation-bad")
+      const noDays = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "x", people: [person], messages: [{ text: "a" }, { text: "b" }] }
+      })
+      assert.strictEqual(noDays.status, 400)
+      assert.include(noDays.body.error.message, "afterDays")
+      const nobody = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "x", people: [person, "not a profile"], messages: [{ text: "a" }] }
+      })
+      assert.strictEqual(nobody.status, 400, JSON.stringify(nobody.body))
+      assert.include(nobody.body.error.message, "body.people[1]")
+      const listed = yield* call("GET", "/v1/automations", { token })
+      assert.deepStrictEqual(listed.body.automations, [])
+      const missing = yield* call("GET", `/v1/automations/${crypto.randomUUID()}`, { token })
+      assert.strictEqual(missing.status, 404)
+    }))
+})

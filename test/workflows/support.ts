@@ -1,0 +1,46 @@
+/**
+ * Helpers for workflow tests: follow a workflow through the API while the
+ * test clock moves on enough for the Governor's pacing.
+ */
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { PACING_MAX_MS } from "../../src/domain/Job.ts"
+import { call } from "../support/TestServer.ts"
+import { liveSleep } from "../webhooks/support.ts"
+
+/** Untyped, as an integrator reads it. */
+export type WorkflowJson = any
+
+/**
+ * Reads the workflow until `check` holds, letting real time pass (the engine and its
+ * waits run in the background) and, with `movePacing`, moving the clock past the
+ * Governor's pacing gap between writes. Fails with the last state after `timeoutMs`.
+ */
+export const workflowUntil = (
+  token: string,
+  id: string,
+  check: (workflow: WorkflowJson) => boolean,
+  options: { readonly movePacing?: boolean; readonly timeoutMs?: number } = {}
+) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000)
+    let last: WorkflowJson = undefined
+    while (Date.now() < deadline) {
+      const read = yield* call("GET", `/v1/workflows/${id}`, { token })
+      assert.strictEqual(read.status, 200, JSON.stringify(read.body))
+      last = read.body.workflow
+      if (check(last)) return last
+      if (options.movePacing === true) yield* TestClock.adjust(PACING_MAX_MS)
+      yield* liveSleep(40)
+    }
+    return assert.fail(`the workflow did not get there; it is: ${JSON.stringify(last, null, 1)}`)
+  })
+
+/** Starts a workflow through the API; asserts the 202. */
+export const startWorkflow = (token: string, body: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const started = yield* call("POST", "/v1/workflows", { token, body })
+    assert.strictEqual(started.status, 202, JSON.stringify(started.body))
+    return started.body.workflow as WorkflowJson
+  })
