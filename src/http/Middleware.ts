@@ -3,9 +3,10 @@
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Redacted, SchemaIssue } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts"
+import { namedProblems } from "../api/Problems.ts"
 import { Authentication, RequestErrors, RequireManager } from "../api/Security.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { canManageWorkspace, CurrentPrincipal } from "../domain/Principal.ts"
@@ -63,8 +64,6 @@ export const RequireManagerLive = Layer.succeed(
     })
 )
 
-const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
-
 const slotName = { Params: "path", Headers: "header", Query: "query", Payload: "body" } as const
 
 /** Schema failures of a request answer 400 `badRequest` naming every offending field. */
@@ -77,13 +76,7 @@ export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(Req
       ))
     )
   }
-  const slot = slotName[error.kind]
-  const problems = formatIssues(error.cause.issue).issues.map((issue) => {
-    const path = (issue.path ?? []).map((segment) =>
-      String(typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment)
-    )
-    return path.length === 0 ? `${slot}: ${issue.message}` : `${slot}.${path.join(".")}: ${issue.message}`
-  })
+  const problems = namedProblems(slotName[error.kind], error.cause.issue)
   return Effect.fail(
     new BadRequest({
       error: {

@@ -5,11 +5,12 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Result, Schema, SchemaIssue } from "effect"
+import { Context, Effect, Layer, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { namedProblems } from "../api/Problems.ts"
 import { commands } from "../commands/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -50,17 +51,6 @@ const alreadyFinished = (row: WorkflowRow) =>
       message: `Workflow ${row.id} has already ended (${row.status}).`,
       next: "Start a new workflow with POST /v1/workflows."
     }
-  })
-
-const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
-
-/** Each problem of a command step's input, named by where it is in the request. */
-const inputProblems = (where: string, issue: SchemaIssue.Issue): ReadonlyArray<string> =>
-  formatIssues(issue).issues.map((problem) => {
-    const path = (problem.path ?? []).map((segment) =>
-      String(typeof segment === "object" && segment !== null && "key" in segment ? segment.key : segment)
-    )
-    return `${[where, ...path].join(".")}: ${problem.message}`
   })
 
 /** `0`, `2.then.1` as the request names it: `body.steps[0]`, `body.steps[2].then[1]`. */
@@ -133,7 +123,7 @@ export class Workflows extends Context.Service<Workflows, {
           const decoded = Schema.decodeUnknownResult(commands[step.command].input, { errors: "all" })(
             inputOf(step, person.profileUrl)
           )
-          return Result.isSuccess(decoded) ? [] : inputProblems(`${requestPath(path)}.input`, decoded.failure.issue)
+          return Result.isSuccess(decoded) ? [] : namedProblems(`${requestPath(path)}.input`, decoded.failure.issue)
         })
         if (problems.length > 0) {
           return yield* Effect.fail(
