@@ -75,7 +75,15 @@ export const StartAutomation = Schema.Struct({
     examples: [["https://www.linkedin.com/in/ana-silva-77b1c2", "https://www.linkedin.com/in/tomas-berg-19ad02"]]
   }),
   messages: Sequence
-}).annotate({ identifier: "StartAutomation" })
+}).annotate({
+  identifier: "StartAutomation",
+  examples: [{
+    account: "7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f",
+    name: "Q4 follow-ups",
+    people: ["https://www.linkedin.com/in/ana-silva-77b1c2", "https://www.linkedin.com/in/tomas-berg-19ad02"],
+    messages: exampleMessages
+  }]
+})
 
 const automationId = { id: Uuid.annotate({ description: "The automation's id" }) }
 const OneAutomation = Ok({ automation: Automation })
