@@ -19,7 +19,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Duration, Effect, Layer, Schema } from "effect"
+import { Cause, Clock, Duration, Effect, Layer, Schema } from "effect"
 import { Activity, DurableClock, DurableDeferred, type WorkflowEngine } from "effect/workflow"
 import { commands } from "../commands/Commands.ts"
 import * as Time from "../domain/Time.ts"
@@ -39,6 +39,7 @@ type Ended = boolean
 type InWorkflow = WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
 
 const JobOutcome = Schema.Struct({ completed: Schema.Boolean, error: Schema.Unknown })
+const JobCreated = Schema.Struct({ jobId: Schema.NullOr(Schema.String), refused: Schema.Unknown })
 
 /** Registers the workflow with the engine; activities run on the `Clock` where this layer is built. */
 export const layer = Layer.unwrap(Effect.gen(function*() {
@@ -102,24 +103,31 @@ const registration = (serviceClock: Clock.Clock) =>
 
   const runCommand = (path: string, command: Extract<Step, { type: "command" }>) =>
     Effect.gen(function*() {
-      const jobId = yield* act(
+      const created = yield* act(
         `job/${path}`,
-        Schema.String,
+        JobCreated,
         Effect.gen(function*() {
           const existing = yield* store.jobAt(workflowId, path)
-          if (existing !== undefined) return existing
+          if (existing !== undefined) return { jobId: existing, refused: null }
           const input = Schema.decodeUnknownSync(commands[command.command].input)(inputOf(command, workflow.person))
           const job = yield* jobs.create({
             workspaceId: workflow.workspaceId,
             accountId: workflow.accountId,
             command: command.command,
             input
-          }).pipe(Effect.orDie)
+          })
           yield* store.linkJob(workflowId, path, job.id)
           yield* store.log(workflowId, path, `job ${job.id} (${command.command}) created`)
-          return job.id
-        })
+          return { jobId: job.id, refused: null }
+        }).pipe(
+          // The account was removed meanwhile: no job can be created for it.
+          Effect.catchTag("NotFound", (refusal) => Effect.succeed({ jobId: null, refused: refusal.error }))
+        )
       )
+      if (created.jobId === null) {
+        return yield* end(path, "failed", `no ${command.command} job could be created`, created.refused)
+      }
+      const jobId = created.jobId
       const met = yield* waitFor(
         `job/${path}`,
         workflow.stopOnReply ? [{ type: "jobFinished", jobId }, replied] : [{ type: "jobFinished", jobId }],
@@ -196,6 +204,18 @@ const registration = (serviceClock: Clock.Clock) =>
     }
   }
 
-  const ended = yield* runSteps(steps, "")
+  const ended = yield* runSteps(steps, "").pipe(
+    // A defect ends the record as failed (logged with its cause); suspending (an interrupt) does not.
+    Effect.tapCause((cause) =>
+      Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.logError("workflow failed", cause).pipe(
+        Effect.andThen(store.finish(workflowId, "failed", "the service failed to run a step", {
+          type: "internal",
+          message: "The service failed to run this step.",
+          next: "Start the workflow again; the failure is in the service's logs."
+        })),
+        Effect.provideService(Clock.Clock, serviceClock)
+      )
+    )
+  )
   if (!ended) yield* end("all", "completed", "every step ran")
 }))

@@ -194,4 +194,19 @@ layer(serverLayer())("workflows under the account's rules", (it) => {
       const next = yield* call("GET", `/v1/workflows?limit=1&cursor=${listed.body.nextCursor}`, { token })
       assert.strictEqual(next.body.workflows[0].id, started.id)
     }))
+
+  it.effect("an account removed while its workflow waits: the next step cannot run and the workflow fails, saying why", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      const person = nonAccepting(accountId, "workflow-removed")
+      const started = yield* startWorkflow(token, { account: accountId, person, steps: connectThenMessage(2) })
+      yield* workflowUntil(token, started.id, (w) => w.status === "waiting" && w.step?.startsWith("1:"))
+      const removed = yield* call("DELETE", `/v1/accounts/${accountId}`, { token })
+      assert.strictEqual(removed.status, 200, JSON.stringify(removed.body))
+      yield* TestClock.adjust(3 * DAY)
+      const failed = yield* workflowUntil(token, started.id, (w) => w.status === "failed")
+      assert.strictEqual(failed.error.type, "notFound")
+      assert.strictEqual(failed.outcome, "no withdraw_invite job could be created")
+      assert.deepStrictEqual(kinds(failed), ["connect:completed"])
+    }))
 })
