@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Exit, Latch, Layer, Option, Request, RequestResolver, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
@@ -35,6 +35,23 @@ const AdmissionRow = Schema.Struct({
 })
 type AdmissionRow = typeof AdmissionRow.Type
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(AdmissionRow))
+/** A claim's row, with the position of its request in the batch. */
+const decodeClaimRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ i: Schema.Number, ...AdmissionRow.fields })))
+
+/** One request's claim: the token's hash, the address's bucket, and what its last lease left unused. */
+interface ClaimRequest extends Request.Request<Claimed> {
+  readonly hash: string | null
+  readonly addressBucket: string
+  readonly returned: number
+}
+const ClaimRequest = Request.of<ClaimRequest>()
+
+/** What a claim got, and when. */
+interface Claimed {
+  readonly window: number
+  readonly claimedAt: number
+  readonly row: AdmissionRow | undefined
+}
 
 const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => {
   if (row.workspace_id === null || row.credential_id === null) return undefined
@@ -123,32 +140,55 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       const sql = yield* SqlClient.SqlClient
       const isUsable = usable(options.leaseMaxAgeMs)
 
+      // One claim statement at a time: claims asked for while it runs wait for it and then go
+      // together, so a burst (a new minute, many callers at once) costs a few round trips, not one
+      // each. Each claim is still answered by the statement that counts it.
+      const idle = yield* Latch.make(true)
+
       /**
-       * Claims up to `wanted` requests of the caller's window in one round trip, and
-       * resolves the credential on the way (`claim_requests`, migration 0070). The
-       * grant never takes the window past the limit, so all servers together admit
-       * at most the limit per minute.
+       * Claims up to {@link leaseSize} requests of each caller's window, resolving the
+       * credential on the way (`claim_requests`, migration 0070), for all the pending
+       * requests in one round trip. A grant never takes a window past the limit, so all
+       * servers together admit at most the limit per minute.
        */
-      const claim = (hash: string | null, clientAddress: string, wanted: number, returned: number) =>
+      const claims = RequestResolver.make<ClaimRequest>((entries) =>
         Effect.gen(function*() {
+          yield* idle.close
           const now = yield* Time.now
           const window = RateLimit.windowOf(now.ms)
+          const batch = entries.map(({ request }, i) => ({
+            i,
+            hash: request.hash,
+            address: request.addressBucket,
+            returned: request.returned
+          }))
           const rows = yield* sql`
-            SELECT * FROM claim_requests(${hash}::text, ${now.iso}::timestamptz, ${"address:" + clientAddress}::text,
-              ${window}::bigint, ${wanted}::integer, ${RateLimit.requestsPerMinute}::integer, ${returned}::integer)`.pipe(
-            Effect.flatMap(decodeRows),
+            SELECT r.i, c.* FROM json_to_recordset(${JSON.stringify(batch)}::json)
+              AS r(i integer, hash text, address text, returned integer)
+            CROSS JOIN LATERAL claim_requests(r.hash, ${now.iso}::timestamptz, r.address, ${window}::bigint,
+              ${leaseSize}::integer, ${RateLimit.requestsPerMinute}::integer, r.returned) c`.pipe(
+            Effect.flatMap(decodeClaimRows),
             Effect.orDie
           )
-          const row = rows[0]
-          return {
+          const byPosition = new Map(rows.map(({ i, ...row }) => [i, row]))
+          entries.forEach((entry, i) =>
+            entry.completeUnsafe(Exit.succeed({ window, claimedAt: now.ms, row: byPosition.get(i) }))
+          )
+        }).pipe(Effect.ensuring(idle.open))
+      ).pipe(RequestResolver.setDelayEffect(Effect.andThen(Effect.yieldNow, idle.await)))
+
+      const claim = (hash: string | null, clientAddress: string, returned: number) =>
+        Effect.map(
+          Effect.request(ClaimRequest({ hash, addressBucket: `address:${clientAddress}`, returned }), claims),
+          ({ window, claimedAt, row }): Lease => ({
             window,
-            claimedAt: now.ms,
+            claimedAt,
             principal: row === undefined ? undefined : toPrincipal(row),
             hits: row?.hits ?? 0,
             allowance: row?.granted ?? 0,
             exhausted: (row?.granted ?? 0) === 0
-          }
-        })
+          })
+        )
 
       // Leases by presented credential (its hash) or, without one, by client address.
       const leases = new Map<string, Lease>()
@@ -175,7 +215,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
           ? previous.allowance
           : 0
         if (previous !== undefined) leases.delete(key)
-        const claimed = yield* claim(hash, clientAddress, leaseSize, unused)
+        const claimed = yield* claim(hash, clientAddress, unused)
         // A token that resolved to no one was counted in its address's window: its grant joins that
         // lease, and nothing is remembered for the token (it is checked again on its next use).
         const leaseKey = claimed.principal === undefined ? addressKey : key

@@ -47,4 +47,34 @@ layer(services)("rate counting across requests and servers", (it) => {
       yield* TestClock.adjust("1 minute")
       assert.isFalse((yield* serverA.admit({ token: keyValue, clientAddress: "10.0.0.2" })).window.exceeded)
     }))
+
+  it.effect("claims asked for at the same moment go together, and each caller gets its own", () =>
+    Effect.gen(function*() {
+      yield* startOfNextMinute
+      const credentials = yield* Credentials
+      const workspaces = yield* Workspaces
+      const created = yield* Effect.forEach(
+        Array.from({ length: 12 }, (_, i) => `Burst ${i}`),
+        (name) => workspaces.create({ name })
+      )
+      // Every new key at once, the first one twice, and a token nobody issued.
+      const tokens = [...created.map((c) => c.keyValue), created[0].keyValue, "svc_" + "x".repeat(43)]
+      const admissions = yield* Effect.forEach(
+        tokens,
+        (token) => credentials.admit({ token, clientAddress: "10.0.0.3" }),
+        { concurrency: "unbounded" }
+      )
+      created.slice(1).forEach(({ workspace }, i) => {
+        const admission = admissions[i + 1]
+        assert.strictEqual(admission.principal?.workspaceId, workspace.id)
+        assert.strictEqual(admission.window.remaining, 599)
+      })
+      // The key asked for twice is counted twice, as two requests of its one window.
+      const twice = [admissions[0], admissions[created.length]]
+      for (const admission of twice) assert.strictEqual(admission.principal?.workspaceId, created[0].workspace.id)
+      assert.sameMembers(twice.map((a) => a.window.remaining), [599, 598])
+      const stranger = admissions[tokens.length - 1]
+      assert.isUndefined(stranger.principal)
+      assert.strictEqual(stranger.window.remaining, 599)
+    }))
 })
