@@ -3,30 +3,46 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { Me } from "../api/IdentityApi.ts"
+import { CurrentPrincipal, type Principal } from "../domain/Principal.ts"
 import { Workspaces } from "../workspaces/Workspaces.ts"
+
+type KeyPrincipal = Extract<Principal, { readonly kind: "key" }>
+
+const encodeMe = Schema.encodeSync(Me)
 
 export const IdentityHandlers = HttpApiBuilder.group(
   Api,
   "identity",
   Effect.fn(function*(handlers) {
     const workspaces = yield* Workspaces
+    // A key's answer depends on its principal alone, and every request served from one rate-limit
+    // lease carries the same principal object: the answer is encoded once per lease, and a new
+    // lease (a new claim, which checks the key again) brings a new principal and a new answer.
+    const keyAnswers = new WeakMap<KeyPrincipal, HttpServerResponse.HttpServerResponse>()
+    const keyAnswer = (principal: KeyPrincipal) =>
+      Effect.sync(() => {
+        const cached = keyAnswers.get(principal)
+        if (cached !== undefined) return cached
+        const answer = HttpServerResponse.jsonUnsafe(encodeMe({
+          ok: true,
+          orgId: principal.workspaceId,
+          kind: "key",
+          keyName: principal.keyName,
+          org: null,
+          user: null
+        }))
+        keyAnswers.set(principal, answer)
+        return answer
+      })
     return handlers.handle("me", () =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
-        if (principal.kind === "key") {
-          return {
-            ok: true as const,
-            orgId: principal.workspaceId,
-            kind: "key" as const,
-            keyName: principal.keyName,
-            org: null,
-            user: null
-          }
-        }
+        if (principal.kind === "key") return yield* keyAnswer(principal)
         const workspace = yield* workspaces.get(principal.workspaceId).pipe(Effect.orDie)
         return {
           ok: true as const,

@@ -20,6 +20,12 @@ layer(serverLayer())("GET /v1/me and authentication", (it) => {
       assert.strictEqual(reply.headers["ratelimit-limit"], "600")
       assert.strictEqual(reply.headers["ratelimit-remaining"], "599")
       assert.isDefined(reply.headers["ratelimit-reset"])
+      assert.match(reply.headers["content-type"] ?? "", /^application\/json/)
+      // The next request is answered with the same body and its own place in the window.
+      const again = yield* call("GET", "/v1/me", { token: keyValue })
+      assert.deepStrictEqual(again.body, reply.body)
+      assert.strictEqual(again.headers["ratelimit-remaining"], "598")
+      assert.strictEqual(again.headers["content-length"], reply.headers["content-length"])
     }))
 
   it.effect("describes the org and the person for a session", () =>
