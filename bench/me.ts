@@ -4,7 +4,9 @@
  * and also on PostgreSQL when DATABASE_URL is set. Keys are rotated (500 of
  * them, BENCH_KEYS) so the 600-a-minute limit per key is not what is measured.
  *
- * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
+ * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50). The last
+ * column is the server process's CPU time per request (Linux): it hardly moves
+ * when other work shares the machine, where req/s and their ratio do.
  */
 import { Effect } from "effect"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
@@ -59,7 +61,7 @@ const serviceRun = async (label: string, env: Record<string, string>): Promise<F
     await waitUntilHealthy(`${base}/healthz`, child)
     const keys = await createKeys(base, keyCount)
     await load("warm-up", `${base}/v1/me`, { tokens: keys, seconds: 2, connections })
-    return await load(label, `${base}/v1/me`, { tokens: keys, seconds, connections })
+    return await load(label, `${base}/v1/me`, { tokens: keys, seconds, connections, server: child })
   } finally {
     await stopProcess(child)
     data.dispose()
@@ -71,7 +73,7 @@ let baseline: Figures
 try {
   const url = `http://127.0.0.1:${bare.match[1]}/v1/me`
   await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
-  baseline = await load("bare node:http (baseline)", url, { tokens: ["x"], seconds, connections })
+  baseline = await load("bare node:http (baseline)", url, { tokens: ["x"], seconds, connections, server: bare.child })
 } finally {
   await stopProcess(bare.child)
 }

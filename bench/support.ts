@@ -4,8 +4,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
 
@@ -15,6 +15,24 @@ export interface Figures {
   readonly p50: number
   readonly p99: number
   readonly non2xx: number
+  /** CPU time the server process spent per request (user + system), when it could be read. */
+  readonly cpuPerRequestUs: number | undefined
+}
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from `/proc` (Linux);
+ * `undefined` elsewhere. Unlike req/s it hardly moves when other work shares the
+ * cores, so it compares servers measured on a busy machine.
+ */
+export const processCpuMs = (pid: number | undefined): number | undefined => {
+  if (pid === undefined) return undefined
+  try {
+    // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
 }
 
 /** A child process started with `args`, resolved once it prints `readyPattern` on stdout. */
@@ -89,12 +107,18 @@ export const tempDir = (prefix: string) => {
   return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
 }
 
-/** Runs autocannon against `url`; `tokens` are rotated across requests. */
+/** Runs autocannon against `url`; `tokens` are rotated across requests; `server` is measured for CPU. */
 export const load = async (
   label: string,
   url: string,
-  options: { readonly tokens?: ReadonlyArray<string>; readonly seconds: number; readonly connections: number }
+  options: {
+    readonly tokens?: ReadonlyArray<string>
+    readonly seconds: number
+    readonly connections: number
+    readonly server?: ChildProcess
+  }
 ): Promise<Figures> => {
+  const cpuBefore = processCpuMs(options.server?.pid)
   let next = 0
   const tokens = options.tokens ?? []
   const result = await autocannon({
@@ -110,28 +134,38 @@ export const load = async (
       }
     }]
   })
+  const cpuAfter = processCpuMs(options.server?.pid)
   return {
     label,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx
+    non2xx: result.non2xx,
+    cpuPerRequestUs: cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+      ? undefined
+      : (cpuAfter - cpuBefore) * 1000 / result.requests.total
   }
 }
 
-/** Prints figures side by side with the baseline (the first row). */
+/**
+ * Prints figures side by side with the baseline (the first row), with the
+ * server's CPU per request and the machine's load average (the load generator
+ * shares the cores, so req/s drop when anything else runs).
+ */
 export const printTable = (title: string, rows: ReadonlyArray<Figures>) => {
   const baseline = rows[0]
-  console.log(`\n${title}`)
+  console.log(`\n${title} (load average ${loadavg().map((l) => l.toFixed(2)).join(", ")})`)
   console.log(
-    ["", "req/s", "p50 ms", "p99 ms", "non-2xx", "vs baseline"].map((h, i) => i === 0 ? h.padEnd(34) : h.padStart(12))
-      .join("")
+    ["", "req/s", "p50 ms", "p99 ms", "non-2xx", "vs baseline", "CPU us/req"].map((h, i) =>
+      i === 0 ? h.padEnd(34) : h.padStart(12)
+    ).join("")
   )
   for (const row of rows) {
     const ratio = row === baseline ? "1.00" : (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)
+    const cpu = row.cpuPerRequestUs === undefined ? "-" : row.cpuPerRequestUs.toFixed(0)
     console.log(
       row.label.padEnd(34) +
-        [row.requestsPerSecond.toFixed(0), String(row.p50), String(row.p99), String(row.non2xx), ratio]
+        [row.requestsPerSecond.toFixed(0), String(row.p50), String(row.p99), String(row.non2xx), ratio, cpu]
           .map((c) => c.padStart(12)).join("")
     )
   }
