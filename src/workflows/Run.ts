@@ -56,12 +56,6 @@ const registration = (serviceClock: Clock.Clock) =>
   const workflow: WorkflowRow | undefined = yield* store.byId(workflowId)
   if (workflow === undefined) return
   const steps = yield* store.stepsOf(workflow)
-  const about = {
-    executionId,
-    accountId: workflow.accountId,
-    providerId: workflow.providerId,
-    startedAt: workflow.createdAt
-  }
 
   /** An activity on the service's clock. */
   const act = <A, I>(name: string, success: Schema.Codec<A, I>, execute: Effect.Effect<A>) =>
@@ -198,7 +192,7 @@ const registration = (serviceClock: Clock.Clock) =>
         )
       case "if":
         return Effect.flatMap(
-          act(`if/${path}`, Schema.Boolean, waits.holds(current.condition, about)),
+          act(`if/${path}`, Schema.Boolean, waits.holds(current.condition, executionId)),
           (holds) => branch(path, holds, current)
         )
     }

@@ -15,11 +15,10 @@
  * @since 1.0.0
  */
 import { Context, Effect, Exit, Layer, Queue, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { DurableDeferred, WorkflowEngine } from "effect/workflow"
-import { isFinished, JobStatus } from "../domain/Job.ts"
+import { finishedStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { Condition } from "./Definition.ts"
 
 /** What a wait can end on: a step's conditions, the job a command step created finishing, or a resume. */
@@ -41,14 +40,6 @@ export const waitDeferred = (name: string) => DurableDeferred.make(`wait/${name}
 // DurableClock's deferreds are named `DurableClock/<name>` and carry no value.
 const clockPrefix = "DurableClock/"
 
-/** Whom a condition is about: the workflow's execution, account and person, and when it started. */
-export interface About {
-  readonly executionId: string
-  readonly accountId: string
-  readonly providerId: string
-  readonly startedAt: string
-}
-
 /** One wait to record. */
 export interface Wait {
   readonly executionId: string
@@ -59,18 +50,15 @@ export interface Wait {
   readonly deadlineMs: number | null
 }
 
-const OpenWait = Schema.Struct({
+// A wait the look found decided: the condition that held (its index), or -1 past the deadline.
+const DecidedWait = Schema.Struct({
   executionId: Schema.String,
   deferredName: Schema.String,
-  conditions: Schema.Array(WaitCondition),
-  deadlineMs: Schema.NullOr(BigIntNumber),
-  accountId: Schema.String,
-  providerId: Schema.String,
-  startedAt: Timestamp
+  met: Schema.Int
 })
-type OpenWait = typeof OpenWait.Type
-const decodeOpen = Schema.decodeUnknownEffect(Schema.Array(OpenWait))
-const decodeStatus = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ status: JobStatus })))
+type DecidedWait = typeof DecidedWait.Type
+const decodeDecided = Schema.decodeUnknownEffect(Schema.Array(DecidedWait))
+const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ holds: Schema.Boolean })))
 
 // The most waits one look reads; the rest wait for the next look.
 const BATCH = 500
@@ -78,8 +66,8 @@ const BATCH = 500
 export class Waits extends Context.Service<Waits, {
   /** Records a wait (once: recording it again changes nothing) and has the loop look at once. */
   readonly record: (wait: Wait) => Effect.Effect<void>
-  /** Whether a condition holds now for the workflow's account and person. */
-  readonly holds: (condition: WaitCondition, about: About) => Effect.Effect<boolean>
+  /** Whether a condition holds now for the workflow (its account and person, its start, its pause). */
+  readonly holds: (condition: WaitCondition, executionId: string) => Effect.Effect<boolean>
   /** Drops a workflow's waits (it was cancelled). */
   readonly dropAll: (executionId: string) => Effect.Effect<void>
 }>()("outreach/Waits") {
@@ -92,50 +80,48 @@ export class Waits extends Context.Service<Waits, {
         const engine = yield* WorkflowEngine.WorkflowEngine
         const pokes = yield* Queue.sliding<void>(1)
 
-        const holds = Effect.fn("Waits.holds")(function*(condition: WaitCondition, about: About) {
-          switch (condition.type) {
-            case "resumed": {
-              const rows = yield* sql`
-                SELECT 1 FROM workflows WHERE execution_id = ${about.executionId} AND NOT paused`.pipe(Effect.orDie)
-              return rows.length > 0
-            }
-            case "jobFinished": {
-              const rows = yield* sql`SELECT status FROM jobs WHERE id = ${condition.jobId}`.pipe(
-                Effect.flatMap(decodeStatus),
-                Effect.orDie
-              )
-              return rows.length === 0 || isFinished(rows[0].status)
-            }
-            case "accepted": {
-              const rows = yield* sql`
-                SELECT 1 FROM invitations WHERE account_id = ${about.accountId} AND provider_id = ${about.providerId}
-                  AND status = 'accepted' LIMIT 1`.pipe(Effect.orDie)
-              return rows.length > 0
-            }
-            case "replied": {
-              const rows = yield* sql`
-                SELECT 1 FROM inbox_messages
-                WHERE account_id = ${about.accountId} AND sender_provider_id = ${about.providerId}
-                  AND sent_at >= ${about.startedAt}::timestamptz
-                  ${condition.classes === undefined ? sql`` : sql`AND triage_class IN ${sql.in(condition.classes)}`}
-                LIMIT 1`.pipe(Effect.orDie)
-              return rows.length > 0
-            }
-            case "elapsed": {
-              const now = yield* Time.now
-              return now.ms - Date.parse(about.startedAt) >= condition.seconds * 1000
-            }
-          }
+        /**
+         * Whether the condition `cond` (jsonb) holds for the workflow `f` (a `workflows` row) at
+         * `nowIso`: the one definition of every condition, for waits and for `if` steps alike.
+         */
+        const conditionHolds = (cond: Statement.Fragment, nowIso: string) =>
+          sql`CASE ${cond}->>'type'
+            WHEN 'resumed' THEN NOT f.paused
+            WHEN 'jobFinished' THEN NOT EXISTS (
+              SELECT 1 FROM jobs j WHERE j.id = (${cond}->>'jobId')::uuid AND j.status NOT IN ${sql.in([...finishedStatuses])})
+            WHEN 'accepted' THEN EXISTS (
+              SELECT 1 FROM invitations i
+              WHERE i.account_id = f.account_id AND i.provider_id = f.provider_id AND i.status = 'accepted')
+            WHEN 'replied' THEN EXISTS (
+              SELECT 1 FROM inbox_messages m
+              WHERE m.account_id = f.account_id AND m.sender_provider_id = f.provider_id AND m.sent_at >= f.created_at
+                AND (${cond}->'classes' IS NULL
+                  OR m.triage_class IN (SELECT jsonb_array_elements_text(${cond}->'classes'))))
+            WHEN 'elapsed' THEN
+              f.created_at + make_interval(secs => (${cond}->>'seconds')::int) <= ${nowIso}::timestamptz
+            ELSE false END`
+
+        const holds = Effect.fn("Waits.holds")(function*(condition: WaitCondition, executionId: string) {
+          const now = yield* Time.now
+          const rows = yield* sql`
+            SELECT ${conditionHolds(sql`${JSON.stringify(condition)}::jsonb`, now.iso)} AS holds
+            FROM workflows f WHERE f.execution_id = ${executionId}`.pipe(Effect.flatMap(decodeHolds), Effect.orDie)
+          return rows[0]?.holds === true
         })
 
-        const outcomeOf = Effect.fnUntraced(function*(wait: OpenWait, nowMs: number) {
-          for (const [index, condition] of wait.conditions.entries()) {
-            if (yield* holds(condition, wait)) return index
-          }
-          return wait.deadlineMs !== null && wait.deadlineMs <= nowMs ? -1 : undefined
-        })
+        /** The waits decided now, oldest first: one statement, however many waits there are. */
+        const decided = (nowMs: number, nowIso: string) =>
+          sql`
+            SELECT d."executionId", d."deferredName", COALESCE(d.met, -1)::int AS met FROM (
+              SELECT w.execution_id AS "executionId", w.deferred_name AS "deferredName", w.created_at, w.deadline_ms,
+                (SELECT min(c.ord) - 1 FROM jsonb_array_elements(w.conditions) WITH ORDINALITY AS c(cond, ord)
+                 WHERE ${conditionHolds(sql`c.cond`, nowIso)}) AS met
+              FROM workflow_waits w JOIN workflows f ON f.execution_id = w.execution_id
+            ) d
+            WHERE d.met IS NOT NULL OR d.deadline_ms <= ${nowMs}
+            ORDER BY d.created_at LIMIT ${BATCH}`.pipe(Effect.flatMap(decodeDecided), Effect.orDie)
 
-        const complete = (wait: OpenWait, met: number) =>
+        const complete = (wait: DecidedWait) =>
           wait.deferredName.startsWith(clockPrefix)
             ? engine.deferredDone(DurableDeferred.make(wait.deferredName), {
               workflowName,
@@ -147,22 +133,14 @@ export class Waits extends Context.Service<Waits, {
               workflowName,
               executionId: wait.executionId,
               deferredName: wait.deferredName,
-              exit: Exit.succeed({ met })
+              exit: Exit.succeed({ met: wait.met })
             })
 
         const look = Effect.gen(function*() {
           const now = yield* Time.now
-          const open = yield* sql`
-            SELECT w.execution_id AS "executionId", w.deferred_name AS "deferredName", w.conditions,
-              w.deadline_ms AS "deadlineMs", f.account_id::text AS "accountId", f.provider_id AS "providerId",
-              f.created_at AS "startedAt"
-            FROM workflow_waits w JOIN workflows f ON f.execution_id = w.execution_id
-            ORDER BY w.created_at LIMIT ${BATCH}`.pipe(Effect.flatMap(decodeOpen), Effect.orDie)
-          for (const wait of open) {
-            const met = yield* outcomeOf(wait, now.ms)
-            if (met === undefined) continue
+          for (const wait of yield* decided(now.ms, now.iso)) {
             // Completed first, then forgotten: a crash between the two completes it again, which the engine ignores.
-            yield* complete(wait, met)
+            yield* complete(wait)
             yield* sql`DELETE FROM workflow_waits
               WHERE execution_id = ${wait.executionId} AND deferred_name = ${wait.deferredName}`.pipe(Effect.orDie)
           }

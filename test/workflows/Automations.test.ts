@@ -2,27 +2,10 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Inbox } from "../../src/inbox/Inbox.ts"
-import { replyOutcome } from "../../src/network/sandbox/Behaviour.ts"
-import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
-import { rng } from "../../src/network/sandbox/Random.ts"
 import { DAY, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 import { liveSleep } from "../webhooks/support.ts"
-import { workflowUntil } from "./support.ts"
-
-/**
- * People the account is already connected to (so messages go as plain messages) who, left alone,
- * answer none of the sequence's three messages: only the replies a test sends arrive.
- */
-const connections = (accountId: string, count: number, salt: string): ReadonlyArray<string> => {
-  const found: Array<string> = []
-  for (let i = 0; found.length < count && i < 50_000; i++) {
-    const ref = memberFrom(rng(salt, accountId, i))
-    const quiet = [0, 1, 2].every((index) => replyOutcome(accountId, ref.providerId, index) === null)
-    if (relationTo(accountId, ref.providerId).connectionDegree === 1 && quiet) found.push(ref.profileUrl)
-  }
-  return found
-}
+import { quietConnections, workflowUntil } from "./support.ts"
 
 const messages = [
   { text: "Hi, thanks for connecting! Worth a chat about onboarding?" },
@@ -60,7 +43,7 @@ layer(serverLayer())("automations", (it) => {
   it.effect("a run stops on a reply between two follow-ups; the others go on, pause and resume", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount()
-      const [replier, silent] = connections(accountId, 2, "automation-stop")
+      const [replier, silent] = quietConnections(accountId, 2, "automation-stop")
       const started = yield* call("POST", "/v1/automations", {
         token,
         body: { account: accountId, name: "Follow-ups", people: [replier, silent], messages }
@@ -111,7 +94,7 @@ layer(serverLayer())("automations", (it) => {
   it.effect("in approve mode a reply cancels the message still waiting for approval; stop cancels every run", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount({ mode: "approve" })
-      const [replier, other] = connections(accountId, 2, "automation-approve")
+      const [replier, other] = quietConnections(accountId, 2, "automation-approve")
       const started = yield* call("POST", "/v1/automations", {
         token,
         body: { account: accountId, name: "Approve first", people: [replier, other], messages }
@@ -139,7 +122,7 @@ layer(serverLayer())("automations", (it) => {
   it.effect("bad requests name the field; nothing is started", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount()
-      const [person] = connections(accountId, 1, "automation-bad")
+      const [person] = quietConnections(accountId, 1, "automation-bad")
       const noDays = yield* call("POST", "/v1/automations", {
         token,
         body: { account: accountId, name: "x", people: [person], messages: [{ text: "a" }, { text: "b" }] }

@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { DAY, nonAccepting, strangers, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { startWorkflow, workflowUntil } from "./support.ts"
+import { quietConnection, startWorkflow, workflowUntil } from "./support.ts"
 
 const connectThenMessage = (timeoutDays: number) => [
   { type: "command", command: "connect", input: { note: "Hi, glad to connect." } },
@@ -208,5 +208,52 @@ layer(serverLayer())("workflows under the account's rules", (it) => {
       assert.strictEqual(failed.error.type, "notFound")
       assert.strictEqual(failed.outcome, "no withdraw_invite job could be created")
       assert.deepStrictEqual(kinds(failed), ["connect:completed"])
+    }))
+
+  it.effect("if branches on a reply of given classes now; waitFor elapsed ends when the time since the start has passed", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      const person = quietConnection(accountId, "workflow-if")
+      const started = yield* startWorkflow(token, {
+        account: accountId,
+        person,
+        steps: [
+          { type: "wait", seconds: 600 },
+          {
+            type: "if",
+            condition: { type: "replied", classes: ["meeting", "interested"] },
+            then: [{ type: "command", command: "send_message", input: { text: "Great, Tuesday at 10 it is." } }],
+            else: [{ type: "command", command: "get_profile" }]
+          },
+          {
+            type: "waitFor",
+            condition: { type: "elapsed", seconds: 7200 },
+            timeoutSeconds: 86_400,
+            then: [{ type: "command", command: "get_profile" }]
+          }
+        ]
+      })
+      yield* workflowUntil(token, started.id, (w) => w.status === "waiting" && w.step?.startsWith("0:"))
+      const received = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, {
+        token,
+        body: { type: "message_received", person, text: "Sounds good. Does Tuesday at 10am work for a call?" }
+      })
+      assert.strictEqual(received.status, 200, JSON.stringify(received.body))
+      yield* (yield* Inbox).syncAccount(accountId)
+      yield* TestClock.adjust(600_000)
+
+      // The reply is a meeting: the then branch messages; then the wait lasts until two hours after the start.
+      const waiting = yield* workflowUntil(token, started.id, (w) => w.status === "waiting" && w.step?.startsWith("2:"))
+      assert.deepStrictEqual(kinds(waiting), ["send_message:completed"])
+      yield* TestClock.adjust(3_600_000)
+      const still = yield* workflowUntil(token, started.id, (w) => w.status === "waiting")
+      assert.strictEqual(still.jobs.length, 1)
+      yield* TestClock.adjust(3_600_000)
+      const done = yield* workflowUntil(token, started.id, (w) => w.status === "completed", { movePacing: true })
+      assert.deepStrictEqual(kinds(done), ["send_message:completed", "get_profile:completed"])
+      assert.deepStrictEqual(done.log.filter((e: any) => e.entry.startsWith("took")).map((e: any) => e.entry), [
+        "took then",
+        "took then"
+      ])
     }))
 })

@@ -6,6 +6,9 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
+import { replyOutcome } from "../../src/network/sandbox/Behaviour.ts"
+import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
+import { rng } from "../../src/network/sandbox/Random.ts"
 import { call } from "../support/TestServer.ts"
 import { liveSleep } from "../webhooks/support.ts"
 
@@ -44,3 +47,20 @@ export const startWorkflow = (token: string, body: Record<string, unknown>) =>
     assert.strictEqual(started.status, 202, JSON.stringify(started.body))
     return started.body.workflow as WorkflowJson
   })
+
+/**
+ * People the account is already connected to (so messages go as plain messages) who, left alone,
+ * answer none of its first three messages: only the replies a test sends arrive.
+ */
+export const quietConnections = (accountId: string, count: number, salt: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  for (let i = 0; found.length < count && i < 50_000; i++) {
+    const ref = memberFrom(rng(salt, accountId, i))
+    const quiet = [0, 1, 2].every((index) => replyOutcome(accountId, ref.providerId, index) === null)
+    if (relationTo(accountId, ref.providerId).connectionDegree === 1 && quiet) found.push(ref.profileUrl)
+  }
+  return found
+}
+
+/** One of {@link quietConnections}. */
+export const quietConnection = (accountId: string, salt: string): string => quietConnections(accountId, 1, salt)[0]
