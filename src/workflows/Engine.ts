@@ -15,18 +15,30 @@
  * @since 1.0.0
  */
 import { NodeCrypto } from "@effect/platform-node"
-import { Clock, Duration, Effect, Layer } from "effect"
-import { ClusterWorkflowEngine, SingleRunner } from "effect/cluster"
+import { hostname } from "node:os"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
+import { ClusterWorkflowEngine, RunnerAddress, SingleRunner } from "effect/cluster"
 import { WorkflowEngine } from "effect/workflow"
+import { AppConfig } from "../platform/AppConfig.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { Waits } from "./Waits.ts"
 
-/** The cluster and its engine, on real time. */
-const cluster = ClusterWorkflowEngine.layer.pipe(
-  Layer.provideMerge(SingleRunner.layer({ runnerStorage: "sql" })),
-  Layer.provide(NodeCrypto.layerDigest),
-  Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
-)
+/**
+ * The cluster and its engine, on real time. The runner's address is only its name in the cluster
+ * tables (`SingleRunner` talks to no other runner): this machine and the service's port, so every
+ * server has its own, and one that restarts takes back its own shards.
+ */
+const cluster = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  return ClusterWorkflowEngine.layer.pipe(
+    Layer.provideMerge(SingleRunner.layer({
+      runnerStorage: "sql",
+      shardingConfig: { runnerAddress: Option.some(RunnerAddress.make(hostname(), config.port)) }
+    })),
+    Layer.provide(NodeCrypto.layerDigest),
+    Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
+  )
+}))
 
 /**
  * The engine the workflows see: the cluster's, with `DurableClock` sleeps
