@@ -5,11 +5,12 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MAX_MESSAGES, MAX_PEOPLE, Sequence } from "../workflows/Automations.ts"
 import { WorkflowStatus } from "../workflows/WorkflowStore.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
-import { BadRequest, Conflict, NotFound } from "./Errors.ts"
+import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
+import { accepted, idempotencyHeaders } from "./Idempotent.ts"
 import { Authentication } from "./Security.ts"
 
 const exampleMessages = [
@@ -98,16 +99,18 @@ const change = (name: "pause" | "resume" | "stop", summary: string, description:
 export class AutomationsApi extends HttpApiGroup.make("automations")
   .add(
     HttpApiEndpoint.post("start", "/v1/automations", {
+      headers: idempotencyHeaders,
       payload: StartAutomation,
-      success: OneAutomation.pipe(HttpApiSchema.status(202)),
-      error: [BadRequest, NotFound]
+      success: accepted({ automation: Automation }, "Accepted: the automation, to follow with `GET /v1/automations/{id}`"),
+      error: [BadRequest, NotFound, Conflict, Unprocessable]
     }).annotateMerge(OpenApi.annotations({
       summary: "Start an automation",
       description: [
         `A message and up to ${MAX_MESSAGES - 1} follow-ups, each \`afterDays\` after the one before, sent by one account to each person.`,
         "Each person's run stops by itself the moment the person replies (any class), also while a message waits for approval, working hours or budget (that job is cancelled).",
         "Every message is an ordinary `send_message` job: the account's mode, approvals, budgets, working hours and the cross-seat rule apply.",
-        "Every address is checked first: one that names nobody answers 400 naming `body.people[i]` and nothing is started."
+        "Every address is checked first: one that names nobody answers 400 naming `body.people[i]` and nothing is started.",
+        "With an `Idempotency-Key`, a repeat with the same body answers the first automation again (`idempotent-replayed: true`) and starts nothing."
       ].join("\n")
     })),
     HttpApiEndpoint.get("list", "/v1/automations", {

@@ -8,12 +8,13 @@
  * @since 1.0.0
  */
 import { Effect, Schema, SchemaTransformation } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { type CommandKind, type CommandName, CommandNameSchema, commands, type CommandSpec } from "../commands/Commands.ts"
 import { Mode } from "../domain/Account.ts"
 import { type JobErrorType, jobErrorTypes, JobStatus, MAX_WAIT_SECONDS, needsApproval, WaitReason } from "../domain/Job.ts"
 import { categoryOfCommand, isCountedPerRow } from "../domain/Limits.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
+import { accepted, acceptedAnswer, idempotencyHeaders } from "./Idempotent.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 
@@ -170,28 +171,9 @@ const jobSchema = <Name extends CommandName, I extends Schema.Top, R extends Sch
 // ---------------------------------------------------------------------------
 // Per command: its job, its endpoint and its `POST /v1/jobs` body
 
-const IdempotencyKey = Schema.String.check(Schema.isPattern(/^[\x21-\x7E]{1,255}$/u)).annotate({
-  description:
-    "1 to 255 visible ASCII characters. Scoped to the workspace and the endpoint, kept 24 hours: a repeat with the same body returns the first response (the same job) with `idempotent-replayed: true`; the same key with a different body is 422 `unprocessable`; a repeat while the first is still being handled is 409 `conflict`.",
-  examples: ["connect-maria-garcia-2026-11-23"]
-})
-
-const idempotencyHeaders = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
-
-const Replayed = Schema.Literal("true").annotate({
-  description: "Present on a repeat with the same Idempotency-Key and body: this is the first request's response, no new job was created"
-})
-
 /** The 202 answer carrying a new (or, on a replay, the first) job. */
-const accepted = <S extends Schema.Top>(job: S) =>
-  HttpApiSchema.WithHeaders(
-    Ok({ job }).annotate({ description: "Accepted: the job, to follow with `GET /v1/jobs/{id}?wait=60`" }).pipe(
-      HttpApiSchema.status(202)
-    ),
-    {
-      "idempotent-replayed": Schema.optionalKey(Replayed)
-    }
-  )
+const acceptedJobSchema = <S extends Schema.Top>(job: S) =>
+  accepted({ job }, "Accepted: the job, to follow with `GET /v1/jobs/{id}?wait=60`")
 
 const modes = Mode.literals
 
@@ -242,7 +224,7 @@ const commandContract = <Name extends CommandName, I extends Schema.Top, R exten
     params: accountId,
     headers: idempotencyHeaders,
     payload: spec.input,
-    success: accepted(job),
+    success: acceptedJobSchema(job),
     error: [NotFound, Conflict, Unprocessable]
   }).annotateMerge(OpenApi.annotations({
     summary: `${spec.name}: ${spec.description}`,
@@ -317,11 +299,7 @@ export const decodeJobOf = <C extends CommandName>(command: C) =>
  * The 202 answer of a job-creating endpoint, with `idempotent-replayed: true`
  * when it repeats the first response of the same Idempotency-Key.
  */
-export const acceptedJob = <J>(job: J, replayed: boolean) =>
-  HttpApiSchema.withHeaders({
-    body: { ok: true as const, job },
-    headers: replayed ? { "idempotent-replayed": "true" as const } : {}
-  })
+export const acceptedJob = <J>(job: J, replayed: boolean) => acceptedAnswer({ ok: true as const, job }, replayed)
 
 /** The name of the endpoint `POST /v1/accounts/{id}/<command>` (for the handlers). */
 export const commandEndpointName = <C extends CommandName>(command: C): `command_${C}` => `command_${command}`
@@ -397,7 +375,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     HttpApiEndpoint.post("create", "/v1/jobs", {
       headers: idempotencyHeaders,
       payload: CreateJob,
-      success: accepted(Job),
+      success: acceptedJobSchema(Job),
       error: [NotFound, Conflict, Unprocessable]
     }).annotateMerge(OpenApi.annotations({
       summary: "Run a command",

@@ -5,12 +5,13 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { JobStatus } from "../domain/Job.ts"
 import { Steps } from "../workflows/Definition.ts"
 import { WorkflowStatus } from "../workflows/WorkflowStore.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
-import { BadRequest, Conflict, NotFound } from "./Errors.ts"
+import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
+import { accepted, idempotencyHeaders } from "./Idempotent.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
 import { Authentication } from "./Security.ts"
 
@@ -112,9 +113,10 @@ const change = (name: "pause" | "resume" | "cancel", summary: string, descriptio
 export class WorkflowsApi extends HttpApiGroup.make("workflows")
   .add(
     HttpApiEndpoint.post("start", "/v1/workflows", {
+      headers: idempotencyHeaders,
       payload: StartWorkflow,
-      success: OneWorkflow.pipe(HttpApiSchema.status(202)),
-      error: [BadRequest, NotFound]
+      success: accepted({ workflow: Workflow }, "Accepted: the workflow, to follow with `GET /v1/workflows/{id}`"),
+      error: [BadRequest, NotFound, Conflict, Unprocessable]
     }).annotateMerge(OpenApi.annotations({
       summary: "Start a workflow",
       description: [
@@ -122,7 +124,7 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
         "Conditions: `accepted` (the invitation to the person was accepted, as syncing recorded it), `replied` (optionally of some triage classes), `elapsed`.",
         "A command step's input is the command's own; `person` defaults to the workflow's person. Every input is checked before anything runs: a bad one answers 400 naming `body.steps[i].input.<field>`.",
         "A job that fails ends the workflow as `failed` with that job's error. The workflow survives restarts: it resumes where it stopped and never creates a step's job twice.",
-        "Answers 202 with the workflow; follow it with GET /v1/workflows/{id}, and its jobs' events by webhook."
+        "Answers 202 with the workflow; follow it with GET /v1/workflows/{id}, and its jobs' events by webhook. With an `Idempotency-Key`, a repeat with the same body answers the first workflow again (`idempotent-replayed: true`) and starts nothing."
       ].join("\n")
     })),
     HttpApiEndpoint.get("list", "/v1/workflows", {

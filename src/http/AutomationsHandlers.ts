@@ -3,11 +3,15 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { Automation, StartAutomation } from "../api/AutomationsApi.ts"
+import { acceptedAnswer } from "../api/Idempotent.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
+import { Idempotency } from "../jobs/Idempotency.ts"
 import { type AutomationView, Automations } from "../workflows/Automations.ts"
+import { idempotent } from "./Idempotent.ts"
 
 /** An automation in its API form. */
 export const automationRecord = ({ messages, row, runs, status }: AutomationView) => ({
@@ -32,18 +36,30 @@ export const AutomationsHandlers = HttpApiBuilder.group(
   "automations",
   Effect.fn(function*(handlers) {
     const automations = yield* Automations
+    const idempotency = yield* Idempotency
     const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
     return handlers
-      .handle("start", ({ payload }) =>
+      .handle("start", ({ headers, payload }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
-          return one(yield* automations.start({
+          const start = Effect.map(
+            automations.start({
+              workspaceId,
+              accountId: payload.account,
+              name: payload.name,
+              people: payload.people,
+              messages: payload.messages
+            }),
+            (view) => ({ status: 202, body: automationRecord(view) })
+          )
+          const answer = yield* idempotent(idempotency, {
             workspaceId,
-            accountId: payload.account,
-            name: payload.name,
-            people: payload.people,
-            messages: payload.messages
-          }))
+            endpoint: "POST /v1/automations",
+            key: headers["idempotency-key"],
+            body: yield* Schema.encodeUnknownEffect(StartAutomation)(payload).pipe(Effect.orDie)
+          }, start)
+          const automation = yield* Schema.decodeUnknownEffect(Automation)(answer.body).pipe(Effect.orDie)
+          return acceptedAnswer({ ok: true as const, automation }, answer.replayed)
         }))
       .handle("list", () =>
         Effect.gen(function*() {

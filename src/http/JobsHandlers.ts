@@ -11,6 +11,7 @@ import { acceptedJob, decodeJob, decodeJobOf } from "../api/JobsApi.ts"
 import { type CommandName, commands } from "../commands/Commands.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
+import { idempotent } from "./Idempotent.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 
@@ -39,9 +40,7 @@ export const JobsHandlers = HttpApiBuilder.group(
           jobs.create({ workspaceId, accountId: request.accountId, command: request.command, input: request.input }),
           (job): { readonly status: number; readonly body: JobRecord } => ({ status: 202, body: job })
         )
-        const answer: { readonly replayed: boolean; readonly body: unknown } = key === undefined
-          ? { replayed: false, body: (yield* create).body }
-          : yield* idempotency.run({ workspaceId, endpoint, key, body: request.body }, create, (job) => job)
+        const answer = yield* idempotent(idempotency, { workspaceId, endpoint, key, body: request.body }, create)
         return { replayed: answer.replayed, job: answer.body }
       })
 

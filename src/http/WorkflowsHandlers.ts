@@ -3,11 +3,15 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { acceptedAnswer } from "../api/Idempotent.ts"
+import { StartWorkflow, Workflow } from "../api/WorkflowsApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
+import { Idempotency } from "../jobs/Idempotency.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
+import { idempotent } from "./Idempotent.ts"
 
 /** A workflow in its API form. */
 export const workflowRecord = ({ jobs, log, row, steps }: WorkflowView) => ({
@@ -34,12 +38,24 @@ export const WorkflowsHandlers = HttpApiBuilder.group(
   "workflows",
   Effect.fn(function*(handlers) {
     const workflows = yield* Workflows
+    const idempotency = yield* Idempotency
     const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
     return handlers
-      .handle("start", ({ payload }) =>
+      .handle("start", ({ headers, payload }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
-          return one(yield* workflows.start({ workspaceId, accountId: payload.account, person: payload.person, steps: payload.steps }))
+          const start = Effect.map(
+            workflows.start({ workspaceId, accountId: payload.account, person: payload.person, steps: payload.steps }),
+            (view) => ({ status: 202, body: workflowRecord(view) })
+          )
+          const answer = yield* idempotent(idempotency, {
+            workspaceId,
+            endpoint: "POST /v1/workflows",
+            key: headers["idempotency-key"],
+            body: yield* Schema.encodeUnknownEffect(StartWorkflow)(payload).pipe(Effect.orDie)
+          }, start)
+          const workflow = yield* Schema.decodeUnknownEffect(Workflow)(answer.body).pipe(Effect.orDie)
+          return acceptedAnswer({ ok: true as const, workflow }, answer.replayed)
         }))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {

@@ -256,4 +256,32 @@ layer(serverLayer())("workflows under the account's rules", (it) => {
         "took then"
       ])
     }))
+
+  it.effect("Idempotency-Key: a repeated start answers the first workflow and starts nothing; another body is 422", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      const [person, other] = strangers(accountId, 2, "workflow-idempotent")
+      const body = { account: accountId, person, steps: [{ type: "command", command: "get_profile" }] }
+      const headers = { "idempotency-key": "start-once-1" }
+      const first = yield* call("POST", "/v1/workflows", { token, body, headers })
+      assert.strictEqual(first.status, 202, JSON.stringify(first.body))
+      assert.isUndefined(first.headers["idempotent-replayed"])
+      const again = yield* call("POST", "/v1/workflows", { token, body, headers })
+      assert.strictEqual(again.status, 202)
+      assert.strictEqual(again.headers["idempotent-replayed"], "true")
+      assert.strictEqual(again.body.workflow.id, first.body.workflow.id)
+      const changed = yield* call("POST", "/v1/workflows", { token, body: { ...body, person: other }, headers })
+      assert.strictEqual(changed.status, 422)
+      assert.strictEqual(changed.body.error.type, "unprocessable")
+      const listed = yield* call("GET", "/v1/workflows", { token })
+      assert.deepStrictEqual(listed.body.workflows.map((w: any) => w.id), [first.body.workflow.id])
+
+      const automation = { account: accountId, name: "Once", people: [other], messages: [{ text: "Hello!" }] }
+      const a1 = yield* call("POST", "/v1/automations", { token, body: automation, headers })
+      const a2 = yield* call("POST", "/v1/automations", { token, body: automation, headers })
+      assert.strictEqual(a1.status, 202, JSON.stringify(a1.body))
+      assert.strictEqual(a2.headers["idempotent-replayed"], "true")
+      assert.strictEqual(a2.body.automation.id, a1.body.automation.id)
+      assert.strictEqual((yield* call("GET", "/v1/automations", { token })).body.automations.length, 1)
+    }))
 })
