@@ -6,6 +6,7 @@
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
+import { foreignCursor } from "../api/Cursor.ts"
 import { ApprovalExpired, BadRequest, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { commands, isCommandName } from "../commands/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
@@ -109,14 +110,7 @@ export class Approvals extends Context.Service<Approvals, {
       const list = Effect.fn("Approvals.list")(function*(workspaceId: string, listing: ApprovalListing) {
         const after = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
         if (listing.cursor !== undefined && after === undefined) {
-          return yield* Effect.fail(
-            new BadRequest({
-              error: {
-                message: "The cursor is not one this API gave out.",
-                next: "Pass the nextCursor of the previous page unchanged, or leave it out to start from the oldest."
-              }
-            })
-          )
+          return yield* Effect.fail(foreignCursor("the oldest"))
         }
         const rows = yield* store.list(workspaceId, {
           status: listing.status,

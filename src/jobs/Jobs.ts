@@ -8,6 +8,7 @@
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
 import { type CommandName, commands } from "../commands/Commands.ts"
 import { Mode } from "../domain/Account.ts"
@@ -62,11 +63,7 @@ export const cancelledByRemoval: JobFailure = {
 const jobNotFound = (id: string) =>
   new NotFound({ error: { message: `No job ${id} in this workspace.`, next: "List the workspace's jobs with GET /v1/jobs." } })
 
-const encodeCursor = (seq: number) => Buffer.from(`job:${seq}`).toString("base64url")
-const decodeCursor = (cursor: string): number | undefined => {
-  const match = /^job:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
-  return match === null ? undefined : Number(match[1])
-}
+const cursor = seqCursor("job")
 
 const AccountMode = Schema.Struct({ mode: Mode })
 const decodeModes = Schema.decodeUnknownEffect(Schema.Array(AccountMode))
@@ -140,17 +137,8 @@ export class Jobs extends Context.Service<Jobs, {
       })
 
       const list = Effect.fn("Jobs.list")(function*(workspaceId: string, listing: JobListing) {
-        const beforeSeq = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
-        if (listing.cursor !== undefined && beforeSeq === undefined) {
-          return yield* Effect.fail(
-            new BadRequest({
-              error: {
-                message: "The cursor is not one this API gave out.",
-                next: "Pass the nextCursor of the previous page unchanged, or leave it out to start from the newest job."
-              }
-            })
-          )
-        }
+        const beforeSeq = listing.cursor === undefined ? undefined : cursor.decode(listing.cursor)
+        if (listing.cursor !== undefined && beforeSeq === undefined) return yield* Effect.fail(foreignCursor("the newest job"))
         const rows = yield* store.list(workspaceId, {
           accountId: listing.accountId,
           status: listing.status,
@@ -162,7 +150,7 @@ export class Jobs extends Context.Service<Jobs, {
         const last = page[page.length - 1]
         return {
           jobs: page.map(toJobRecord),
-          nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last.seq) : null
+          nextCursor: rows.length > listing.limit && last !== undefined ? cursor.encode(last.seq) : null
         }
       })
 

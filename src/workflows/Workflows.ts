@@ -11,6 +11,7 @@ import { WorkflowEngine } from "effect/workflow"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
 import { namedProblems } from "../api/Problems.ts"
+import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { commands } from "../commands/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -52,6 +53,9 @@ const alreadyFinished = (row: WorkflowRow) =>
       next: "Start a new workflow with POST /v1/workflows."
     }
   })
+
+/** Pages of `GET /v1/workflows`, newest first. */
+const cursor = seqCursor("workflow")
 
 /** `0`, `2.then.1` as the request names it: `body.steps[0]`, `body.steps[2].then[1]`. */
 const requestPath = (path: string) => `body.steps[${path.replaceAll(/\.(then|else)\./g, "].$1[")}]`
@@ -186,16 +190,9 @@ export class Workflows extends Context.Service<Workflows, {
         start: (request) => Effect.flatMap(prepare(request), launch),
         get: (workspaceId, id) => Effect.flatMap(found(workspaceId, id), view),
         list: Effect.fn("Workflows.list")(function*(workspaceId, filter) {
-          const afterSeq = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor)
-          if (afterSeq === null) {
-            return yield* Effect.fail(
-              new BadRequest({
-                error: {
-                  message: "query.cursor: not a cursor this endpoint gave",
-                  next: "Pass nextCursor from the previous page, or omit it for the first page."
-                }
-              })
-            )
+          const afterSeq = filter.cursor === undefined ? undefined : cursor.decode(filter.cursor)
+          if (filter.cursor !== undefined && afterSeq === undefined) {
+            return yield* Effect.fail(foreignCursor("the newest workflow"))
           }
           const rows = yield* store.list(workspaceId, {
             automationId: filter.automationId,
@@ -205,7 +202,7 @@ export class Workflows extends Context.Service<Workflows, {
           const page = rows.slice(0, filter.limit)
           return {
             workflows: yield* Effect.forEach(page, view),
-            nextCursor: rows.length > filter.limit ? encodeCursor(page[page.length - 1].seq) : null
+            nextCursor: rows.length > filter.limit ? cursor.encode(page[page.length - 1].seq) : null
           }
         }),
         pause: setPaused(true),
@@ -214,10 +211,4 @@ export class Workflows extends Context.Service<Workflows, {
       })
     })
   )
-}
-
-const encodeCursor = (seq: number) => Buffer.from(`workflow:${seq}`).toString("base64url")
-const decodeCursor = (cursor: string): number | null => {
-  const match = /^workflow:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
-  return match === null ? null : Number(match[1])
 }

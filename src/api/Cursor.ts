@@ -1,0 +1,29 @@
+/**
+ * Page cursors: opaque to callers (base64url), and the one answer to a cursor
+ * the API did not give out.
+ *
+ * @since 1.0.0
+ */
+import { BadRequest } from "./Errors.ts"
+
+/** A cursor over a table's `seq` (`<kind>:<seq>`), for lists paged newest first. */
+export const seqCursor = (kind: string) => {
+  const pattern = new RegExp(`^${kind}:(\\d+)$`)
+  return {
+    encode: (seq: number): string => Buffer.from(`${kind}:${seq}`).toString("base64url"),
+    /** The seq, or undefined when the cursor is not one `encode` made. */
+    decode: (cursor: string): number | undefined => {
+      const match = pattern.exec(Buffer.from(cursor, "base64url").toString("utf8"))
+      return match === null ? undefined : Number(match[1])
+    }
+  }
+}
+
+/** 400 for a cursor this API did not give out; `start` says where a list without one starts. */
+export const foreignCursor = (start: string) =>
+  new BadRequest({
+    error: {
+      message: "The cursor is not one this API gave out.",
+      next: `Pass the nextCursor of the previous page unchanged, or leave it out to start from ${start}.`
+    }
+  })
