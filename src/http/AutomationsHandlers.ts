@@ -21,11 +21,11 @@ export const automationRecord = ({ messages, row, runs, status }: AutomationView
   status,
   messages,
   runs: runs.map((run) => ({
-    person: run.row.person,
-    workflowId: run.row.id,
-    status: run.row.status,
-    step: run.row.step,
-    outcome: run.row.outcome
+    person: run.person,
+    workflowId: run.id,
+    status: run.status,
+    step: run.step,
+    outcome: run.outcome
   })),
   createdAt: row.createdAt,
   updatedAt: row.updatedAt

@@ -14,8 +14,8 @@ import { MESSAGE_MAX, Text } from "../commands/Inputs.ts"
 import * as Time from "../domain/Time.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import type { Step } from "./Definition.ts"
-import { type WorkflowView, Workflows } from "./Workflows.ts"
-import { finishedWorkflowStatuses, WorkflowStore } from "./WorkflowStore.ts"
+import { Workflows } from "./Workflows.ts"
+import { finishedWorkflowStatuses, type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
 /** The most messages in one sequence, and people in one automation. */
 export const MAX_MESSAGES = 5
@@ -74,7 +74,7 @@ export interface AutomationView {
   readonly row: AutomationRow
   readonly status: AutomationStatus
   readonly messages: ReadonlyArray<SequenceMessage>
-  readonly runs: ReadonlyArray<WorkflowView>
+  readonly runs: ReadonlyArray<WorkflowRow>
 }
 
 const columns = `a.id::text AS id, a.account_id::text AS "accountId", a.name, a.sequence, a.status,
@@ -106,16 +106,15 @@ export class Automations extends Context.Service<Automations, {
       const workflows = yield* Workflows
       const store = yield* WorkflowStore
 
+      // The runs' records alone, in the order the people were given: an automation shows each run's
+      // status and step, not its jobs and log (those are on GET /v1/workflows/{id}).
       const runsOf = (workspaceId: string, id: string) =>
-        Effect.map(
-          workflows.list(workspaceId, { automationId: id, limit: MAX_PEOPLE }).pipe(Effect.orDie),
-          (page) => [...page.workflows].reverse()
-        )
+        Effect.map(store.list(workspaceId, { automationId: id, limit: MAX_PEOPLE }), (rows) => [...rows].reverse())
 
       const view = (workspaceId: string, row: AutomationRow) =>
         Effect.gen(function*() {
           const runs = yield* runsOf(workspaceId, row.id)
-          const allEnded = runs.every((run) => finishedWorkflowStatuses.has(run.row.status))
+          const allEnded = runs.every((run) => finishedWorkflowStatuses.has(run.status))
           return {
             row,
             status: row.status !== "stopped" && allEnded ? "finished" : row.status,
@@ -144,11 +143,11 @@ export class Automations extends Context.Service<Automations, {
               })
             )
           }
-          const running = current.runs.filter((run) => !finishedWorkflowStatuses.has(run.row.status))
+          const running = current.runs.filter((run) => !finishedWorkflowStatuses.has(run.status))
           if (to === "stopped") {
-            for (const run of running) yield* Effect.ignore(workflows.cancel(workspaceId, run.row.id))
+            for (const run of running) yield* Effect.ignore(workflows.cancel(workspaceId, run.id))
           } else {
-            yield* store.setPaused(running.map((run) => run.row.id), to === "paused")
+            yield* store.setPaused(running.map((run) => run.id), to === "paused")
           }
           const now = yield* Time.now
           yield* sql`UPDATE automations SET status = ${to}, updated_at = ${now.iso}::timestamptz WHERE id = ${id}`.pipe(
