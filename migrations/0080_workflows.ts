@@ -66,11 +66,11 @@ export default Effect.gen(function*() {
     )`
   yield* sql`
     CREATE TABLE workflow_log (
+      id bigserial PRIMARY KEY,
       workflow_id uuid NOT NULL REFERENCES workflows (id) ON DELETE CASCADE,
-      n integer NOT NULL,
       at timestamptz NOT NULL,
       path text,
-      entry text NOT NULL,
-      PRIMARY KEY (workflow_id, n)
+      entry text NOT NULL
     )`
+  yield* sql`CREATE INDEX workflow_log_workflow ON workflow_log (workflow_id, id)`
 })

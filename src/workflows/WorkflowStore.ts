@@ -67,9 +67,20 @@ const columns = `
   w.waiting_until AS "waitingUntil", w.outcome, w.error, w.created_at AS "createdAt", w.updated_at AS "updatedAt",
   w.finished_at AS "finishedAt"`
 
-const LogRow = Schema.Struct({ at: Timestamp, path: Schema.NullOr(Schema.String), entry: Schema.String })
+const LogRow = Schema.Struct({
+  workflowId: Schema.String,
+  at: Timestamp,
+  path: Schema.NullOr(Schema.String),
+  entry: Schema.String
+})
 const decodeLog = Schema.decodeUnknownEffect(Schema.Array(LogRow))
-const JobLink = Schema.Struct({ path: Schema.String, jobId: Schema.String, status: JobStatus, kind: Schema.String })
+const JobLink = Schema.Struct({
+  workflowId: Schema.String,
+  path: Schema.String,
+  jobId: Schema.String,
+  status: JobStatus,
+  kind: Schema.String
+})
 const decodeJobLinks = Schema.decodeUnknownEffect(Schema.Array(JobLink))
 
 /** A new workflow's record. */
@@ -112,8 +123,10 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
   /** The job a step created, if it did. */
   readonly jobAt: (id: string, path: string) => Effect.Effect<string | undefined>
   readonly linkJob: (id: string, path: string, jobId: string) => Effect.Effect<void>
-  readonly jobsOf: (id: string) => Effect.Effect<ReadonlyArray<typeof JobLink.Type>>
-  readonly logOf: (id: string) => Effect.Effect<ReadonlyArray<typeof LogRow.Type>>
+  /** The jobs of these workflows' steps, oldest first (one query for a whole page). */
+  readonly jobsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof JobLink.Type>>
+  /** These workflows' logs, oldest first (one query for a whole page). */
+  readonly logOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof LogRow.Type>>
 }>()("outreach/WorkflowStore") {
   static readonly layer = Layer.effect(
     WorkflowStore,
@@ -127,9 +140,8 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
         Effect.gen(function*() {
           const now = yield* Time.now
           yield* sql`
-            INSERT INTO workflow_log (workflow_id, n, at, path, entry)
-            SELECT ${id}, COALESCE(MAX(n), 0) + 1, ${now.iso}::timestamptz, ${path}, ${entry}
-            FROM workflow_log WHERE workflow_id = ${id}`
+            INSERT INTO workflow_log (workflow_id, at, path, entry)
+            VALUES (${id}, ${now.iso}::timestamptz, ${path}, ${entry})`
         }).pipe(Effect.orDie)
 
       return WorkflowStore.of({
@@ -212,15 +224,18 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
               VALUES (${id}, ${path}, ${jobId}, ${now.iso}::timestamptz)`
             yield* touch(id, now.iso)
           }).pipe(Effect.orDie),
-        jobsOf: (id) =>
-          sql`
-            SELECT l.path, l.job_id::text AS "jobId", j.status, j.kind FROM workflow_jobs l JOIN jobs j ON j.id = l.job_id
-            WHERE l.workflow_id = ${id} ORDER BY l.created_at, l.path`.pipe(Effect.flatMap(decodeJobLinks), Effect.orDie),
-        logOf: (id) =>
-          sql`SELECT at, path, entry FROM workflow_log WHERE workflow_id = ${id} ORDER BY n`.pipe(
-            Effect.flatMap(decodeLog),
+        jobsOf: (ids) =>
+          ids.length === 0 ? Effect.succeed([]) : sql`
+            SELECT l.workflow_id::text AS "workflowId", l.path, l.job_id::text AS "jobId", j.status, j.kind
+            FROM workflow_jobs l JOIN jobs j ON j.id = l.job_id
+            WHERE l.workflow_id IN ${sql.in(ids)} ORDER BY l.created_at, l.path`.pipe(
+            Effect.flatMap(decodeJobLinks),
             Effect.orDie
-          )
+          ),
+        logOf: (ids) =>
+          ids.length === 0 ? Effect.succeed([]) : sql`
+            SELECT workflow_id::text AS "workflowId", at, path, entry FROM workflow_log
+            WHERE workflow_id IN ${sql.in(ids)} ORDER BY id`.pipe(Effect.flatMap(decodeLog), Effect.orDie)
       })
     })
   )

@@ -91,15 +91,21 @@ export class Workflows extends Context.Service<Workflows, {
       const network = yield* NetworkDriver
       const engine = yield* WorkflowEngine.WorkflowEngine
 
-      const view = (row: WorkflowRow) =>
+      /** Workflows with their jobs and logs: two queries for the whole list. */
+      const views = (rows: ReadonlyArray<WorkflowRow>) =>
         Effect.gen(function*() {
-          return {
-            row,
-            steps: yield* store.stepsOf(row),
-            jobs: yield* store.jobsOf(row.id),
-            log: yield* store.logOf(row.id)
-          } satisfies WorkflowView
+          const ids = rows.map((row) => row.id)
+          const jobs = yield* store.jobsOf(ids)
+          const log = yield* store.logOf(ids)
+          return yield* Effect.forEach(rows, (row) =>
+            Effect.map(store.stepsOf(row), (steps): WorkflowView => ({
+              row,
+              steps,
+              jobs: jobs.filter((job) => job.workflowId === row.id),
+              log: log.filter((entry) => entry.workflowId === row.id)
+            })))
         })
+      const view = (row: WorkflowRow) => Effect.map(views([row]), (found) => found[0])
 
       const found = (workspaceId: string, id: string) =>
         Effect.flatMap(
@@ -169,7 +175,7 @@ export class Workflows extends Context.Service<Workflows, {
       const cancel = Effect.fn("Workflows.cancel")(function*(workspaceId: string, id: string) {
         const row = yield* unfinished(workspaceId, id)
         yield* store.finish(row.id, "cancelled", "cancelled by a caller")
-        for (const job of yield* store.jobsOf(row.id)) {
+        for (const job of yield* store.jobsOf([row.id])) {
           yield* Effect.ignore(jobs.cancel(workspaceId, job.jobId))
         }
         yield* waits.dropAll(row.executionId)
@@ -201,7 +207,7 @@ export class Workflows extends Context.Service<Workflows, {
           })
           const page = rows.slice(0, filter.limit)
           return {
-            workflows: yield* Effect.forEach(page, view),
+            workflows: yield* views(page),
             nextCursor: rows.length > filter.limit ? cursor.encode(page[page.length - 1].seq) : null
           }
         }),
