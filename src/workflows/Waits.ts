@@ -121,20 +121,15 @@ export class Waits extends Context.Service<Waits, {
             WHERE d.met IS NOT NULL OR d.deadline_ms <= ${nowMs}
             ORDER BY d.created_at LIMIT ${BATCH}`.pipe(Effect.flatMap(decodeDecided), Effect.orDie)
 
-        const complete = (wait: DecidedWait) =>
-          wait.deferredName.startsWith(clockPrefix)
-            ? engine.deferredDone(DurableDeferred.make(wait.deferredName), {
-              workflowName,
-              executionId: wait.executionId,
-              deferredName: wait.deferredName,
-              exit: Exit.void
-            })
+        const complete = (wait: DecidedWait) => {
+          const done = { workflowName, executionId: wait.executionId, deferredName: wait.deferredName }
+          return wait.deferredName.startsWith(clockPrefix)
+            ? engine.deferredDone(DurableDeferred.make(wait.deferredName), { ...done, exit: Exit.void })
             : engine.deferredDone(DurableDeferred.make(wait.deferredName, { success: WaitOutcome }), {
-              workflowName,
-              executionId: wait.executionId,
-              deferredName: wait.deferredName,
+              ...done,
               exit: Exit.succeed({ met: wait.met })
             })
+        }
 
         const look = Effect.gen(function*() {
           const now = yield* Time.now
