@@ -4,8 +4,7 @@ import { TestClock } from "effect/testing"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { DAY, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { liveSleep } from "../webhooks/support.ts"
-import { quietConnections, workflowUntil } from "./support.ts"
+import { automationUntil, quietConnections, workflowUntil } from "./support.ts"
 
 const messages = [
   { text: "Hi, thanks for connecting! Worth a chat about onboarding?" },
@@ -14,20 +13,6 @@ const messages = [
 ]
 
 const sent = (run: any) => run.jobs.filter((job: any) => job.kind === "send_message" && job.status === "completed").length
-
-const automationNow = (token: string, id: string) =>
-  Effect.map(call("GET", `/v1/automations/${id}`, { token }), (reply) => reply.body.automation)
-
-/** Waits in real time until the automation's `check` holds. */
-const automationUntil = (token: string, id: string, check: (automation: any) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 1500; i++) {
-      const automation = yield* automationNow(token, id)
-      if (check(automation)) return automation
-      yield* liveSleep(40)
-    }
-    return assert.fail(`the automation did not get there: ${JSON.stringify(yield* automationNow(token, id), null, 1)}`)
-  })
 
 const reply = (token: string, accountId: string, person: string, text: string) =>
   Effect.gen(function*() {

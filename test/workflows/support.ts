@@ -16,29 +16,42 @@ import { liveSleep } from "../webhooks/support.ts"
 export type WorkflowJson = any
 
 /**
- * Reads the workflow until `check` holds, letting real time pass (the engine and its
- * waits run in the background) and, with `movePacing`, moving the clock past the
- * Governor's pacing gap between writes. Fails with the last state after `timeoutMs`.
+ * Reads `path` through the API until `check` holds on what `pick` takes from the body, letting real
+ * time pass (the engine and its waits run in the background) and, with `movePacing`, moving the clock
+ * past the Governor's pacing gap between writes. Fails with the last state after `timeoutMs`.
  */
-export const workflowUntil = (
+const readUntil = (
   token: string,
-  id: string,
-  check: (workflow: WorkflowJson) => boolean,
+  path: string,
+  pick: (body: any) => WorkflowJson,
+  check: (value: WorkflowJson) => boolean,
   options: { readonly movePacing?: boolean; readonly timeoutMs?: number } = {}
 ) =>
   Effect.gen(function*() {
     const deadline = Date.now() + (options.timeoutMs ?? 60_000)
     let last: WorkflowJson = undefined
     while (Date.now() < deadline) {
-      const read = yield* call("GET", `/v1/workflows/${id}`, { token })
+      const read = yield* call("GET", path, { token })
       assert.strictEqual(read.status, 200, JSON.stringify(read.body))
-      last = read.body.workflow
+      last = pick(read.body)
       if (check(last)) return last
       if (options.movePacing === true) yield* TestClock.adjust(PACING_MAX_MS)
       yield* liveSleep(40)
     }
-    return assert.fail(`the workflow did not get there; it is: ${JSON.stringify(last, null, 1)}`)
+    return assert.fail(`${path} did not get there; it is: ${JSON.stringify(last, null, 1)}`)
   })
+
+/** The workflow once `check` holds (see `readUntil`). */
+export const workflowUntil = (
+  token: string,
+  id: string,
+  check: (workflow: WorkflowJson) => boolean,
+  options: { readonly movePacing?: boolean; readonly timeoutMs?: number } = {}
+) => readUntil(token, `/v1/workflows/${id}`, (body) => body.workflow, check, options)
+
+/** The automation once `check` holds (see `readUntil`). */
+export const automationUntil = (token: string, id: string, check: (automation: WorkflowJson) => boolean) =>
+  readUntil(token, `/v1/automations/${id}`, (body) => body.automation, check)
 
 /** Starts a workflow through the API; asserts the 202. */
 export const startWorkflow = (token: string, body: Record<string, unknown>) =>
