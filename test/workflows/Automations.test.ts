@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { DAY, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { automationUntil, quietConnections, workflowUntil } from "./support.ts"
+import { automationUntil, quietConnections, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
 
 const messages = [
   { text: "Hi, thanks for connecting! Worth a chat about onboarding?" },
@@ -24,7 +24,7 @@ const reply = (token: string, accountId: string, person: string, text: string) =
     yield* (yield* Inbox).syncAccount(accountId)
   })
 
-layer(serverLayer())("automations", (it) => {
+layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => {
   it.effect("a run stops on a reply between two follow-ups; the others go on, pause and resume", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount()

@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { DAY, nonAccepting, strangers, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { quietConnection, startWorkflow, workflowUntil } from "./support.ts"
+import { quietConnection, startWorkflow, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
 
 const connectThenMessage = (timeoutDays: number) => [
   { type: "command", command: "connect", input: { note: "Hi, glad to connect." } },
@@ -19,7 +19,7 @@ const connectThenMessage = (timeoutDays: number) => [
 
 const kinds = (workflow: any) => workflow.jobs.map((job: any) => `${job.kind}:${job.status}`)
 
-layer(serverLayer())("workflows", (it) => {
+layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
   it.effect("connect, then message once the invitation is accepted", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount()
@@ -122,7 +122,7 @@ layer(serverLayer())("workflows", (it) => {
     }))
 })
 
-layer(serverLayer())("workflows under the account's rules", (it) => {
+layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the account's rules", (it) => {
   it.effect("in approve mode each write waits for a person: approved it runs, rejected the workflow fails", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount({ mode: "approve" })

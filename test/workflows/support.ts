@@ -12,6 +12,12 @@ import { rng } from "../../src/network/sandbox/Random.ts"
 import { call } from "../support/TestServer.ts"
 import { liveSleep } from "../webhooks/support.ts"
 
+/**
+ * How long a workflow test may take: above `readUntil`'s 60 s deadline, so a stuck workflow fails
+ * with its last state rather than a bare timeout. On PostgreSQL the longest test takes 20-25 s.
+ */
+export const WORKFLOW_TEST_TIMEOUT = 120_000
+
 /** Untyped, as an integrator reads it. */
 export type WorkflowJson = any
 
