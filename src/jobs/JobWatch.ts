@@ -6,7 +6,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, PubSub, Schema } from "effect"
+import { Context, Duration, Effect, Layer, PubSub, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { liveSleep } from "../domain/Time.ts"
 
@@ -21,6 +21,8 @@ export class JobWatch extends Context.Service<JobWatch, {
    * (once first, then after each announcement for it).
    */
   readonly await: (jobId: string, isDone: Effect.Effect<boolean>, timeout: Duration.Duration) => Effect.Effect<void>
+  /** Every job announced as finished from now on (workflows waiting on jobs look at once). */
+  readonly announced: Stream.Stream<string>
 }>()("outreach/JobWatch") {
   static readonly layer = Layer.effect(
     JobWatch,
@@ -73,7 +75,7 @@ export class JobWatch extends Context.Service<JobWatch, {
         Effect.forkScoped
       )
 
-      return JobWatch.of({ finished, await: await_ })
+      return JobWatch.of({ finished, await: await_, announced: Stream.fromPubSub(hub) })
     })
   )
 }

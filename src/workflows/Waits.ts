@@ -8,17 +8,18 @@
  * sandbox's test clock moves them like everything else, which the cluster's
  * own clock (real time, for its polling) could not.
  *
- * The loop looks once a second (real time) and at once when a wait is
- * recorded; with several servers each looks, and the engine takes the first
+ * The loop looks once a second (real time), and at once when a wait is
+ * recorded or a job finishes in this process; with several servers each looks, and the engine takes the first
  * completion of a deferred only.
  *
  * @since 1.0.0
  */
-import { Context, Effect, Exit, Layer, Queue, Schema } from "effect"
+import { Context, Effect, Exit, Layer, Queue, Schema, Stream } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { DurableDeferred, WorkflowEngine } from "effect/workflow"
 import { finishedStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { JobWatch } from "../jobs/JobWatch.ts"
 import { Condition } from "./Definition.ts"
 
 /** What a wait can end on: a step's conditions, the job a command step created finishing, or a resume. */
@@ -140,6 +141,10 @@ export class Waits extends Context.Service<Waits, {
               WHERE execution_id = ${wait.executionId} AND deferred_name = ${wait.deferredName}`.pipe(Effect.orDie)
           }
         }).pipe(Effect.withSpan("Waits.look"))
+
+        // A finished job may end a wait (a step's job, a message still waiting): look at once, not at the next tick.
+        const jobWatch = yield* JobWatch
+        yield* Stream.runForEach(jobWatch.announced, () => Queue.offer(pokes, undefined)).pipe(Effect.forkScoped)
 
         yield* look.pipe(
           Effect.catchCause((cause) => Effect.logWarning("workflows: looking at waits failed; trying again", cause)),
