@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: GET /v1/me with valid keys against the service, beside the
- * same JSON from a bare node:http server, in one run. Runs on embedded PGlite,
+ * same JSON from a bare node:http server and from a minimal Effect HttpApi
+ * server (bench/effect-floor.ts: the framework's share), in one run. Runs on embedded PGlite,
  * and also on PostgreSQL when DATABASE_URL is set. Keys are rotated (500 of
  * them, BENCH_KEYS) so the 600-a-minute limit per key is not what is measured.
  *
@@ -78,7 +79,18 @@ try {
   await stopProcess(bare.child)
 }
 
-const rows: Array<Figures> = [baseline]
+// The framework's floor: the least an Effect HttpApi server with bearer security does for this route.
+const floor = await startProcess(["bench/effect-floor.ts"], {}, /Listening on http:\/\/[^:]+:(\d+)/)
+let floorFigures: Figures
+try {
+  const url = `http://127.0.0.1:${floor.match[1]}/v1/me`
+  await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
+  floorFigures = await load("Effect HttpApi + bearer, no work", url, { tokens: ["x"], seconds, connections, server: floor.child })
+} finally {
+  await stopProcess(floor.child)
+}
+
+const rows: Array<Figures> = [baseline, floorFigures]
 const databaseUrl = process.env["DATABASE_URL"]
 rows.push(await serviceRun("service, embedded PGlite", { DATABASE_URL: "" }))
 if (databaseUrl !== undefined && databaseUrl !== "") {
