@@ -74,7 +74,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
         ["completed", "every step ran"]
       ])
       assert.strictEqual(sent(yield* workflowUntil(token, silentRun, () => true)), 3)
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("in approve mode a reply cancels the message still waiting for approval; stop cancels every run", () =>
     Effect.gen(function*() {
@@ -102,7 +102,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
       const cancelled = yield* workflowUntil(token, otherRun, (w) => w.status === "cancelled")
       assert.deepStrictEqual(cancelled.jobs.map((j: any) => j.status), ["cancelled"])
       assert.strictEqual((yield* call("POST", `/v1/automations/${automation.id}/resume`, { token })).status, 409)
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("bad requests name the field; nothing is started", () =>
     Effect.gen(function*() {
@@ -124,5 +124,5 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
       assert.deepStrictEqual(listed.body.automations, [])
       const missing = yield* call("GET", `/v1/automations/${crypto.randomUUID()}`, { token })
       assert.strictEqual(missing.status, 404)
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 })

@@ -47,7 +47,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
       assert.strictEqual(done.outcome, "every step ran")
       assert.isNotNull(done.finishedAt)
       assert.includeMembers(done.log.map((entry: any) => entry.entry), ["took then", "completed: every step ran"])
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("no acceptance: the invitation is withdrawn after the set days, and not before", () =>
     Effect.gen(function*() {
@@ -66,7 +66,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
       const done = yield* workflowUntil(token, started.id, (w) => w.status === "completed", { movePacing: true })
       assert.deepStrictEqual(kinds(done), ["connect:completed", "withdraw_invite:completed"])
       assert.include(done.log.map((entry: any) => entry.entry), "took else")
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("bad requests are answered in the envelope: step inputs, people, accounts and ids", () =>
     Effect.gen(function*() {
@@ -119,7 +119,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
       assert.strictEqual(unknown.body.error.type, "notFound")
       const badCursor = yield* call("GET", "/v1/workflows?cursor=nope", { token })
       assert.strictEqual(badCursor.status, 400)
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 })
 
 layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the account's rules", (it) => {
@@ -150,7 +150,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the ac
       const failed = yield* workflowUntil(token, rejected.id, (w) => w.status === "failed")
       assert.strictEqual(failed.error.type, "approvalRejected")
       assert.deepStrictEqual(kinds(failed), ["get_profile:completed", "connect:failed"])
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("pause holds the next command step until resumed; cancel ends it and runs nothing more", () =>
     Effect.gen(function*() {
@@ -193,7 +193,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the ac
       assert.strictEqual(listed.body.workflows[0].id, cancelled.id)
       const next = yield* call("GET", `/v1/workflows?limit=1&cursor=${listed.body.nextCursor}`, { token })
       assert.strictEqual(next.body.workflows[0].id, started.id)
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("an account removed while its workflow waits: the next step cannot run and the workflow fails, saying why", () =>
     Effect.gen(function*() {
@@ -208,7 +208,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the ac
       assert.strictEqual(failed.error.type, "notFound")
       assert.strictEqual(failed.outcome, "no withdraw_invite job could be created")
       assert.deepStrictEqual(kinds(failed), ["connect:completed"])
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("if branches on a reply of given classes now; waitFor elapsed ends when the time since the start has passed", () =>
     Effect.gen(function*() {
@@ -255,7 +255,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the ac
         "took then",
         "took then"
       ])
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("Idempotency-Key: a repeated start answers the first workflow and starts nothing; another body is 422", () =>
     Effect.gen(function*() {
@@ -283,5 +283,5 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the ac
       assert.strictEqual(a2.headers["idempotent-replayed"], "true")
       assert.strictEqual(a2.body.automation.id, a1.body.automation.id)
       assert.strictEqual((yield* call("GET", "/v1/automations", { token })).body.automations.length, 1)
-    }))
+    }), WORKFLOW_TEST_TIMEOUT)
 })
