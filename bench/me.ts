@@ -69,26 +69,25 @@ const serviceRun = async (label: string, env: Record<string, string>): Promise<F
   }
 }
 
-const bare = await startProcess(["bench/bare-server.ts"], {}, /listening on (\d+)/)
-let baseline: Figures
-try {
-  const url = `http://127.0.0.1:${bare.match[1]}/v1/me`
-  await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
-  baseline = await load("bare node:http (baseline)", url, { tokens: ["x"], seconds, connections, server: bare.child })
-} finally {
-  await stopProcess(bare.child)
+/** A reference server that needs no key: started, warmed up, measured and stopped. */
+const referenceRun = async (label: string, script: string, readyPattern: RegExp): Promise<Figures> => {
+  const server = await startProcess([script], {}, readyPattern)
+  try {
+    const url = `http://127.0.0.1:${server.match[1]}/v1/me`
+    await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
+    return await load(label, url, { tokens: ["x"], seconds, connections, server: server.child })
+  } finally {
+    await stopProcess(server.child)
+  }
 }
 
+const baseline = await referenceRun("bare node:http (baseline)", "bench/bare-server.ts", /listening on (\d+)/)
 // The framework's floor: the least an Effect HttpApi server with bearer security does for this route.
-const floor = await startProcess(["bench/effect-floor.ts"], {}, /Listening on http:\/\/[^:]+:(\d+)/)
-let floorFigures: Figures
-try {
-  const url = `http://127.0.0.1:${floor.match[1]}/v1/me`
-  await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
-  floorFigures = await load("Effect HttpApi + bearer, no work", url, { tokens: ["x"], seconds, connections, server: floor.child })
-} finally {
-  await stopProcess(floor.child)
-}
+const floorFigures = await referenceRun(
+  "Effect HttpApi + bearer, no work",
+  "bench/effect-floor.ts",
+  /Listening on http:\/\/[^:]+:(\d+)/
+)
 
 const rows: Array<Figures> = [baseline, floorFigures]
 const databaseUrl = process.env["DATABASE_URL"]
