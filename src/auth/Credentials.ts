@@ -1,11 +1,14 @@
 /**
  * Resolving a bearer credential to its principal, and counting the request in
- * its rate window, in ONE round trip to PostgreSQL. Keys are looked up by hash
- * on every request, so revocation takes effect at once on every server.
+ * its rate window, in ONE round trip to PostgreSQL. A server serves a caller's
+ * requests from a slice of its window claimed with the credential's check; a
+ * revocation or a suspension drops the slices on every server at once (on a
+ * PostgreSQL server, by a notification to the others).
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Exit, Latch, Layer, Option, Request, RequestResolver, Schema } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Clock, Context, Effect, Exit, Latch, Layer, Option, Queue, Request, RequestResolver, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
@@ -72,9 +75,8 @@ const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => 
 /**
  * A slice of a caller's rate window claimed from PostgreSQL, with the credential
  * resolved at the same time. Requests are served from it until it runs out, the
- * minute ends, or it is older than {@link leaseMaxAgeMs} (so a key revoked or a
- * workspace suspended by another process is seen within that time; on the server
- * that revokes, at once).
+ * minute ends, a revocation or suspension drops it, or (on a PostgreSQL server)
+ * it is older than {@link leaseMaxAgeMs}.
  */
 interface Lease {
   readonly window: number
@@ -93,11 +95,25 @@ export const leaseSize = 100
 
 /**
  * How long a lease may be used before the credential is checked again, when
- * other servers share the database. An embedded database has one process (its
- * data directory is locked), so there a lease lasts until it runs out or the
- * minute ends: every revocation happens in that process and drops it at once.
+ * other servers share the database: a backstop only. Revocations and suspensions
+ * reach every server at once by a notification on {@link changesChannel}, and a
+ * server that loses its listening connection drops all its leases when it is
+ * back; this bounds what a notification lost in between could cost. An embedded
+ * database has one process (its data directory is locked), so there a lease
+ * lasts until it runs out or the minute ends: every revocation happens in that
+ * process and drops it at once.
  */
-export const leaseMaxAgeMs = 1000
+export const leaseMaxAgeMs = 10_000
+
+/**
+ * The PostgreSQL notification channel on which servers sharing a database tell
+ * each other what to forget: `credential:<id>` (a key was revoked) or
+ * `workspace:<id>` (its status changed).
+ */
+export const changesChannel = "outreach_credentials"
+
+/** How a server waits before listening again after losing its connection: quickly at first, at most every 5 s. */
+const relisten = Schedule.min([Schedule.exponential("100 millis"), Schedule.spaced("5 seconds")])
 
 const usable = (maxAgeMs: number) => (lease: Lease, nowMs: number): boolean =>
   lease.window === RateLimit.windowOf(nowMs) &&
@@ -114,9 +130,12 @@ export class Credentials extends Context.Service<Credentials, {
   }) => Effect.Effect<Admission>
   /** Resolves a token without counting (for embedders that serve the API without the gate). */
   readonly resolve: (token: string) => Effect.Effect<Principal | undefined>
-  /** Drops what this server holds for a credential (it was revoked here): the next request checks it again. */
+  /**
+   * Drops what every server holds for a credential (it was revoked; call after the change
+   * commits): the next request, on any server, checks it again.
+   */
   readonly forgetCredential: (credentialId: string) => Effect.Effect<void>
-  /** Drops what this server holds for a workspace's credentials (it was suspended). */
+  /** Drops what every server holds for a workspace's credentials (its status changed; call after commit). */
   readonly forgetWorkspace: (workspaceId: string) => Effect.Effect<void>
 }>()("outreach/Credentials") {
   /** With a lease age of its own (tests, embedders). */
@@ -192,6 +211,9 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
 
       // Leases by presented credential (its hash) or, without one, by client address.
       const leases = new Map<string, Lease>()
+      // Counts the changes applied (revocations, suspensions, a lost listener): a claim that was in
+      // flight while one came may carry what the change undid, so it serves its request but is not kept.
+      let changes = 0
 
       /** Takes one request from a usable lease. */
       const take = (lease: Lease, nowMs: number): Admission => {
@@ -215,7 +237,9 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
           ? previous.allowance
           : 0
         if (previous !== undefined) leases.delete(key)
+        const changesBefore = changes
         const claimed = yield* claim(hash, clientAddress, unused)
+        if (changes !== changesBefore) return take(claimed, nowMs)
         // A token that resolved to no one was counted in its address's window: its grant joins that
         // lease, and nothing is remembered for the token (it is checked again on its next use).
         const leaseKey = claimed.principal === undefined ? addressKey : key
@@ -241,12 +265,57 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
             : renew(key, hash, request.clientAddress, nowMs)
         })
 
-      const forget = (matches: (principal: Principal) => boolean) =>
-        Effect.sync(() => {
-          for (const [key, lease] of leases) {
-            if (lease.principal !== undefined && matches(lease.principal)) leases.delete(key)
-          }
-        })
+      const forget = (matches: (principal: Principal) => boolean) => {
+        changes++
+        for (const [key, lease] of leases) {
+          if (lease.principal !== undefined && matches(lease.principal)) leases.delete(key)
+        }
+      }
+      const credentialOf = (principal: Principal) => principal.kind === "key" ? principal.keyId : principal.sessionId
+
+      /** Applies a change announced on {@link changesChannel}, here or by another server. */
+      const applyChange = (change: string) => {
+        const separator = change.indexOf(":")
+        const kind = change.slice(0, separator)
+        const id = change.slice(separator + 1)
+        if (kind === "credential") forget((principal) => credentialOf(principal) === id)
+        else if (kind === "workspace") forget((principal) => principal.workspaceId === id)
+      }
+
+      // On a PostgreSQL server other servers hold leases too: changes go to them by notification,
+      // and theirs come here. The listener confirms LISTEN before the service starts; when its
+      // connection fails, every lease is dropped (a notification may have been missed) and it
+      // listens again. It runs on live time: a test clock standing still must not stop it.
+      const pg = yield* Effect.serviceOption(PgClient.PgClient)
+      const announce = Option.match(pg, {
+        onNone: () => (_change: string) => Effect.void,
+        onSome: (pg) => (change: string) =>
+          pg.notify(changesChannel, change).pipe(
+            Effect.catch((error) =>
+              Effect.logWarning("other servers were not told; they drop their leases within the backstop age", error)
+                .pipe(Effect.annotateLogs({ change }))
+            )
+          )
+      })
+      if (Option.isSome(pg)) {
+        const listening = yield* Latch.make(false)
+        yield* Effect.scoped(Effect.gen(function*() {
+          const notifications = yield* pg.value.listen(changesChannel)
+          changes++
+          leases.clear()
+          yield* listening.open
+          return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => applyChange(n.payload)))
+        })).pipe(
+          Effect.tapError((error) => Effect.logWarning("lost the credential notifications; listening again", error)),
+          Effect.retry(relisten),
+          Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
+          Effect.forkScoped
+        )
+        yield* listening.await
+      }
+
+      const change = (kind: "credential" | "workspace", id: string) =>
+        Effect.andThen(Effect.sync(() => applyChange(`${kind}:${id}`)), announce(`${kind}:${id}`))
 
       const resolve = Effect.fn("Credentials.resolve")(function*(token: string) {
         const now = yield* Time.now
@@ -259,8 +328,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       return Credentials.of({
         admit,
         resolve,
-        forgetCredential: (credentialId) =>
-          forget((p) => (p.kind === "key" ? p.keyId : p.sessionId) === credentialId),
-        forgetWorkspace: (workspaceId) => forget((p) => p.workspaceId === workspaceId)
+        forgetCredential: (credentialId) => change("credential", credentialId),
+        forgetWorkspace: (workspaceId) => change("workspace", workspaceId)
       })
     })

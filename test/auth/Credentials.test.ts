@@ -1,12 +1,15 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { Credentials, leaseMaxAgeMs } from "../../src/auth/Credentials.ts"
+import { changesChannel, Credentials } from "../../src/auth/Credentials.ts"
+import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
-// One-second leases, as on a shared PostgreSQL server.
-const credentials = Credentials.layerWith({ leaseMaxAgeMs })
+// One-second leases: a slow caller's every request claims again.
+const credentials = Credentials.layerWith({ leaseMaxAgeMs: 1000 })
 const services = Workspaces.layer.pipe(Layer.provideMerge(credentials), Layer.provideMerge(TestDatabase.layer))
 
 const startOfNextMinute = Effect.flatMap(Clock.currentTimeMillis, (now) => TestClock.adjust(60_000 - (now % 60_000)))
@@ -77,4 +80,73 @@ layer(services)("rate counting across requests and servers", (it) => {
       assert.isUndefined(stranger.principal)
       assert.strictEqual(stranger.window.remaining, 599)
     }))
+})
+
+// Leases that never age: what reaches another server can only have come by notification.
+const server = Workspaces.layer.pipe(Layer.provideMerge(Credentials.layerWith({ leaseMaxAgeMs: Number.POSITIVE_INFINITY })))
+const onPostgres = TestDatabase.backend === "postgresql"
+
+layer(TestDatabase.layer)("revocations reach every server at once (PostgreSQL)", (it) => {
+  const twoServers = Effect.all([Layer.build(Layer.fresh(server)), Layer.build(Layer.fresh(server))])
+  const admitOn = (context: Context.Context<Credentials>, token: string) =>
+    Context.get(context, Credentials).admit({ token, clientAddress: "10.0.0.9" })
+  const principalOn = (context: Context.Context<Credentials>, token: string) =>
+    Effect.map(admitOn(context, token), (admission) => admission.principal)
+  // Every probe is a request served from B's slice of 100: probing at most 25 times, B can only
+  // refuse because its slice was dropped, never because the probes used it up.
+  const refusedOn = (label: string, context: Context.Context<Credentials>, token: string) =>
+    eventually(label, principalOn(context, token), (p) => p === undefined, 5000, 200)
+  const keyIdOf = (context: Context.Context<ApiKeys>, workspaceId: string) =>
+    Effect.map(Context.get(context, ApiKeys).list(workspaceId), (keys) => keys[0].id)
+
+  it.effect.skipIf(!onPostgres)("a key revoked through one server is refused by the other on its next request", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* twoServers
+      const { workspace, keyValue } = yield* Context.get(a, Workspaces).create({ name: "Revoked elsewhere" })
+      // Server B holds a slice of the key's minute, good for 99 more requests.
+      assert.isDefined(yield* principalOn(b, keyValue))
+      yield* Context.get(a, ApiKeys).revoke(workspace.id, yield* keyIdOf(a, workspace.id))
+      yield* refusedOn("server B to refuse the revoked key", b, keyValue)
+      assert.isUndefined(yield* principalOn(a, keyValue))
+    }))
+
+  it.effect.skipIf(!onPostgres)("a workspace suspended through one server is refused by the other", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* twoServers
+      const { workspace, keyValue } = yield* Context.get(a, Workspaces).create({ name: "Suspended elsewhere" })
+      const other = yield* Context.get(a, Workspaces).create({ name: "Still active" })
+      assert.isDefined(yield* principalOn(b, keyValue))
+      assert.isDefined(yield* principalOn(b, other.keyValue))
+      yield* Context.get(a, Workspaces).setStatus(workspace.id, "suspended")
+      yield* refusedOn("server B to refuse the suspended workspace", b, keyValue)
+      // Only that workspace's callers are dropped.
+      assert.strictEqual((yield* principalOn(b, other.keyValue))?.workspaceId, other.workspace.id)
+    }))
+
+  it.effect.skipIf(!onPostgres)("a server that loses its listening connection drops its slices and listens again", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [a, b] = yield* twoServers
+      const first = yield* Context.get(a, Workspaces).create({ name: "Missed" })
+      const second = yield* Context.get(a, Workspaces).create({ name: "Heard" })
+      assert.isDefined(yield* principalOn(b, first.keyValue))
+      // Revoked with no notification, as if it had been sent while B was not listening:
+      // B's slice still answers for the key.
+      yield* sql`UPDATE api_keys SET revoked_at = now() WHERE workspace_id = ${first.workspace.id}`
+      assert.isDefined(yield* principalOn(b, first.keyValue))
+      const listeners = sql<{ pid: number }>`
+        SELECT pid FROM pg_stat_activity
+        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + changesChannel + "%"}`.pipe(Effect.orDie)
+      const before = yield* listeners
+      assert.strictEqual(before.length, 2, "both servers listen")
+      yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + changesChannel + "%"}`
+      // Both lost their connection: every slice is dropped, so the revoked key is checked again.
+      yield* refusedOn("server B to check the key again", b, first.keyValue)
+      // And both listen again: a later revocation still reaches B.
+      yield* eventually("both servers to listen again", listeners, (rows) => rows.length === 2)
+      assert.isDefined(yield* principalOn(b, second.keyValue))
+      yield* Context.get(a, ApiKeys).revoke(second.workspace.id, yield* keyIdOf(a, second.workspace.id))
+      yield* refusedOn("server B to refuse the second key", b, second.keyValue)
+    }).pipe(Effect.orDie))
 })

@@ -14,7 +14,8 @@ import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { triageClasses } from "../../src/triage/TriageClass.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
-import { liveSleep, restartableServer } from "../webhooks/support.ts"
+import { eventually as waitFor } from "../support/Eventually.ts"
+import { restartableServer } from "../webhooks/support.ts"
 import { DAY, jobAfter, nonAccepting, settle, strangers, workspaceWithAccount } from "../jobs/support.ts"
 
 const reply = "Sounds good, let's talk. Does Tuesday at 10am work for a call?"
@@ -341,14 +342,7 @@ layer(serverLayer())("syncing the inbox", (it) => {
 
 /** Polls (in real time: the test clock stands still) until `check` holds, up to 10 seconds. */
 const eventually = <A, R>(look: Effect.Effect<A, never, R>, check: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 500; i++) {
-      const seen = yield* look
-      if (check(seen)) return seen
-      yield* liveSleep(20)
-    }
-    return assert.fail("the background loop did not get there within 10 seconds")
-  })
+  waitFor("the background loop", look, check, 10_000)
 
 const quickLoop = Layer.succeed(InboxSettings, { pollEvery: Duration.millis(20), batch: 100 })
 

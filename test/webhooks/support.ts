@@ -7,7 +7,6 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { TestClock } from "effect/testing"
 import { Outbox } from "../../src/events/Outbox.ts"
 import type { NewEvent } from "../../src/events/Events.ts"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -126,24 +125,7 @@ export const emit = (workspaceId: string, events: ReadonlyArray<NewEvent>) =>
     yield* (yield* WebhookDispatcher).wake
   })
 
-/** Sleeps in real time (the test clock stands still). */
-export const liveSleep = (ms: number) => TestClock.withLive(Effect.sleep(Duration.millis(ms)))
-
-/** Waits in real time until `check` holds; dies after `timeoutMs`. */
-export const eventually = <A, R>(
-  label: string,
-  probe: Effect.Effect<A, never, R>,
-  check: (value: A) => boolean,
-  timeoutMs = 5000
-): Effect.Effect<A, never, R> =>
-  Effect.gen(function*() {
-    for (let waited = 0;; waited += 20) {
-      const value = yield* probe
-      if (check(value)) return value
-      if (waited > timeoutMs) return yield* Effect.die(new Error(`timed out waiting for ${label}`))
-      yield* liveSleep(20)
-    }
-  })
+export { eventually, liveSleep } from "../support/Eventually.ts"
 
 /** Requests received on `path` so far. */
 export const on = (received: ReadonlyArray<Received>, path: string) => received.filter((r) => r.path === path)

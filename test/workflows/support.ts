@@ -10,7 +10,7 @@ import { replyOutcome } from "../../src/network/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
 import { rng } from "../../src/network/sandbox/Random.ts"
 import { call } from "../support/TestServer.ts"
-import { liveSleep } from "../webhooks/support.ts"
+import { liveSleep } from "../support/Eventually.ts"
 
 /**
  * How long a workflow test may take, given to each test (a `layer`'s own timeout covers only its

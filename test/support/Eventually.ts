@@ -1,0 +1,26 @@
+/**
+ * Waiting in real time for what background fibers do: the test clock stands
+ * still, so these sleep on the live clock.
+ */
+import { Duration, Effect } from "effect"
+import { TestClock } from "effect/testing"
+
+/** Sleeps in real time (the test clock stands still). */
+export const liveSleep = (ms: number) => TestClock.withLive(Effect.sleep(Duration.millis(ms)))
+
+/** Waits in real time until `check` holds, probing every `intervalMs`; dies after `timeoutMs`. */
+export const eventually = <A, R>(
+  label: string,
+  probe: Effect.Effect<A, never, R>,
+  check: (value: A) => boolean,
+  timeoutMs = 5000,
+  intervalMs = 20
+): Effect.Effect<A, never, R> =>
+  Effect.gen(function*() {
+    for (let waited = 0;; waited += intervalMs) {
+      const value = yield* probe
+      if (check(value)) return value
+      if (waited > timeoutMs) return yield* Effect.die(new Error(`timed out waiting for ${label}`))
+      yield* liveSleep(intervalMs)
+    }
+  })
