@@ -39,24 +39,22 @@ export const IdentityHandlers = HttpApiBuilder.group(
         keyAnswers.set(principal, answer)
         return answer
       })
-    return handlers.handle("me", () =>
-      Effect.gen(function*() {
-        const principal = yield* CurrentPrincipal
-        if (principal.kind === "key") return yield* keyAnswer(principal)
-        const workspace = yield* workspaces.get(principal.workspaceId).pipe(Effect.orDie)
-        return {
-          ok: true as const,
-          orgId: principal.workspaceId,
-          kind: "session" as const,
-          keyName: "",
-          org: {
-            id: workspace.id,
-            name: workspace.name,
-            seats: { total: workspace.seatsTotal },
-            createdAt: workspace.createdAt
-          },
-          user: principal.user
-        }
+    const sessionAnswer = (principal: Extract<Principal, { readonly kind: "session" }>) =>
+      Effect.map(workspaces.get(principal.workspaceId).pipe(Effect.orDie), (workspace) => ({
+        ok: true as const,
+        orgId: principal.workspaceId,
+        kind: "session" as const,
+        keyName: "",
+        org: {
+          id: workspace.id,
+          name: workspace.name,
+          seats: { total: workspace.seatsTotal },
+          createdAt: workspace.createdAt
+        },
+        user: principal.user
       }))
+    return handlers.handle("me", () =>
+      Effect.flatMap(CurrentPrincipal, (principal): Effect.Effect<HttpServerResponse.HttpServerResponse | typeof Me.Type> =>
+        principal.kind === "key" ? keyAnswer(principal) : sessionAnswer(principal)))
   })
 )

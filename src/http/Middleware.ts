@@ -3,7 +3,8 @@
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted, type Types } from "effect"
+import type { HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts"
 import { namedProblems } from "../api/Problems.ts"
@@ -33,15 +34,19 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const credentials = yield* Credentials
     return Authentication.of({
-      bearer: (httpEffect, { credential }) =>
-        Effect.gen(function*() {
-          const token = Redacted.value(credential)
-          if (token === "") return yield* missingKey
-          const admitted = yield* Admitted
-          const principal = admitted.resolved ? admitted.principal : yield* credentials.resolve(token)
-          if (principal === undefined) return yield* unknownKey
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
-        })
+      // On every request: plain combinators, no generator.
+      bearer: (httpEffect, { credential }) => {
+        const token = Redacted.value(credential)
+        if (token === "") return Effect.fail(missingKey)
+        return Effect.flatMap(Admitted, (admitted) =>
+          Effect.flatMap(
+            admitted.resolved ? Effect.succeed(admitted.principal) : credentials.resolve(token),
+            (principal): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | Unauthorized> =>
+              principal === undefined
+                ? Effect.fail(unknownKey)
+                : Effect.provideService(httpEffect, CurrentPrincipal, principal)
+          ))
+      }
     })
   })
 )
