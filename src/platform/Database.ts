@@ -12,6 +12,14 @@ import * as DataDirLock from "./DataDirLock.ts"
 import * as Migrations from "./Migrations.ts"
 import * as PgliteClient from "./PgliteClient.ts"
 
+/**
+ * Session settings for every connection to a PostgreSQL server. JIT compilation is off: the
+ * service's statements are short, and a server with JIT enabled (the default where LLVM is
+ * installed) compiled the workflow wait loop's statement on every tick, a second of the
+ * backend's CPU for a few milliseconds of work.
+ */
+export const sessionSettings: Readonly<Record<string, string>> = { jit: "off" }
+
 /** `SqlClient` for the configured backend, migrated. */
 export const layer = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
@@ -20,7 +28,7 @@ export const layer = Layer.unwrap(Effect.gen(function*() {
       PgliteClient.layer({ dataDir: config.dataDir }).pipe(
         Layer.provide(Layer.effectDiscard(DataDirLock.acquire(config.dataDir)))
       ),
-    onSome: (url) => PgClient.layer({ url, applicationName: config.serviceName })
+    onSome: (url) => PgClient.layer({ url, applicationName: config.serviceName, startupParameters: sessionSettings })
   })
   yield* Effect.logInfo(
     Option.isSome(config.databaseUrl)

@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { PgClient } from "@effect/sql-pg"
 import { Clock, Effect, Layer, Redacted, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import * as Database from "../../src/platform/Database.ts"
 import * as Migrations from "../../src/platform/Migrations.ts"
 import * as PgliteClient from "../../src/platform/PgliteClient.ts"
 
@@ -20,7 +21,7 @@ const serverUrl = process.env["DATABASE_URL"]
  * (as production builds the database below the sandbox clock, it never sees it).
  */
 const pgLayer = (url: string) =>
-  PgClient.layer({ url: Redacted.make(url) }).pipe(
+  PgClient.layer({ url: Redacted.make(url), startupParameters: Database.sessionSettings }).pipe(
     Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
   )
 
