@@ -5,6 +5,12 @@
  * and also on PostgreSQL when DATABASE_URL is set. Keys are rotated (500 of
  * them, BENCH_KEYS) so the 600-a-minute limit per key is not what is measured.
  *
+ * The rows are measured in turn, BENCH_ROUNDS times (default 3), each server
+ * started afresh for each measurement; the table shows each row's median round,
+ * and the ratio is the median of the rounds' own ratios (a row against the
+ * baseline measured in the same round), with their range, so a machine that
+ * drifts between rows moves the range, not the verdict.
+ *
  * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50). The last
  * column is the server process's CPU time per request (Linux): it hardly moves
  * when other work shares the machine, where req/s and their ratio do.
@@ -81,20 +87,19 @@ const referenceRun = async (label: string, script: string, readyPattern: RegExp)
   }
 }
 
-const baseline = await referenceRun("bare node:http (baseline)", "bench/bare-server.ts", /listening on (\d+)/)
-// The framework's floor: the least an Effect HttpApi server with bearer security does for this route.
-const floorFigures = await referenceRun(
-  "Effect HttpApi + bearer, no work",
-  "bench/effect-floor.ts",
-  /Listening on http:\/\/[^:]+:(\d+)/
-)
-
-const rows: Array<Figures> = [baseline, floorFigures]
+const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
 const databaseUrl = process.env["DATABASE_URL"]
-rows.push(await serviceRun("service, embedded PGlite", { DATABASE_URL: "" }))
+
+/** The rows, first the baseline; each measures once per round. */
+const rows: Array<() => Promise<Figures>> = [
+  () => referenceRun("bare node:http (baseline)", "bench/bare-server.ts", /listening on (\d+)/),
+  // The framework's floor: the least an Effect HttpApi server with bearer security does for this route.
+  () => referenceRun("Effect HttpApi + bearer, no work", "bench/effect-floor.ts", /Listening on http:\/\/[^:]+:(\d+)/),
+  () => serviceRun("service, embedded PGlite", { DATABASE_URL: "" })
+]
 if (databaseUrl !== undefined && databaseUrl !== "") {
-  rows.push(
-    await Effect.runPromise(Effect.scoped(Effect.flatMap(
+  rows.push(() =>
+    Effect.runPromise(Effect.scoped(Effect.flatMap(
       Effect.orDie(freshPostgresUrl(databaseUrl)),
       (url) => Effect.promise(() => serviceRun("service, PostgreSQL", { DATABASE_URL: url }))
     )))
@@ -102,4 +107,13 @@ if (databaseUrl !== undefined && databaseUrl !== "") {
 } else {
   console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")
 }
-printTable(`GET /v1/me, ${connections} connections, ${seconds} s each`, rows)
+
+const measured: Array<Array<Figures>> = rows.map(() => [])
+for (let round = 1; round <= rounds; round++) {
+  for (const [i, row] of rows.entries()) {
+    const figures = await row()
+    measured[i].push(figures)
+    console.log(`round ${round}/${rounds}: ${figures.label}: ${figures.requestsPerSecond.toFixed(0)} req/s`)
+  }
+}
+printTable(`GET /v1/me, ${connections} connections, ${seconds} s each, ${rounds} rounds`, measured)

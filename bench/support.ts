@@ -147,25 +147,40 @@ export const load = async (
   }
 }
 
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
 /**
  * Prints figures side by side with the baseline (the first row), with the
  * server's CPU per request and the machine's load average (the load generator
- * shares the cores, so req/s drop when anything else runs).
+ * shares the cores, so req/s drop when anything else runs). Each row holds one
+ * measurement per round: its median round is shown, and its ratio is the median
+ * of the rounds' ratios to the baseline of the same round, with their range.
  */
-export const printTable = (title: string, rows: ReadonlyArray<Figures>) => {
+export const printTable = (title: string, rows: ReadonlyArray<ReadonlyArray<Figures>>) => {
   const baseline = rows[0]
   console.log(`\n${title} (load average ${loadavg().map((l) => l.toFixed(2)).join(", ")})`)
   console.log(
-    ["", "req/s", "p50 ms", "p99 ms", "non-2xx", "vs baseline", "CPU us/req"].map((h, i) =>
+    ["", "req/s", "p50 ms", "p99 ms", "non-2xx", "vs baseline", "range", "CPU us/req"].map((h, i) =>
       i === 0 ? h.padEnd(34) : h.padStart(12)
     ).join("")
   )
-  for (const row of rows) {
-    const ratio = row === baseline ? "1.00" : (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)
-    const cpu = row.cpuPerRequestUs === undefined ? "-" : row.cpuPerRequestUs.toFixed(0)
+  for (const rounds of rows) {
+    const shown = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(rounds.length / 2)]
+    const ratios = rounds.map((figures, i) => figures.requestsPerSecond / baseline[i].requestsPerSecond)
+    const ratio = rounds === baseline ? "1.00" : median(ratios).toFixed(2)
+    const range = rounds === baseline || rounds.length === 1
+      ? ""
+      : `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`
+    const cpus = rounds.flatMap((figures) => figures.cpuPerRequestUs === undefined ? [] : [figures.cpuPerRequestUs])
+    const cpu = cpus.length === 0 ? "-" : median(cpus).toFixed(0)
+    const non2xx = rounds.reduce((sum, figures) => sum + figures.non2xx, 0)
     console.log(
-      row.label.padEnd(34) +
-        [row.requestsPerSecond.toFixed(0), String(row.p50), String(row.p99), String(row.non2xx), ratio, cpu]
+      shown.label.padEnd(34) +
+        [shown.requestsPerSecond.toFixed(0), String(shown.p50), String(shown.p99), String(non2xx), ratio, range, cpu]
           .map((c) => c.padStart(12)).join("")
     )
   }
