@@ -63,7 +63,10 @@ export const strangers = (accountId: string, count: number, salt = "jobs-test"):
 export const nonAccepting = (accountId: string, salt: string): string => {
   for (let i = 0; i < 5000; i++) {
     const ref = memberFrom(rng(salt, accountId, i))
-    if (relationTo(accountId, ref.providerId).connectionDegree !== 1 && !invitationOutcome(accountId, ref.providerId).accepts) {
+    // Neither with a note nor without one: a note makes acceptance likelier, and some callers send one.
+    const accepts = invitationOutcome(accountId, ref.providerId).accepts ||
+      invitationOutcome(accountId, ref.providerId, { withNote: true }).accepts
+    if (relationTo(accountId, ref.providerId).connectionDegree !== 1 && !accepts) {
       return ref.profileUrl
     }
   }
