@@ -121,7 +121,16 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const inFlight = new Map<string, string>()
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
 
+      // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
+      const anyNew = sql<{ readonly any: boolean }>`
+        SELECT EXISTS (
+          SELECT 1 FROM outbox_events
+          WHERE seq > COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)) AS any`.pipe(
+        Effect.map((rows) => rows[0]?.any === true)
+      )
+
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
+        if (!(yield* anyNew)) return false
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
           const cursor = yield* sql<{ lastSeq: unknown }>`
