@@ -282,40 +282,44 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         else if (kind === "workspace") forget((principal) => principal.workspaceId === id)
       }
 
-      // On a PostgreSQL server other servers hold leases too: changes go to them by notification,
-      // and theirs come here. The listener confirms LISTEN before the service starts; when its
-      // connection fails, every lease is dropped (a notification may have been missed) and it
-      // listens again. It runs on live time: a test clock standing still must not stop it.
-      const pg = yield* Effect.serviceOption(PgClient.PgClient)
-      const announce = Option.match(pg, {
-        onNone: () => (_change: string) => Effect.void,
-        onSome: (pg) => (change: string) =>
-          pg.notify(changesChannel, change).pipe(
-            Effect.catch((error) =>
-              Effect.logWarning("other servers were not told; they drop their leases within the backstop age", error)
-                .pipe(Effect.annotateLogs({ change }))
-            )
+      /**
+       * On a PostgreSQL server other servers hold leases too: changes go to them by notification,
+       * and theirs come here (this server's own come back as well; applying one twice is harmless).
+       * The listener confirms LISTEN before the service starts; when its connection fails, every
+       * lease is dropped (a notification may have been missed) and it listens again.
+       * It runs on live time: a test clock standing still must not stop it. Returns how to announce.
+       */
+      const listen = (pg: PgClient.PgClient) =>
+        Effect.gen(function*() {
+          const listening = yield* Latch.make(false)
+          yield* Effect.scoped(Effect.gen(function*() {
+            const notifications = yield* pg.listen(changesChannel)
+            changes++
+            leases.clear()
+            yield* listening.open
+            return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => applyChange(n.payload)))
+          })).pipe(
+            Effect.tapError((error) => Effect.logWarning("lost the credential notifications; listening again", error)),
+            Effect.retry(relisten),
+            Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
+            Effect.forkScoped
           )
-      })
-      if (Option.isSome(pg)) {
-        const listening = yield* Latch.make(false)
-        yield* Effect.scoped(Effect.gen(function*() {
-          const notifications = yield* pg.value.listen(changesChannel)
-          changes++
-          leases.clear()
-          yield* listening.open
-          return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => applyChange(n.payload)))
-        })).pipe(
-          Effect.tapError((error) => Effect.logWarning("lost the credential notifications; listening again", error)),
-          Effect.retry(relisten),
-          Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-          Effect.forkScoped
-        )
-        yield* listening.await
-      }
+          yield* listening.await
+          return (change: string) =>
+            pg.notify(changesChannel, change).pipe(
+              Effect.catch((error) =>
+                Effect.logWarning("other servers were not told; they drop their leases within the backstop age", error)
+                  .pipe(Effect.annotateLogs({ change }))
+              )
+            )
+        })
+      const pg = yield* Effect.serviceOption(PgClient.PgClient)
+      const announce = Option.isSome(pg) ? yield* listen(pg.value) : (_change: string) => Effect.void
 
-      const change = (kind: "credential" | "workspace", id: string) =>
-        Effect.andThen(Effect.sync(() => applyChange(`${kind}:${id}`)), announce(`${kind}:${id}`))
+      const change = (kind: "credential" | "workspace", id: string) => {
+        const message = `${kind}:${id}`
+        return Effect.andThen(Effect.sync(() => applyChange(message)), announce(message))
+      }
 
       const resolve = Effect.fn("Credentials.resolve")(function*(token: string) {
         const now = yield* Time.now
