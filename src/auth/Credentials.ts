@@ -8,7 +8,7 @@
  * @since 1.0.0
  */
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Context, Effect, Exit, Latch, Layer, Option, Queue, Request, RequestResolver, Schedule, Schema } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Latch, Layer, Option, Queue, Request, RequestResolver, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
@@ -239,31 +239,51 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         if (previous !== undefined) leases.delete(key)
         const changesBefore = changes
         const claimed = yield* claim(hash, clientAddress, unused)
-        if (changes !== changesBefore) return take(claimed, nowMs)
+        // From here on it is the claim's moment: the request's own reading came before it.
+        const claimedMs = claimed.claimedAt
+        if (changes !== changesBefore) return take(claimed, claimedMs)
         // A token that resolved to no one was counted in its address's window: its grant joins that
         // lease, and nothing is remembered for the token (it is checked again on its next use).
         const leaseKey = claimed.principal === undefined ? addressKey : key
-        // A claim that raced another one for the same caller adds to its lease.
+        // Its address may have claimed for itself meanwhile (claims are one at a time per key, not
+        // per window): the grants add up.
         const current = leases.get(leaseKey)
-        const lease = current !== undefined && isUsable(current, nowMs) && !current.exhausted &&
+        const lease = current !== undefined && isUsable(current, claimedMs) && !current.exhausted &&
             current.window === claimed.window
           ? { ...current, hits: Math.max(current.hits, claimed.hits), allowance: current.allowance + claimed.allowance }
           : claimed
         leases.set(leaseKey, lease)
-        return take(lease, nowMs)
+        return take(lease, claimedMs)
       })
+
+      // A caller's claim in flight, by lease key: the caller's other requests wait for it and are
+      // then served from the lease it brings, rather than each claiming a slice beside it (the
+      // window would be charged for slices this server then drops).
+      const claiming = new Map<string, Deferred.Deferred<void>>()
 
       // The hot path: a request served from a usable lease needs no database and no span of its own
       // (the request's span covers it); only a claim is traced, with its SQL statement.
-      const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) =>
+      const admitAs = (key: string, hash: string | null, clientAddress: string): Effect.Effect<Admission> =>
         Effect.flatMap(Clock.currentTimeMillis, (nowMs): Effect.Effect<Admission> => {
-          const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
-          const key = hash === null ? `address:${request.clientAddress}` : `token:${hash}`
           const lease = leases.get(key)
-          return lease !== undefined && isUsable(lease, nowMs)
-            ? Effect.succeed(take(lease, nowMs))
-            : renew(key, hash, request.clientAddress, nowMs)
+          if (lease !== undefined && isUsable(lease, nowMs)) return Effect.succeed(take(lease, nowMs))
+          const inFlight = claiming.get(key)
+          if (inFlight !== undefined) return Effect.andThen(Deferred.await(inFlight), admitAs(key, hash, clientAddress))
+          const claimed = Deferred.makeUnsafe<void>()
+          claiming.set(key, claimed)
+          return Effect.ensuring(
+            renew(key, hash, clientAddress, nowMs),
+            Effect.sync(() => {
+              claiming.delete(key)
+              Deferred.doneUnsafe(claimed, Effect.void)
+            })
+          )
         })
+
+      const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) => {
+        const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
+        return admitAs(hash === null ? `address:${request.clientAddress}` : `token:${hash}`, hash, request.clientAddress)
+      }
 
       const forget = (matches: (principal: Principal) => boolean) => {
         changes++

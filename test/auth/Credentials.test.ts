@@ -29,6 +29,31 @@ layer(services)("rate counting across requests and servers", (it) => {
       }
     }))
 
+  it.effect("a caller's requests at once wait for one claim: all 600 of its minute are admitted", () =>
+    Effect.gen(function*() {
+      yield* startOfNextMinute
+      const credentials = yield* Credentials
+      const { keyValue } = yield* (yield* Workspaces).create({ name: "Concurrent" })
+      // Time moves while claims are in flight, as on a server: every reading of this clock is a
+      // millisecond after the last one (600 requests stay well inside the minute).
+      let nowMs = yield* Clock.currentTimeMillis
+      const ticking = Clock.Clock.of({
+        ...(yield* Clock.Clock),
+        currentTimeMillisUnsafe: () => ++nowMs,
+        currentTimeMillis: Effect.sync(() => ++nowMs)
+      })
+      // Ten at a time, as a client with ten connections sends them: every slice runs out with
+      // requests in flight, which must neither each claim a slice nor drop the one just claimed.
+      const admissions = yield* Effect.forEach(
+        Array.from({ length: 600 }),
+        () => credentials.admit({ token: keyValue, clientAddress: "10.0.0.4" }),
+        { concurrency: 10 }
+      ).pipe(Effect.provideService(Clock.Clock, ticking))
+      assert.strictEqual(admissions.filter((a) => a.window.exceeded).length, 0)
+      assert.sameMembers(admissions.map((a) => a.window.remaining), Array.from({ length: 600 }, (_, i) => i))
+      assert.isTrue((yield* credentials.admit({ token: keyValue, clientAddress: "10.0.0.4" })).window.exceeded)
+    }))
+
   it.effect("two servers together admit exactly 600 in a minute", () =>
     Effect.gen(function*() {
       yield* startOfNextMinute
