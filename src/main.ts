@@ -3,6 +3,8 @@
  * the program: the server stops accepting, finishes in-flight requests, and
  * the database closes.
  */
+// First: V8 settings must be in force before any other module allocates.
+import "./platform/GcTuning.ts"
 import { NodeRuntime } from "@effect/platform-node"
 import { Layer } from "effect"
 import * as App from "./App.ts"
