@@ -31,7 +31,12 @@ it.live(`first start prints a key once; SIGTERM exits cleanly; a restart loses n
     assert.strictEqual(again.status, 200)
     assert.strictEqual(again.body["orgId"], me.body["orgId"])
     const after = yield* get(`${second.base}/v1/accounts/${accountId}`, key)
-    assert.deepStrictEqual(after.body.account, before.body.account)
+    // Reads go on while an account is paused: during working hours an inbox sync may spend a list
+    // poll across the restart, so only that budget may have gone down; everything else is as it was.
+    const { budgets: { list_polls: pollsAfter, ...budgetsAfter }, ...accountAfter } = after.body.account
+    const { budgets: { list_polls: pollsBefore, ...budgetsBefore }, ...accountBefore } = before.body.account
+    assert.deepStrictEqual({ ...accountAfter, budgets: budgetsAfter }, { ...accountBefore, budgets: budgetsBefore })
+    assert.isAtMost(pollsAfter.today, pollsBefore.today)
     const resumed = yield* send("POST", `${second.base}/v1/accounts/${accountId}/resume`, key)
     assert.strictEqual(resumed.body.account.status, "warming")
     assert.strictEqual(yield* stop(second), 0)
