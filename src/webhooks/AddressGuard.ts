@@ -18,7 +18,7 @@
  * @since 1.0.0
  */
 import { lookup } from "node:dns/promises"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** The class of an IP address, as far as webhook delivery cares. */
 export type AddressKind =
@@ -442,6 +442,9 @@ export const WebhookResolver = Object.assign(resolverReference, {
     Layer.succeed(resolverReference, staticResolver(records))
 })
 
+/** How long a host name may take to resolve, at registration and before each delivery. */
+export const DNS_DEADLINE = Duration.seconds(2)
+
 /** A host whose every address was vetted, and the address to connect to. */
 export interface VettedTarget {
   /** The host as given (what goes into `Host` and TLS SNI). */
@@ -482,8 +485,18 @@ export const resolveAndCheck = Effect.fn("WebhookTarget.resolveAndCheck")(functi
   }
   const resolver = yield* WebhookResolver
   const resolved = yield* resolver.lookup(name).pipe(
+    // A resolver that does not answer must not hold the request (or a delivery) for long.
+    Effect.timeoutOrElse({
+      duration: DNS_DEADLINE,
+      orElse: () => Effect.fail(new LookupFailed({ host: name, code: "ETIMEOUT" }))
+    }),
     Effect.catchTag("LookupFailed", (error) =>
-      refuse("unresolvable", `The webhook host ${name} does not resolve (${error.code}).`))
+      refuse(
+        "unresolvable",
+        error.code === "ETIMEOUT"
+          ? `The webhook host ${name} did not resolve within ${Duration.format(DNS_DEADLINE)}.`
+          : `The webhook host ${name} does not resolve (${error.code}).`
+      ))
   )
   const infos: Array<AddressInfo> = []
   for (const entry of resolved) {

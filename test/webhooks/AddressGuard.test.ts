@@ -1,10 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import {
   type AddressKind,
   checkUrl,
   classifyAddress,
   classifyHost,
+  DNS_DEADLINE,
   resolveAndCheck,
   vetUrl,
   WebhookResolver
@@ -276,6 +278,18 @@ describe("AddressGuard", () => {
         assert.strictEqual((yield* Effect.flip(resolveAndCheck("localhost", strict))).reason, "localHostname")
         assert.strictEqual((yield* Effect.flip(resolveAndCheck("1.2.3.08", strict))).reason, "invalidHost")
       }).pipe(Effect.provide(WebhookResolver.layerStatic({}))))
+
+    it.effect("a resolver that does not answer is given up after the deadline, with a clear refusal", () =>
+      Effect.gen(function*() {
+        const silent = Layer.succeed(WebhookResolver, { lookup: () => Effect.never })
+        const pending = yield* Effect.forkChild(Effect.flip(vetUrl("https://slow.example/hook", strict)).pipe(Effect.provide(silent)))
+        yield* TestClock.adjust(Duration.subtract(DNS_DEADLINE, Duration.millis(1)))
+        assert.isUndefined(pending.pollUnsafe())
+        yield* TestClock.adjust(Duration.millis(1))
+        const error = yield* Fiber.join(pending)
+        assert.strictEqual(error.reason, "unresolvable")
+        assert.include(error.message, "did not resolve within 2s")
+      }))
 
     it.effect("vetUrl checks the URL, then its resolved addresses", () =>
       Effect.gen(function*() {
