@@ -7,14 +7,15 @@
 import { Redacted, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { AccountStatus, Mode, OffHoursPolicy } from "../domain/Account.ts"
-import { Budgets, HealthLevel, Limit, LimitUpdate, Tier } from "../domain/Limits.ts"
+import { Budgets, HealthLevel, Limit, LimitUpdate, MAX_LIMIT_UPDATES, Tier } from "../domain/Limits.ts"
 import { WarmupView } from "../domain/Warmup.ts"
 import { TimeZone, WorkingHours, WorkingHoursView } from "../domain/WorkingHours.ts"
 import { DateTimeString, Ok, OkOnly, Uuid } from "./Envelope.ts"
 import { Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
-const Label = Schema.String.check(Schema.isMaxLength(80)).annotate({
+const Label = Text.check(Schema.isMaxLength(80)).annotate({
   description: "Usually the rep's name, at most 80 characters",
   examples: ["Ada Lovelace"]
 })
@@ -202,11 +203,13 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.post("nativeAuth", "/v1/accounts/:id/native-auth", {
       params: id,
       payload: Schema.Struct({
-        username: Schema.String.check(Schema.isMaxLength(320)),
-        password: Schema.Redacted(Schema.String.check(Schema.isMaxLength(200))).annotate({
+        username: Text.check(Schema.isMaxLength(320)),
+        password: Schema.Redacted(Text.check(Schema.isMaxLength(200))).annotate({
           description: "Used once to sign in; never stored or logged"
         }),
-        country: Schema.optionalKey(Schema.String.check(Schema.isMinLength(2), Schema.isMaxLength(2)).annotate({
+        country: Schema.optionalKey(Text.check(
+          Schema.isPattern(/^[A-Za-z]{2}$/u, { message: "must be a 2-letter ISO 3166-1 country code such as GB" })
+        ).annotate({
           description: "ISO 3166-1 alpha-2 country code"
         }))
       }).annotate({ identifier: "NativeAuth", examples: [{ username: "ada@example.com", password: Redacted.make("correct horse battery staple"), country: "GB" }] }),
@@ -220,7 +223,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.post("nativeCheckpoint", "/v1/accounts/:id/native-checkpoint", {
       params: id,
       payload: Schema.Struct({
-        code: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64)).annotate({
+        code: Schema.optionalKey(Text.check(Schema.isMaxLength(64)).annotate({
           description: "The code (2FA, OTP) or the CAPTCHA answer; omit for in-app approval"
         }))
       }).annotate({ identifier: "NativeCheckpoint", examples: [{ code: "000000" }] }),
@@ -241,7 +244,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.put("setLimits", "/v1/accounts/:id/limits", {
       params: id,
       payload: Schema.Struct({
-        limits: Schema.Array(LimitUpdate).check(Schema.isMinLength(1))
+        limits: Schema.Array(LimitUpdate).check(Schema.isMinLength(1), Schema.isMaxLength(MAX_LIMIT_UPDATES))
       }).annotate({
         identifier: "SetLimits",
         examples: [{ limits: [{ category: "invites", period: "weekly", maxValue: 150 }] }]

@@ -10,7 +10,7 @@ import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { InboxApi } from "./InboxApi.ts"
-import { documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
+import { documentBodyErrors, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { PeopleApi } from "./PeopleApi.ts"
@@ -38,6 +38,9 @@ export class Api extends HttpApi.make("outreach")
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
+  // A body field the operation does not know is refused, never dropped: a misspelled
+  // setting must not be a silent no-op. (Query strings and headers stay open.)
+  .annotate(HttpApi.PayloadParseOptions, { errors: "all", onExcessProperty: "error" })
   .annotateMerge(OpenApi.annotations({
     title: "Outreach Service API",
     version: "1.0.0",
@@ -49,6 +52,6 @@ export class Api extends HttpApi.make("outreach")
       "Every response carries `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`.",
       "Successful bodies start with `ok: true`; every error is `{ok: false, error: {type, message, next}}`."
     ].join("\n"),
-    transform: (spec) => documentWebhooks(documentRateLimitHeaders(spec))
+    transform: (spec) => documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))
   }))
 {}

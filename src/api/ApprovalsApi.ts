@@ -10,12 +10,13 @@
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { writeCommands } from "../commands/Commands.ts"
-import { MESSAGE_MAX, Text } from "../commands/Inputs.ts"
+import { MESSAGE_MAX, NonBlankText } from "../commands/Inputs.ts"
 import { ApprovalStatus } from "../domain/Job.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { ApprovalExpired, Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, Job, ListLimit } from "./JobsApi.ts"
 import { Authentication } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 /** The longest reason a rejection can carry. */
 export const REASON_MAX = 500
@@ -80,7 +81,7 @@ export const decodeApproval = Schema.decodeUnknownEffect(Approval)
 
 const ApproveBody = Schema.Struct({
   text: Schema.optionalKey(
-    Text(MESSAGE_MAX, `The text to send instead, 1 to ${MESSAGE_MAX} characters; it must also fit the command (a connect note at most 300)`)
+    NonBlankText(MESSAGE_MAX, `The text to send instead, 1 to ${MESSAGE_MAX} characters; it must also fit the command (a connect note at most 300)`)
       .annotate({ examples: ["Hi María, loved your pipeline-review post. Would be glad to connect."] })
   )
 }).annotate({
@@ -91,7 +92,7 @@ const ApproveBody = Schema.Struct({
 
 const RejectBody = Schema.Struct({
   reason: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(REASON_MAX)).annotate({
+    Text.check(Schema.isMaxLength(REASON_MAX)).annotate({
       description: `Why, at most ${REASON_MAX} characters; shown in the approval and in the job's error`,
       examples: ["Wrong person: she moved to another company."]
     })

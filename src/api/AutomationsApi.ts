@@ -12,6 +12,7 @@ import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { accepted, idempotencyHeaders } from "./Idempotent.ts"
 import { Authentication } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 const exampleMessages = [
   { text: "Hi Ana, thanks for connecting! We help ops teams cut onboarding time in half. Worth a chat?" },
@@ -67,8 +68,8 @@ export const Automation = Schema.Struct({
 
 export const StartAutomation = Schema.Struct({
   account: Uuid.annotate({ description: "The account that sends every message" }),
-  name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(120)).annotate({ examples: ["Q4 follow-ups"] }),
-  people: Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400))).check(
+  name: Text.check(Schema.isMinLength(1), Schema.isMaxLength(120)).annotate({ examples: ["Q4 follow-ups"] }),
+  people: Schema.Array(Text.check(Schema.isMinLength(1), Schema.isMaxLength(400))).check(
     Schema.isMinLength(1),
     Schema.isMaxLength(MAX_PEOPLE)
   ).annotate({

@@ -165,3 +165,25 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(envelo
 }) {
   readonly _tag = "Unavailable"
 }
+
+/** 408: the client sent its request too slowly (answered by the connection, before any route). */
+export class RequestTimeout extends Schema.Error<RequestTimeout>("RequestTimeout")(envelope("requestTimeout", {
+  message: "The request did not arrive in time.",
+  next: "Send the whole request (headers and body) promptly, then retry."
+}), {
+  httpApiStatus: 408,
+  description: "The request's headers or body did not arrive within the server's time limit."
+}) {
+  readonly _tag = "RequestTimeout"
+}
+
+/** 431: the request's headers are larger than the server reads (answered before any route). */
+export class HeadersTooLarge extends Schema.Error<HeadersTooLarge>("HeadersTooLarge")(envelope("headersTooLarge", {
+  message: "The request headers are too large.",
+  next: "Send smaller headers (at most 16 KiB in all)."
+}), {
+  httpApiStatus: 431,
+  description: "The request headers are larger than the server accepts (16 KiB in all)."
+}) {
+  readonly _tag = "HeadersTooLarge"
+}

@@ -17,6 +17,7 @@ import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { accepted, acceptedAnswer, idempotencyHeaders } from "./Idempotent.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 // ---------------------------------------------------------------------------
 // The job record
@@ -346,7 +347,7 @@ export const ListLimit = integerQuery({
 }).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(LIST_LIMIT_DEFAULT)))
 
 /** An opaque page cursor: the `nextCursor` of the previous page. */
-export const Cursor = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+export const Cursor = Text.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
   description: "The `nextCursor` of the previous page; omit for the first page",
   examples: ["am9iOjQy"]
 })

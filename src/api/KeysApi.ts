@@ -8,6 +8,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound } from "./Errors.ts"
 import { Authentication, RequireManager } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 const keyExample = {
   id: "5e0a1c3d-2b4f-4a6e-8c9d-0f1e2d3c4b5a",
@@ -35,7 +36,7 @@ export const ApiKey = Schema.Struct({
 
 /** `POST /v1/keys` body. */
 export const CreateKey = Schema.Struct({
-  name: Schema.String.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(80)).annotate({
+  name: Text.check(Schema.isTrimmed(), Schema.isMinLength(1), Schema.isMaxLength(80)).annotate({
     description: "What the key is for, 1 to 80 characters",
     examples: ["CRM sync"]
   })

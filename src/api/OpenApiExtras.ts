@@ -33,7 +33,14 @@ const ungatedPaths = new Set(["/healthz"])
 export const documentRateLimitHeaders = (spec: Json): Json => {
   const paths = isObject(spec["paths"]) ? spec["paths"] : {}
   for (const [path, item] of Object.entries(paths)) {
-    if (ungatedPaths.has(path) || !isObject(item)) continue
+    if (!isObject(item)) continue
+    if (ungatedPaths.has(path)) {
+      // Not counted, so never 429 (the request middleware declares it for every operation).
+      for (const operation of Object.values(item)) {
+        if (isObject(operation) && isObject(operation["responses"])) delete operation["responses"]["429"]
+      }
+      continue
+    }
     for (const operation of Object.values(item)) {
       if (!isObject(operation) || !isObject(operation["responses"])) continue
       for (const [status, response] of Object.entries(operation["responses"])) {
@@ -48,6 +55,22 @@ export const documentRateLimitHeaders = (spec: Json): Json => {
   }
   const components = isObject(spec["components"]) ? spec["components"] : {}
   return { ...spec, components: { ...components, headers: headerComponents } }
+}
+
+/** Statuses only an operation that takes a body can answer. */
+const bodyStatuses = ["413", "415"]
+
+/** Leaves 413 and 415 (declared for every operation by the request middleware) only where a body is taken. */
+export const documentBodyErrors = (spec: Json): Json => {
+  const paths = isObject(spec["paths"]) ? spec["paths"] : {}
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      if (!isObject(operation) || !isObject(operation["responses"]) || "requestBody" in operation) continue
+      for (const status of bodyStatuses) delete operation["responses"][status]
+    }
+  }
+  return spec
 }
 
 /** Adds the OpenAPI 3.1 top-level `webhooks` section: one request per event type. */

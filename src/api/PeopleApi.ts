@@ -15,6 +15,7 @@ import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, NotFound } from "./Errors.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
 import { Authentication } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 /** Days an unanswered cold message keeps a person to the seat that sent it. */
 export const COLD_MESSAGE_HOLD_DAYS = 14
@@ -242,19 +243,19 @@ const timelineExample = [
 /** `GET /v1/people` filters. */
 const searchQuery = {
   q: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+    Text.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
       description: "Words in the person's name, headline, company or profile address (case-insensitive)",
       examples: ["garcía"]
     })
   ),
   company: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+    Text.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
       description: "The current employer's name contains this (case-insensitive)",
       examples: ["Harborview"]
     })
   ),
   profile: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(ADDRESS_MAX)).annotate({
+    Text.check(Schema.isMinLength(1), Schema.isMaxLength(ADDRESS_MAX)).annotate({
       description:
         "Exactly this person, in any form a command takes (profile address with or without `https://`, Sales Navigator lead address, provider id, slug); an address that names no person is 400",
       examples: ["https://www.linkedin.com/in/maria-garcia-3a9f02c1b/"]

@@ -6,25 +6,23 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { MESSAGE_MAX, PersonAddress, Text } from "../commands/Inputs.ts"
+import { MESSAGE_MAX, NonBlankText, PersonAddress } from "../commands/Inputs.ts"
 import { HealthLevel, Tier } from "../domain/Limits.ts"
 import { Account } from "./AccountsApi.ts"
 import { Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, Conflict, NotFound } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
+import { exactlyOneOf } from "../domain/Rules.ts"
+import { Text } from "../domain/Text.ts"
 
-const Reason = Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
+const Reason = Schema.optionalKey(Text.check(Schema.isMaxLength(500)))
 
-const invitationOrPerson = Schema.makeFilter(
-  (event: { readonly invitationId?: string; readonly person?: string }) =>
-    (event.invitationId === undefined) !== (event.person === undefined) || "give exactly one of invitationId and person",
-  { expected: "exactly one of invitationId and person" }
-)
+const invitationOrPerson = exactlyOneOf("invitationId", "person")
 
 const InvitationAccepted = Schema.Struct({
   type: Schema.Literal("invitation_accepted"),
   invitationId: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+    Text.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
       description: "The `invitationId` that `connect` returned"
     })
   ),
@@ -34,9 +32,9 @@ const InvitationAccepted = Schema.Struct({
 const MessageReceived = Schema.Struct({
   type: Schema.Literal("message_received"),
   person: PersonAddress.annotate({ description: "Who sends the message" }),
-  text: Text(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
+  text: NonBlankText(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
   chatId: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+    Text.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
       description: "The chat with the person (as `list_chats` shows it); it must be that chat"
     })
   )
@@ -65,7 +63,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       params: { id: Uuid },
       payload: Schema.Struct({
         tier: Schema.optionalKey(Tier),
-        products: Schema.optionalKey(Schema.Array(Schema.String)),
+        products: Schema.optionalKey(Schema.Array(Text).check(Schema.isMaxLength(10))),
         connections: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
       }).annotate({ examples: [{ tier: "sales_nav", products: ["sales_navigator"], connections: 1200 }] }),
       success: Ok({ account: Account }),

@@ -6,8 +6,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DateTimeString, Ok } from "./Envelope.ts"
-import { Conflict, Unprocessable } from "./Errors.ts"
+import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
+import { exactlyOneOf } from "../domain/Rules.ts"
+import { Text } from "../domain/Text.ts"
 
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
 
@@ -43,14 +45,15 @@ export const MoveClock = Schema.Struct({
   ),
   to: Schema.optionalKey(
     // Annotated before the check: annotations given after a check belong to the check.
-    Schema.String.annotate({
+    Text.annotate({
       format: "date-time",
       description: "The instant to move the clock to (ISO 8601 with `Z` or an offset); not before `now`",
       examples: ["2026-11-23T09:00:00.000Z"]
     }).check(
       Schema.makeFilter((text: string) => instantMillis(text) !== undefined, {
         message: "must be an ISO 8601 date-time with a zone, such as 2026-11-23T09:00:00Z",
-        expected: "an ISO 8601 date-time with a zone"
+        expected: "an ISO 8601 date-time with a zone",
+        toJsonSchema: () => ({ format: "date-time" })
       })
     )
   )
@@ -59,15 +62,7 @@ export const MoveClock = Schema.Struct({
   description: "Exactly one of `advanceSeconds` (move forward by) and `to` (move to an instant).",
   examples: [{ advanceSeconds: 3600 }, { to: "2026-11-23T09:00:00.000Z" }]
 }).check(
-  Schema.makeFilter(
-    (body: { readonly advanceSeconds?: number; readonly to?: string }) =>
-      (body.advanceSeconds === undefined) !== (body.to === undefined) ||
-      "send exactly one of advanceSeconds and to",
-    {
-      expected: "exactly one of advanceSeconds and to",
-      toJsonSchema: () => ({ oneOf: [{ required: ["advanceSeconds"] }, { required: ["to"] }] })
-    }
-  )
+  exactlyOneOf("advanceSeconds", "to")
 )
 
 const clockExample = { ok: true, now: "2026-11-21T09:30:00.000Z", mode: "test" } as const
@@ -85,7 +80,8 @@ export const ClockState = Ok({
 export class SandboxClockApi extends HttpApiGroup.make("sandboxClock")
   .add(
     HttpApiEndpoint.get("read", "/v1/sandbox/clock", {
-      success: ClockState
+      success: ClockState,
+      error: NotFound
     }).annotateMerge(OpenApi.annotations({
       summary: "Read the clock",
       description:
@@ -94,20 +90,22 @@ export class SandboxClockApi extends HttpApiGroup.make("sandboxClock")
     HttpApiEndpoint.post("move", "/v1/sandbox/clock", {
       payload: MoveClock,
       success: ClockState,
-      error: [Conflict, Unprocessable]
+      error: [NotFound, Conflict, Unprocessable]
     }).annotateMerge(OpenApi.annotations({
       summary: "Move the test clock",
       description: [
         "Moves the sandbox's test clock forward by `advanceSeconds` or to the instant `to`; everything due on the way",
         "(scheduled jobs, retries, expiries) happens in order. The clock never goes back: a `to` before `now` answers",
         "422 `unprocessable`. The time survives restarts. Only with `OUTREACH_CLOCK=test`; on the system clock this",
-        "answers 409 `conflict`. The clock is the whole service's: it moves for every workspace."
+        "answers 409 `conflict`. The clock is the whole service's: any workspace may move it, and it moves for",
+        "every workspace, which is acceptable in a sandbox only. Without the sandbox network driver the clock",
+        "endpoints answer 404 `notFound`."
       ].join(" ")
     }))
   )
   .middleware(Authentication)
   .annotateMerge(OpenApi.annotations({
     title: "Sandbox clock",
-    description: "The test clock of the sandbox (`OUTREACH_CLOCK=test`)."
+    description: "The test clock of the sandbox (`OUTREACH_CLOCK=test`); one clock for the whole service, shared by every workspace. Only with the sandbox network driver."
   }))
 {}

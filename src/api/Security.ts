@@ -6,7 +6,18 @@
  */
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { CurrentPrincipal } from "../domain/Principal.ts"
-import { BadRequest, Internal, NotAllowed, RateLimited, Unauthorized } from "./Errors.ts"
+import {
+  BadRequest,
+  HeadersTooLarge,
+  Internal,
+  MethodNotAllowed,
+  NotAllowed,
+  PayloadTooLarge,
+  RateLimited,
+  RequestTimeout,
+  Unauthorized,
+  UnsupportedMediaType
+} from "./Errors.ts"
 
 /** `Authorization: Bearer svc_...` on every `/v1` request; provides the caller. */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, {
@@ -34,9 +45,19 @@ export class RequireManager extends HttpApiMiddleware.Service<RequireManager, {
 
 /**
  * Errors any request can meet. Schema failures become 400 `badRequest` here;
- * 429 `rateLimited` and 500 `internal` are produced by the request gate around
- * the API and are declared here so every operation documents them.
+ * the others are produced around the API (the request gate: 405, 413, 415,
+ * 429, 500; Node's parser: 408, 431) and are declared here so every operation
+ * documents them. The document keeps 413 and 415 only where a body is taken.
  */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("outreach/RequestErrors", {
-  error: [BadRequest, RateLimited, Internal]
+  error: [
+    BadRequest,
+    MethodNotAllowed,
+    RequestTimeout,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    RateLimited,
+    HeadersTooLarge,
+    Internal
+  ]
 }) {}

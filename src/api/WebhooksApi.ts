@@ -13,6 +13,7 @@ import { ThinEventData, thinKeys, WebhookMode } from "../webhooks/Payload.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication, RequireManager } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 /** One event type name. */
 export const EventTypeName = Schema.Literals(eventTypes).annotate({ description: "An event type" })
@@ -46,7 +47,7 @@ const endpointExample: typeof WebhookEndpointFields.Type = {
 /** A webhook endpoint; the secret is shown only by create and rotate-secret. */
 export const WebhookEndpoint = WebhookEndpointFields.annotate({ identifier: "WebhookEndpoint", examples: [endpointExample] })
 
-const Url = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2048)).annotate({
+const Url = Text.check(Schema.isMinLength(1), Schema.isMaxLength(2048)).annotate({
   description: "https URL that resolves to public addresses",
   examples: ["https://hooks.example.com/outreach"]
 })

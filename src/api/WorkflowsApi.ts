@@ -14,6 +14,7 @@ import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { accepted, idempotencyHeaders } from "./Idempotent.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
 import { Authentication } from "./Security.ts"
+import { Text } from "../domain/Text.ts"
 
 const exampleSteps = [
   { type: "command", command: "get_profile" },
@@ -90,7 +91,7 @@ export const Workflow = Schema.Struct({
 /** `POST /v1/workflows` body. */
 export const StartWorkflow = Schema.Struct({
   account: Uuid.annotate({ description: "The account that runs every step" }),
-  person: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+  person: Text.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
     description: "The person the workflow is about (a profile address); conditions watch this person, and command steps take them as `person` unless their input names someone",
     examples: ["https://www.linkedin.com/in/maria-garcia-3a9f02c1b"]
   }),

@@ -8,6 +8,8 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
+import { exactlyOneOf } from "../domain/Rules.ts"
+import { Text } from "../domain/Text.ts"
 import { CompanySize, ConnectionDegree } from "../network/Models.ts"
 
 /** The network's limit on an invitation note. */
@@ -24,15 +26,16 @@ export const POST_MAX = 3000
 export const ADDRESS_MAX = 2048
 
 const notBlank = Schema.makeFilter((text: string) => text.trim().length > 0 || "must not be blank", {
-  expected: "a non-blank string"
+  expected: "a non-blank string",
+  toJsonSchema: () => ({ pattern: "\\S" })
 })
 
 /** Text of 1 to `max` characters that is not only white space. */
-export const Text = (max: number, description: string) =>
-  Schema.String.check(Schema.isMaxLength(max), notBlank).annotate({ description })
+export const NonBlankText = (max: number, description: string) =>
+  Text.check(Schema.isMaxLength(max), notBlank).annotate({ description })
 
 const address = (description: string, examples: ReadonlyArray<string>) =>
-  Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(ADDRESS_MAX)).annotate({ description, examples })
+  Text.check(Schema.isMinLength(1), Schema.isMaxLength(ADDRESS_MAX)).annotate({ description, examples })
 
 /** A person's address: a profile URL, a Sales Navigator lead URL, a provider id or a slug. */
 export const PersonAddress = address(
@@ -52,7 +55,7 @@ export const PostAddress = address(
   ["urn:li:activity:7528731723694092345"]
 )
 
-const Cursor = Schema.String.check(Schema.isMaxLength(200)).annotate({
+const Cursor = Text.check(Schema.isMaxLength(200)).annotate({
   description: "The `cursor` of the previous page; omit for the first page",
   examples: ["b2Zmc2V0OjEw"]
 })
@@ -65,7 +68,7 @@ const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).a
 const paging = { cursor: Schema.optionalKey(Cursor), limit: Schema.optionalKey(Limit) }
 
 const Keyword = (description: string, example: string) =>
-  Schema.String.check(Schema.isMaxLength(200)).annotate({ description, examples: [example] })
+  Text.check(Schema.isMaxLength(200)).annotate({ description, examples: [example] })
 
 // -- reads -------------------------------------------------------------------
 
@@ -109,7 +112,7 @@ export const SearchCompaniesInput = Schema.Struct({
   industry: Schema.optionalKey(Keyword("Industry contains this", "Software Development")),
   location: Schema.optionalKey(Keyword("Headquarters contains this", "Bogotá")),
   companySize: Schema.optionalKey(
-    Schema.Array(CompanySize).annotate({ description: "Only these employee ranges", examples: [["51-200", "201-500"]] })
+    Schema.Array(CompanySize).check(Schema.isMaxLength(CompanySize.literals.length)).annotate({ description: "Only these employee ranges", examples: [["51-200", "201-500"]] })
   ),
   ...paging
 }).annotate({
@@ -118,18 +121,12 @@ export const SearchCompaniesInput = Schema.Struct({
   examples: [{ keywords: "analytics", companySize: ["201-500"] }]
 })
 
-const exactlyOneAuthor = Schema.makeFilter(
-  (input: { readonly person?: string; readonly company?: string }) =>
-    (input.person === undefined) !== (input.company === undefined) || "give exactly one of person and company",
-  { expected: "exactly one of person and company" }
-)
-
 /** `get_posts` */
 export const GetPostsInput = Schema.Struct({
   person: Schema.optionalKey(PersonAddress),
   company: Schema.optionalKey(CompanyAddress),
   ...paging
-}).check(exactlyOneAuthor).annotate({
+}).check(exactlyOneOf("person", "company")).annotate({
   identifier: "GetPostsInput",
   description: "The recent posts of a person or of a company page (exactly one of the two), newest first",
   examples: [
@@ -154,7 +151,7 @@ export const PageInput = Schema.Struct(paging).annotate({
 
 /** `get_conversation` */
 export const GetConversationInput = Schema.Struct({
-  chatId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+  chatId: Text.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
     description: "A chat id from `list_chats`",
     examples: ["2-QUNvQUFiV0Z5YVdFdFoyRnlZMmxoTFROaE9XWXdNbU14WWc"]
   })
@@ -164,8 +161,15 @@ export const GetConversationInput = Schema.Struct({
   examples: [{ chatId: "2-QUNvQUFiV0Z5YVdFdFoyRnlZMmxoTFROaE9XWXdNbU14WWc" }]
 })
 
-/** `ssi`: nothing to give. */
-export const SsiInput = Schema.Struct({}).annotate({
+/** `ssi`: nothing to give; an object with any field at all is refused, as is anything but an object. */
+export const SsiInput = Schema.Struct({}).check(
+  Schema.makeFilter(
+    (input: object) =>
+      (typeof input === "object" && !Array.isArray(input) && Object.keys(input).length === 0) ||
+      "ssi takes no input: send {} or no fields at all",
+    { expected: "an empty object {}", toJsonSchema: () => ({ type: "object", maxProperties: 0 }) }
+  )
+).annotate({
   identifier: "SsiInput",
   description: "No input: the account's own Social Selling Index",
   examples: [{}]
@@ -177,7 +181,7 @@ export const SsiInput = Schema.Struct({}).annotate({
 export const ConnectInput = Schema.Struct({
   person: PersonAddress,
   note: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(NOTE_MAX)).annotate({
+    Text.check(Schema.isMaxLength(NOTE_MAX)).annotate({
       description: `An invitation note, at most ${NOTE_MAX} characters (the network's limit). Free accounts may send 5 notes a month; the sixth fails with noteQuotaExhausted. Omit or leave empty for none.`,
       examples: ["Hi María, enjoyed your post on pipeline reviews. Would be glad to connect."]
     })
@@ -194,14 +198,7 @@ export const ConnectInput = Schema.Struct({
   ]
 })
 
-const InvitationId = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400))
-
-const exactlyOne = (a: string, b: string) =>
-  Schema.makeFilter(
-    (input: Readonly<Record<string, unknown>>) =>
-      (input[a] === undefined) !== (input[b] === undefined) || `give exactly one of ${a} and ${b}`,
-    { expected: `exactly one of ${a} and ${b}` }
-  )
+const InvitationId = Text.check(Schema.isMinLength(1), Schema.isMaxLength(400))
 
 /** `withdraw_invite` */
 export const WithdrawInviteInput = Schema.Struct({
@@ -212,7 +209,7 @@ export const WithdrawInviteInput = Schema.Struct({
     })
   ),
   person: Schema.optionalKey(PersonAddress)
-}).check(exactlyOne("invitationId", "person")).annotate({
+}).check(exactlyOneOf("invitationId", "person")).annotate({
   identifier: "WithdrawInviteInput",
   description: "Withdraw a pending invitation the account sent, by its id or by the person (exactly one). The person cannot be invited again for 3 weeks.",
   examples: [
@@ -225,12 +222,12 @@ export const WithdrawInviteInput = Schema.Struct({
 export const SendMessageInput = Schema.Struct({
   person: Schema.optionalKey(PersonAddress),
   chatId: Schema.optionalKey(
-    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
+    Text.check(Schema.isMinLength(1), Schema.isMaxLength(400)).annotate({
       description: "An existing chat from `list_chats`, instead of `person`",
       examples: ["2-QUNvQUFiV0Z5YVdFdFoyRnlZMmxoTFROaE9XWXdNbU14WWc"]
     })
   ),
-  text: Text(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`).annotate({
+  text: NonBlankText(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`).annotate({
     examples: ["Thanks for connecting, María! Would a 20-minute call next week be useful?"]
   }),
   inmail: Schema.optionalKey(
@@ -239,11 +236,11 @@ export const SendMessageInput = Schema.Struct({
     })
   ),
   subject: Schema.optionalKey(
-    Text(SUBJECT_MAX, `The InMail subject, at most ${SUBJECT_MAX} characters`).annotate({
+    NonBlankText(SUBJECT_MAX, `The InMail subject, at most ${SUBJECT_MAX} characters`).annotate({
       examples: ["Pipeline reviews at Harborview"]
     })
   )
-}).check(exactlyOne("person", "chatId")).annotate({
+}).check(exactlyOneOf("person", "chatId")).annotate({
   identifier: "SendMessageInput",
   description: "Send a message to a connection (or to anyone as an InMail), by person or by chat (exactly one)",
   examples: [
@@ -283,7 +280,7 @@ export const DeclineInviteInput = Schema.Struct({ invitationId: ReceivedInvitati
 /** `endorse` */
 export const EndorseInput = Schema.Struct({
   person: PersonAddress,
-  skill: Text(80, "One of the skills on the person's profile (case-insensitive)").annotate({ examples: ["Negotiation"] })
+  skill: NonBlankText(80, "One of the skills on the person's profile (case-insensitive)").annotate({ examples: ["Negotiation"] })
 }).annotate({
   identifier: "EndorseInput",
   description: "Endorse a connection for a skill on their profile",
@@ -294,7 +291,7 @@ export const EndorseInput = Schema.Struct({
 export const SaveLeadInput = Schema.Struct({
   person: PersonAddress,
   list: Schema.optionalKey(
-    Text(80, "The Sales Navigator lead list; default \"Leads\"").annotate({ examples: ["Q1 Madrid SaaS"] })
+    NonBlankText(80, "The Sales Navigator lead list; default \"Leads\"").annotate({ examples: ["Q1 Madrid SaaS"] })
   )
 }).annotate({
   identifier: "SaveLeadInput",
@@ -318,7 +315,7 @@ export const ReactInput = Schema.Struct({ post: PostAddress, reaction: Reaction 
 /** `comment` */
 export const CommentInput = Schema.Struct({
   post: PostAddress,
-  text: Text(COMMENT_MAX, `The comment, 1 to ${COMMENT_MAX} characters`).annotate({
+  text: NonBlankText(COMMENT_MAX, `The comment, 1 to ${COMMENT_MAX} characters`).annotate({
     examples: ["Great point on the third question — we ask the same one."]
   })
 }).annotate({
@@ -335,7 +332,7 @@ export type Visibility = typeof Visibility.Type
 
 /** `create_post` */
 export const CreatePostInput = Schema.Struct({
-  text: Text(POST_MAX, `The post, 1 to ${POST_MAX} characters; #hashtags are picked up`).annotate({
+  text: NonBlankText(POST_MAX, `The post, 1 to ${POST_MAX} characters; #hashtags are picked up`).annotate({
     examples: ["Three questions we now ask on every deal review. #sales #revops"]
   }),
   visibility: Schema.optionalKey(Visibility)

@@ -223,6 +223,9 @@ export const Limit = Schema.Struct({
 })
 export type Limit = typeof Limit.Type
 
+/** The most items a `PUT /limits` body may hold: one per category and period. */
+export const MAX_LIMIT_UPDATES = categories.length * periods.length
+
 /** One item of a `PUT /limits` body. */
 export const LimitUpdate = Schema.Struct({
   category: Category,

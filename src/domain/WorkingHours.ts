@@ -10,6 +10,8 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
+import { describedOnly } from "./Rules.ts"
+import { Text } from "./Text.ts"
 
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
@@ -32,13 +34,19 @@ export const isValidTimeZone = (name: string): boolean => {
   }
 }
 
+/** The canonical IANA time zone names this runtime knows, `UTC` among them. */
+const timeZoneNames = [...new Set(["UTC", ...Intl.supportedValuesOf("timeZone")])].sort()
+
 /** An IANA time zone name (`Europe/Berlin`, `America/New_York`, `UTC`), checked against `Intl`. */
-export const TimeZone = Schema.String.check(
+export const TimeZone = Text.check(
   Schema.makeFilter((name: string) => isValidTimeZone(name), {
     message: "must be an IANA time zone name such as Europe/Berlin or UTC",
-    expected: "an IANA time zone name"
+    expected: "an IANA time zone name",
+    // The document lists the names of this runtime's time zone database; the server also takes their aliases.
+    toJsonSchema: () => ({ enum: timeZoneNames })
   })
 ).annotate({
+  identifier: "TimeZone",
   description: "IANA time zone name",
   examples: ["Europe/Berlin", "America/New_York", "UTC"]
 })
@@ -49,8 +57,8 @@ export const IsoWeekday = Schema.Int.check(
 ).annotate({ description: "ISO weekday, 1 = Monday ... 7 = Sunday" })
 
 /** A 24-hour wall-clock time `HH:MM`, `00:00` to `23:59`. */
-export const ClockTime = Schema.String.check(
-  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a 24-hour time HH:MM, 00:00 to 23:59" })
+export const ClockTime = Text.check(
+  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/u, { message: "must be a 24-hour time HH:MM, 00:00 to 23:59" })
 ).annotate({ description: "24-hour wall-clock time HH:MM", examples: ["09:00", "18:00"] })
 
 /** Minutes since local midnight of an `HH:MM` time (validated by {@link ClockTime}). */
@@ -59,7 +67,8 @@ export const minutesOfDay = (time: string): number => Number(time.slice(0, 2)) *
 const workingHoursFields = {
   days: Schema.Array(IsoWeekday).check(
     Schema.isMinLength(1, { message: "must list at least one ISO weekday" }),
-    Schema.isUnique({ message: "must not repeat a weekday" })
+    Schema.isUnique({ message: "must not repeat a weekday" }),
+    Schema.isMaxLength(7, { message: "lists at most the 7 ISO weekdays" })
   ).annotate({ description: "ISO weekdays the account works, 1 = Monday ... 7 = Sunday", examples: [[1, 2, 3, 4, 5]] }),
   from: ClockTime.annotate({ description: "Opening time (inclusive), local to `timezone`" }),
   to: ClockTime.annotate({ description: "Closing time (exclusive), local to `timezone`; after `from`" }),
@@ -71,7 +80,7 @@ const fromBeforeTo = Schema.makeFilter(
     minutesOfDay(hours.from) < minutesOfDay(hours.to)
       ? undefined
       : { path: ["to"], issue: `must be after from (${hours.from}); windows stay within one local day` },
-  { expected: "from before to" }
+  { expected: "from before to", toJsonSchema: () => describedOnly }
 )
 
 /**

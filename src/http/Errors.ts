@@ -9,11 +9,13 @@ import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import {
   BadRequest,
+  HeadersTooLarge,
   Internal,
   MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
   RateLimited,
+  RequestTimeout,
   Unauthorized,
   Unavailable,
   UnsupportedMediaType
@@ -29,9 +31,11 @@ const encoders = {
   401: Schema.encodeSync(Unauthorized),
   404: Schema.encodeSync(NotFound),
   405: Schema.encodeSync(MethodNotAllowed),
+  408: Schema.encodeSync(RequestTimeout),
   413: Schema.encodeSync(PayloadTooLarge),
   415: Schema.encodeSync(UnsupportedMediaType),
   429: Schema.encodeSync(RateLimited),
+  431: Schema.encodeSync(HeadersTooLarge),
   500: Schema.encodeSync(Internal),
   503: Schema.encodeSync(Unavailable)
 } as const
@@ -41,14 +45,19 @@ const constructors = {
   401: (d: Details) => encoders[401](new Unauthorized({ error: d })),
   404: (d: Details) => encoders[404](new NotFound({ error: d })),
   405: (d: Details) => encoders[405](new MethodNotAllowed({ error: d })),
+  408: (d: Details) => encoders[408](new RequestTimeout({ error: d })),
   413: (d: Details) => encoders[413](new PayloadTooLarge({ error: d })),
   415: (d: Details) => encoders[415](new UnsupportedMediaType({ error: d })),
   429: (d: Details) => encoders[429](new RateLimited({ error: d })),
+  431: (d: Details) => encoders[431](new HeadersTooLarge({ error: d })),
   500: (d: Details) => encoders[500](new Internal({ error: d })),
   503: (d: Details) => encoders[503](new Unavailable({ error: d }))
 } as const
 
 export type EnvelopeStatus = keyof typeof constructors
+
+/** The encoded envelope of an error, for answers written outside the router (Node's parser errors). */
+export const errorBody = (status: EnvelopeStatus, details: Details): unknown => constructors[status](details)
 
 /** An error response in the envelope. */
 export const errorResponse = (

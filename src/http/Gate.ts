@@ -6,7 +6,7 @@
  *
  * @since 1.0.0
  */
-import { ByteSize, Cause, Effect, Option, type Types } from "effect"
+import { ByteSize, Cause, Effect, Option, Predicate, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -43,6 +43,26 @@ const pathOf = (url: string): string => {
 }
 
 /**
+ * Every path the service serves is made of unreserved characters and
+ * percent-escapes. Anything else (`;`, `,`, `=`, `@`, ...) is refused before
+ * routing: the router would otherwise cut the path at `;` and serve a
+ * different operation (`DELETE /v1/webhooks/{id};/deliveries` deleting the webhook).
+ */
+const servablePath = /^(?:\/[A-Za-z0-9\-._~%]*)+$/
+
+/**
+ * The request body could not be read whole because it passed the limit (a
+ * chunked body has no length to check first). The handler's body read may
+ * surface as a failure or, through the API's decoding, as a defect.
+ */
+const isBodyTooLarge = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) => {
+    const error = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
+    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+      (error.reason.reason === "BodyTooLarge" || Predicate.isTagged(error.reason.cause, "MaxBytesError"))
+  })
+
+/**
  * The gate as global router middleware; `served` lists every route, so a miss
  * can be told apart as 404 (no such path) or 405 (path exists, other method).
  */
@@ -60,6 +80,14 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
       const routeMiss = (request: HttpServerRequest.HttpServerRequest) => {
         const path = pathOf(request.url)
         const allowed = routes.filter((route) => route.pattern.test(path)).map((route) => route.method)
+        if (allowed.includes(request.method)) {
+          // The path has the shape of a route of this method, yet the router refused it: one of
+          // its parameters is over the router's length limit or not decodable percent-encoding.
+          return errorResponse(400, {
+            message: `A path parameter of ${path} cannot be read: it is longer than 100 characters or has malformed percent-encoding.`,
+            next: "Send the id exactly as the service returned it; ids are UUIDs."
+          })
+        }
         if (allowed.length === 0) {
           return errorResponse(404, {
             message: `There is no route ${request.method} ${path}.`,
@@ -73,6 +101,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         }, { allow })
       }
 
+      const tooLarge = errorResponse(413, {
+        message: `The request body is larger than the limit of ${config.maxBodyBytes} bytes.`,
+        next: "Send a smaller body."
+      })
+
       const recover = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
         const failure = Cause.findErrorOption(cause)
         if (
@@ -81,6 +114,7 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         ) {
           return Effect.succeed(routeMiss(request))
         }
+        if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge)
         return Effect.logError("request failed unexpectedly", cause).pipe(
           Effect.as(errorResponse(500, {
             message: "The service failed unexpectedly; the failure has been logged.",
@@ -120,12 +154,22 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
                 next: `Wait ${admission.window.resetSeconds} seconds before the next request; use ?wait= on job reads instead of tight polling.`
               }, headers))
             }
+            if (request.headers.host === undefined) {
+              return Effect.succeed(errorResponse(400, {
+                message: "The request has no Host header.",
+                next: "Send the Host header, as HTTP/1.1 requires."
+              }, headers))
+            }
+            const path = pathOf(request.url)
+            if (!servablePath.test(path)) {
+              return Effect.succeed(errorResponse(404, {
+                message: `There is no route ${request.method} ${path}: a path segment holds a reserved character.`,
+                next: "Check the path against GET /openapi.json; ids are UUIDs and never contain `;`, `,` or `=`."
+              }, headers))
+            }
             const declaredLength = Number(request.headers["content-length"] ?? "0")
             if (declaredLength > config.maxBodyBytes) {
-              return Effect.succeed(errorResponse(413, {
-                message: `The request body has ${declaredLength} bytes; the limit is ${config.maxBodyBytes}.`,
-                next: "Send a smaller body."
-              }, headers))
+              return Effect.succeed(HttpServerResponse.setHeaders(tooLarge, headers))
             }
             return Effect.map(serve(request, httpEffect, admission), (response) =>
               HttpServerResponse.setHeaders(ensureEnvelope(response), headers))
@@ -138,14 +182,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          ungated.has(pathOf(request.url))
-            ? httpEffect
-            : gate(request, httpEffect).pipe(
-              // A failure of the gate itself (the database is down) is answered in the envelope too.
-              Effect.catchCause((cause) =>
-                Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause)
-              )
-            ))
+          (ungated.has(pathOf(request.url)) ? Effect.map(httpEffect, ensureEnvelope) : gate(request, httpEffect)).pipe(
+            // A failure of the gate itself (the database is down), or of an ungated route (a
+            // wrong method on /healthz), is answered in the envelope too.
+            Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause))
+          ))
     }),
     { global: true }
   )

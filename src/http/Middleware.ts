@@ -7,7 +7,7 @@ import { Effect, Layer, Redacted, type Types } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts"
-import { namedProblems } from "../api/Problems.ts"
+import { describeProblems, missingObject, namedProblems } from "../api/Problems.ts"
 import { Authentication, RequestErrors, RequireManager } from "../api/Security.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { canManageWorkspace, CurrentPrincipal } from "../domain/Principal.ts"
@@ -81,11 +81,12 @@ export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(Req
       ))
     )
   }
-  const problems = namedProblems(slotName[error.kind], error.cause.issue)
+  const where = slotName[error.kind]
+  const issue = error.cause.issue
   return Effect.fail(
     new BadRequest({
       error: {
-        message: problems.join("; "),
+        message: missingObject(where, issue) ?? describeProblems(namedProblems(where, issue)),
         next: "Fix the fields named in the message and send the request again; GET /openapi.json describes every field."
       }
     })

@@ -9,7 +9,9 @@ import { Api } from "../api/Api.ts"
 import { Conflict, Unprocessable } from "../api/Errors.ts"
 import { instantMillis } from "../api/SandboxClockApi.ts"
 import * as Time from "../domain/Time.ts"
+import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { ServiceClock } from "../platform/ServiceClock.ts"
+import { sandboxOnly } from "./SandboxOnly.ts"
 
 const systemClock = new Conflict({
   error: {
@@ -23,15 +25,16 @@ export const SandboxClockHandlers = HttpApiBuilder.group(
   "sandboxClock",
   Effect.fn(function*(handlers) {
     const clock = yield* ServiceClock
+    const sandbox = sandboxOnly(yield* NetworkDriver)
     const state = (ms: number) => ({ ok: true as const, now: Time.toIso(ms), mode: clock.mode })
     return handlers.handleAll({
-      read: () => Effect.map(clock.now, state),
+      read: () => Effect.andThen(sandbox, Effect.map(clock.now, state)),
       move: ({ payload }) => {
         // The payload's schema guarantees exactly one field, and a valid `to`.
         const move = payload.advanceSeconds !== undefined
           ? clock.advance(payload.advanceSeconds * 1000)
           : clock.setTo(instantMillis(payload.to ?? "") ?? Number.NaN)
-        return move.pipe(
+        return Effect.andThen(sandbox, move).pipe(
           Effect.map(state),
           Effect.catchTags({
             ClockNotAdjustable: () => Effect.fail(systemClock),

@@ -11,6 +11,7 @@ import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { NetworkDriver, type SimulatedEvent } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
+import { sandboxOnly } from "./SandboxOnly.ts"
 
 const ok = true as const
 
@@ -33,15 +34,8 @@ export const SandboxHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const accounts = yield* Accounts
     const network = yield* NetworkDriver
-    const sandboxOnly = network.name === "sandbox"
-      ? Effect.void
-      : Effect.fail(
-        new NotFound({
-          error: { message: "The sandbox endpoints exist only with the sandbox network driver.", next: "Set OUTREACH_NETWORK=sandbox." }
-        })
-      )
     const workspace = Effect.gen(function*() {
-      yield* sandboxOnly
+      yield* sandboxOnly(network)
       return (yield* CurrentPrincipal).workspaceId
     })
     const simulate = Effect.fn("SandboxHandlers.simulate")(function*(workspaceId: string, id: string, event: SimulatedEvent) {

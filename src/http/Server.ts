@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
@@ -22,6 +22,7 @@ import { InboxHandlers } from "./InboxHandlers.ts"
 import { JobsHandlers } from "./JobsHandlers.ts"
 import { KeysHandlers } from "./KeysHandlers.ts"
 import { PeopleHandlers } from "./PeopleHandlers.ts"
+import { answerClientErrors } from "./ClientErrors.ts"
 import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./Middleware.ts"
 import { SandboxClockHandlers } from "./SandboxClockHandlers.ts"
 import { SystemHandlers } from "./SystemHandlers.ts"
@@ -47,11 +48,19 @@ export const routes = Layer.mergeAll(
   ConnectPage.layer
 )
 
+/**
+ * Node's HTTP server with the envelope on the parser's refusals. Node's own 400
+ * for a request without `Host` has no body, so that check is left to the gate.
+ */
+export const nodeServer = (now: () => number) => () =>
+  answerClientErrors(createServer({ requireHostHeader: false }), now)
+
 /** The routes served on `HOST:PORT`; one log line per request only with `LOG_REQUESTS=true`. */
 export const layer = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
+  const clock = yield* Clock.Clock
   return HttpRouter.serve(routes, { disableLogger: !config.logRequests }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, {
+    Layer.provide(NodeHttpServer.layer(nodeServer(() => clock.currentTimeMillisUnsafe()), {
       host: config.host,
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout

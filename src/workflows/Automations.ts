@@ -10,7 +10,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
-import { MESSAGE_MAX, Text } from "../commands/Inputs.ts"
+import { MESSAGE_MAX, NonBlankText } from "../commands/Inputs.ts"
 import * as Time from "../domain/Time.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import type { Step } from "./Definition.ts"
@@ -23,7 +23,7 @@ export const MAX_PEOPLE = 100
 
 /** One message of a sequence; every one but the first says how many days after the previous it goes. */
 export const SequenceMessage = Schema.Struct({
-  text: Text(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
+  text: NonBlankText(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
   afterDays: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({
     description: "Days after the previous message (1 to 90); required for every message but the first"
   }))
@@ -33,9 +33,17 @@ export type SequenceMessage = typeof SequenceMessage.Type
 export const Sequence = Schema.Array(SequenceMessage).check(
   Schema.isMinLength(1),
   Schema.isMaxLength(MAX_MESSAGES),
-  Schema.makeFilter((messages: ReadonlyArray<SequenceMessage>) =>
-    messages.every((message, i) => (i === 0) === (message.afterDays === undefined)) ||
-    "The first message goes at once (no afterDays); every later one needs afterDays."
+  Schema.makeFilter(
+    (messages: ReadonlyArray<SequenceMessage>) =>
+      messages.every((message, i) => (i === 0) === (message.afterDays === undefined)) ||
+      "The first message goes at once (no afterDays); every later one needs afterDays.",
+    {
+      expected: "a first message without afterDays, then messages with afterDays",
+      toJsonSchema: () => ({
+        prefixItems: [{ not: { required: ["afterDays"] } }],
+        items: { required: ["afterDays"] }
+      })
+    }
   )
 ).annotate({
   description: `The first message and up to ${MAX_MESSAGES - 1} follow-ups`,

@@ -10,6 +10,7 @@
  */
 import { Schema } from "effect"
 import { type CommandName, CommandNameSchema, commands } from "../commands/Commands.ts"
+import { describedOnly } from "../domain/Rules.ts"
 import { TriageClass } from "../triage/TriageClass.ts"
 
 /** The most steps one workflow may hold, counting those inside branches. */
@@ -34,7 +35,7 @@ export const Condition = Schema.Union([
   Schema.Struct({ type: Schema.Literal("accepted") }),
   Schema.Struct({
     type: Schema.Literal("replied"),
-    classes: Schema.optionalKey(Schema.Array(TriageClass).check(Schema.isMinLength(1)).annotate({
+    classes: Schema.optionalKey(Schema.Array(TriageClass).check(Schema.isMinLength(1), Schema.isMaxLength(TriageClass.literals.length)).annotate({
       description: "Only replies triaged into one of these classes count; omit for any reply"
     }))
   }),
@@ -74,8 +75,6 @@ export interface IfStep {
 }
 export type Step = CommandStep | WaitStep | WaitForStep | IfStep
 
-const Branch = Schema.optionalKey(Schema.Array(Schema.suspend((): Schema.Codec<Step> => Step)))
-
 export const CommandStep = Schema.Struct({
   type: Schema.Literal("command"),
   command: CommandNameSchema,
@@ -84,30 +83,49 @@ export const CommandStep = Schema.Struct({
   }))
 })
 export const WaitStep = Schema.Struct({ type: Schema.Literal("wait"), seconds: Seconds })
-export const WaitForStep = Schema.Struct({
-  type: Schema.Literal("waitFor"),
-  condition: Condition,
-  timeoutSeconds: Seconds,
-  then: Branch,
-  else: Branch
-})
-export const IfStep = Schema.Struct({ type: Schema.Literal("if"), condition: Condition, then: Branch, else: Branch })
 
-export const Step: Schema.Codec<Step> = Schema.Union([CommandStep, WaitStep, WaitForStep, IfStep]).annotate({
-  identifier: "WorkflowStep",
-  description: "command (a job through the Governor), wait (a fixed pause), waitFor (a condition or a time limit, with a branch for each) or if (a branch now)"
-})
+/**
+ * A step at nesting level `level` (1 for the workflow's own list). Depth is
+ * bounded by the schema itself, not checked after decoding: a branch at
+ * `MAX_DEPTH` cannot hold `then` or `else`, so a body nested thousands deep is
+ * refused at the sixth level instead of being decoded all the way down.
+ */
+const stepAt = (level: number): Schema.Codec<Step> => {
+  const annotations = {
+    identifier: level === 1 ? "WorkflowStep" : `WorkflowStepLevel${level}`,
+    description: level === 1
+      ? "command (a job through the Governor), wait (a fixed pause), waitFor (a condition or a time limit, with a branch for each) or if (a branch now)"
+      : `A step inside a branch, at nesting level ${level} of at most ${MAX_DEPTH}${level === MAX_DEPTH ? " (no branches here)" : ""}`
+  }
+  const waitFor = { type: Schema.Literal("waitFor"), condition: Condition, timeoutSeconds: Seconds }
+  const ifNow = { type: Schema.Literal("if"), condition: Condition }
+  if (level === MAX_DEPTH) {
+    return Schema.Union([CommandStep, WaitStep, Schema.Struct(waitFor), Schema.Struct(ifNow)]).annotate(annotations)
+  }
+  const branch = Schema.optionalKey(Schema.Array(stepAt(level + 1)).check(Schema.isMaxLength(MAX_STEPS)))
+  return Schema.Union([
+    CommandStep,
+    WaitStep,
+    Schema.Struct({ ...waitFor, then: branch, else: branch }),
+    Schema.Struct({ ...ifNow, then: branch, else: branch })
+  ]).annotate(annotations)
+}
+
+export const Step: Schema.Codec<Step> = stepAt(1)
 
 /** A workflow's steps, checked against the limits above. */
 export const Steps = Schema.Array(Step).check(
   Schema.isMinLength(1),
-  Schema.makeFilter((steps: ReadonlyArray<Step>) =>
-    countSteps(steps) <= MAX_STEPS || `A workflow holds at most ${MAX_STEPS} steps, counting those in branches.`
+  Schema.isMaxLength(MAX_STEPS),
+  Schema.makeFilter(
+    (steps: ReadonlyArray<Step>) =>
+      countSteps(steps) <= MAX_STEPS || `A workflow holds at most ${MAX_STEPS} steps, counting those in branches.`,
+    { toJsonSchema: () => describedOnly }
   ),
-  Schema.makeFilter((steps: ReadonlyArray<Step>) =>
-    depthOf(steps) <= MAX_DEPTH || `Branches nest at most ${MAX_DEPTH} deep.`
-  )
-)
+  // Depth needs no check here: `stepAt` allows no branch below MAX_DEPTH.
+).annotate({
+  description: `At most ${MAX_STEPS} steps in all, counting those inside branches, and branches nest at most ${MAX_DEPTH} deep`
+})
 
 const branchesOf = (step: Step): ReadonlyArray<ReadonlyArray<Step>> =>
   step.type === "waitFor" || step.type === "if" ? [step.then ?? [], step.else ?? []] : []
@@ -115,10 +133,6 @@ const branchesOf = (step: Step): ReadonlyArray<ReadonlyArray<Step>> =>
 /** Every step, counting those inside branches. */
 export const countSteps = (steps: ReadonlyArray<Step>): number =>
   steps.reduce((n, step) => n + 1 + branchesOf(step).reduce((m, branch) => m + countSteps(branch), 0), 0)
-
-/** How deep branches nest (1 for a flat list). */
-export const depthOf = (steps: ReadonlyArray<Step>): number =>
-  1 + Math.max(0, ...steps.flatMap((step) => branchesOf(step).map(depthOf)))
 
 /** The command steps of a tree, each with its path (`0`, `2.then.1`, ...). */
 export const commandSteps = (

@@ -10,7 +10,7 @@ import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
-import { namedProblems } from "../api/Problems.ts"
+import { describeProblems, namedProblems } from "../api/Problems.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { commands } from "../commands/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
@@ -130,7 +130,7 @@ export class Workflows extends Context.Service<Workflows, {
           )
         )
         const problems = commandSteps(request.steps).flatMap(({ path, step }) => {
-          const decoded = Schema.decodeUnknownResult(commands[step.command].input, { errors: "all" })(
+          const decoded = Schema.decodeUnknownResult(commands[step.command].input, { errors: "all", onExcessProperty: "error" })(
             inputOf(step, person.profileUrl)
           )
           return Result.isSuccess(decoded) ? [] : namedProblems(`${requestPath(path)}.input`, decoded.failure.issue)
@@ -139,7 +139,7 @@ export class Workflows extends Context.Service<Workflows, {
           return yield* Effect.fail(
             new BadRequest({
               error: {
-                message: problems.join("; "),
+                message: describeProblems(problems),
                 next: "Fix the steps' inputs named in the message; each is the input of its command as POST /v1/accounts/{id}/{command} takes it."
               }
             })
