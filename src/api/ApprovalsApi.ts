@@ -142,7 +142,8 @@ export class ApprovalsApi extends HttpApiGroup.make("approvals")
         cursor: Schema.optionalKey(Cursor),
         limit: ListLimit
       },
-      success: ApprovalPage
+      success: ApprovalPage,
+      error: Unprocessable
     }).annotateMerge(OpenApi.annotations({
       summary: "List approvals",
       description:

@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { BadRequest } from "./Errors.ts"
+import { Unprocessable } from "./Errors.ts"
 
 /** A cursor over a table's `seq` (`<kind>:<seq>`), for lists paged newest first. */
 export const seqCursor = (kind: string) => {
@@ -19,11 +19,15 @@ export const seqCursor = (kind: string) => {
   }
 }
 
-/** 400 for a cursor this API did not give out; `start` says where a list without one starts. */
+/**
+ * 422 for a cursor this API did not give out: it is well-formed text, as the
+ * document describes a cursor, but names no page. `start` says where a list
+ * without one starts.
+ */
 export const foreignCursor = (start: string) =>
-  new BadRequest({
+  new Unprocessable({
     error: {
-      message: "The cursor is not one this API gave out.",
+      message: "query.cursor: the cursor is not one this API gave out.",
       next: `Pass the nextCursor of the previous page unchanged, or leave it out to start from ${start}.`
     }
   })

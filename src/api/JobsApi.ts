@@ -17,6 +17,7 @@ import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { accepted, acceptedAnswer, idempotencyHeaders } from "./Idempotent.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
+import { decimalRange } from "../domain/Rules.ts"
 import { Text } from "../domain/Text.ts"
 
 // ---------------------------------------------------------------------------
@@ -330,7 +331,7 @@ export const integerQuery = (options: {
   readonly description: string
   readonly example: number
 }) =>
-  Schema.String.check(Schema.isPattern(/^\d{1,9}$/u)).annotate({
+  Schema.String.check(Schema.isPattern(new RegExp(decimalRange(options.minimum, options.maximum), "u"))).annotate({
     description: options.description,
     examples: [String(options.example)]
   }).pipe(Schema.decodeTo(
@@ -405,7 +406,8 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         cursor: Schema.optionalKey(Cursor),
         limit: ListLimit
       },
-      success: JobPage.annotate({ examples: validExamples(JobPage, [jobPageExample]) })
+      success: JobPage.annotate({ examples: validExamples(JobPage, [jobPageExample]) }),
+      error: Unprocessable
     }).annotateMerge(OpenApi.annotations({
       summary: "List jobs",
       description: "The workspace's jobs, newest first, filtered by account, status and command; paged with `cursor` and `limit`."

@@ -12,7 +12,7 @@ import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import { JobStatus } from "../domain/Job.ts"
 import { TriageClass } from "../triage/TriageClass.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
-import { BadRequest, NotFound } from "./Errors.ts"
+import { NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
 import { Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
@@ -286,7 +286,7 @@ export class PeopleApi extends HttpApiGroup.make("people")
     HttpApiEndpoint.get("list", "/v1/people", {
       query: searchQuery,
       success: PeoplePage,
-      error: BadRequest
+      error: Unprocessable
     }).annotateMerge(OpenApi.annotations({
       summary: "Search people",
       description: [

@@ -10,7 +10,7 @@ import { MESSAGE_MAX, NonBlankText, PersonAddress } from "../commands/Inputs.ts"
 import { HealthLevel, Tier } from "../domain/Limits.ts"
 import { Account } from "./AccountsApi.ts"
 import { Ok, Uuid } from "./Envelope.ts"
-import { BadRequest, Conflict, NotFound } from "./Errors.ts"
+import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 import { exactlyOneOf } from "../domain/Rules.ts"
 import { Text } from "../domain/Text.ts"
@@ -64,7 +64,11 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       payload: Schema.Struct({
         tier: Schema.optionalKey(Tier),
         products: Schema.optionalKey(Schema.Array(Text).check(Schema.isMaxLength(10))),
-        connections: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
+        connections: Schema.optionalKey(
+          Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 30_000 })).annotate({
+            description: "The size of the account's network, 0 to 30,000 (the network's cap on connections)"
+          })
+        )
       }).annotate({ examples: [{ tier: "sales_nav", products: ["sales_navigator"], connections: 1200 }] }),
       success: Ok({ account: Account }),
       error: [NotFound, Conflict]
@@ -77,7 +81,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       params: { id: Uuid },
       payload: SandboxEvent,
       success: Ok({ account: Account }),
-      error: [BadRequest, NotFound, Conflict]
+      error: [NotFound, Conflict, Unprocessable]
     }).annotateMerge(OpenApi.annotations({
       summary: "The network does something to an account",
       description: [

@@ -138,7 +138,7 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
         workflows: Schema.Array(Workflow).annotate({ description: "Newest first" }),
         nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
       }),
-      error: BadRequest
+      error: Unprocessable
     }).annotateMerge(OpenApi.annotations({ summary: "List workflows", description: "Newest first, paged with `cursor` and `limit`." })),
     HttpApiEndpoint.get("get", "/v1/workflows/:id", {
       params: workflowId,

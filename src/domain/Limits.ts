@@ -230,7 +230,9 @@ export const MAX_LIMIT_UPDATES = categories.length * periods.length
 export const LimitUpdate = Schema.Struct({
   category: Category,
   period: Period,
-  maxValue: NonNegativeInt.annotate({ description: "New limit; values above the tier ceiling are capped" }),
+  maxValue: NonNegativeInt.check(Schema.isLessThanOrEqualTo(2_147_483_647)).annotate({
+    description: "New limit, 0 to 2147483647; values above the tier ceiling are capped"
+  }),
   isEnabled: Schema.optionalKey(Schema.Boolean)
 }).annotate({ identifier: "LimitUpdate" })
 export type LimitUpdate = typeof LimitUpdate.Type

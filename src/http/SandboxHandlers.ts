@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
-import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { NetworkDriver, type SimulatedEvent } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
@@ -22,7 +22,8 @@ const refusal = ({ message, next, type }: NetworkError) => {
     case "notFound":
       return new NotFound({ error })
     case "invalidInput":
-      return new BadRequest({ error })
+      // Text the document allows that the network cannot use (an address that names no one).
+      return new Unprocessable({ error })
     default:
       return new Conflict({ error })
   }

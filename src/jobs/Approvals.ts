@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { foreignCursor } from "../api/Cursor.ts"
-import { ApprovalExpired, BadRequest, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
+import { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { commands, isCommandName } from "../commands/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
@@ -86,7 +86,7 @@ const alreadyDecided = (row: ApprovalRow) =>
 export class Approvals extends Context.Service<Approvals, {
   readonly list: (workspaceId: string, listing: ApprovalListing) => Effect.Effect<
     { readonly approvals: ReadonlyArray<ApprovalRecord>; readonly nextCursor: string | null },
-    BadRequest
+    Unprocessable
   >
   /** Approves a pending write; `text` replaces what it sends. */
   readonly approve: (workspaceId: string, id: string, text: string | undefined, by: string) => Effect.Effect<

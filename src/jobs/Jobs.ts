@@ -9,7 +9,7 @@ import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
-import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { Conflict, NotFound, type Unprocessable } from "../api/Errors.ts"
 import { type CommandName, commands } from "../commands/Commands.ts"
 import { Mode } from "../domain/Account.ts"
 import {
@@ -76,7 +76,7 @@ export class Jobs extends Context.Service<Jobs, {
   /** Jobs newest first, filtered, one page at a time. */
   readonly list: (workspaceId: string, listing: JobListing) => Effect.Effect<
     { readonly jobs: ReadonlyArray<JobRecord>; readonly nextCursor: string | null },
-    BadRequest
+    Unprocessable
   >
   /** Cancels a job that has not started (its approval, if pending, is rejected). */
   readonly cancel: (workspaceId: string, id: string) => Effect.Effect<JobRecord, NotFound | Conflict>

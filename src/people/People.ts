@@ -20,7 +20,8 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest, NotFound } from "../api/Errors.ts"
+import { foreignCursor } from "../api/Cursor.ts"
+import { NotFound, Unprocessable } from "../api/Errors.ts"
 import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../api/PeopleApi.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import { type JobFailure, JobStatus } from "../domain/Job.ts"
@@ -109,12 +110,7 @@ const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
 })))
 const decodeWrote = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ wrote: Schema.Boolean })))
 
-const badCursor = new BadRequest({
-  error: {
-    message: "query.cursor: the cursor is not one this API gave out.",
-    next: "Pass the nextCursor of the previous page unchanged, or leave it out to start from the latest activity."
-  }
-})
+const badCursor = foreignCursor("the latest activity")
 
 const encodeCursor = (row: PersonRow) => Buffer.from(`person:${row.lastActivityAt}:${row.id}`).toString("base64url")
 const decodeCursor = (cursor: string) => {
@@ -160,7 +156,7 @@ export class People extends Context.Service<People, {
   /** The workspace's people, latest activity first, filtered, one page at a time. */
   readonly list: (workspaceId: string, search: PeopleSearch) => Effect.Effect<
     { readonly people: ReadonlyArray<PersonRecord>; readonly nextCursor: string | null },
-    BadRequest
+    Unprocessable
   >
   /** One person with their timeline, newest first. */
   readonly get: (workspaceId: string, id: string) => Effect.Effect<
@@ -239,7 +235,8 @@ export class People extends Context.Service<People, {
         if (search.cursor !== undefined && after === undefined) return yield* Effect.fail(badCursor)
         const profile = search.profile === undefined ? undefined : yield* network.identify(search.profile).pipe(
           Effect.mapError((error) =>
-            new BadRequest({ error: { message: `query.profile: ${error.message}`, next: error.next } })
+            // Well-formed text (as the document describes it) that names no one: 422, not 400.
+            new Unprocessable({ error: { message: `query.profile: ${error.message}`, next: error.next } })
           )
         )
         const words = (search.q ?? "").split(/\s+/u).filter((word) => word.length > 0)

@@ -9,7 +9,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { MESSAGE_MAX, NonBlankText } from "../commands/Inputs.ts"
 import * as Time from "../domain/Time.ts"
 import { Timestamp } from "../platform/Rows.ts"
@@ -100,7 +100,7 @@ export class Automations extends Context.Service<Automations, {
     readonly name: string
     readonly people: ReadonlyArray<string>
     readonly messages: ReadonlyArray<SequenceMessage>
-  }) => Effect.Effect<AutomationView, NotFound | BadRequest>
+  }) => Effect.Effect<AutomationView, NotFound | Unprocessable>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<AutomationView>>
   readonly pause: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
@@ -176,8 +176,8 @@ export class Automations extends Context.Service<Automations, {
               steps,
               stopOnReply: true
             }).pipe(Effect.mapError((error) =>
-              error._tag === "BadRequest"
-                ? new BadRequest({
+              error._tag === "Unprocessable"
+                ? new Unprocessable({
                   error: { ...error.error, message: error.error.message.replace("body.person", `body.people[${i}]`) }
                 })
                 : error

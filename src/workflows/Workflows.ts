@@ -9,7 +9,7 @@ import { Context, Effect, Layer, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { accountNotFound } from "../accounts/Accounts.ts"
-import { BadRequest, Conflict, NotFound } from "../api/Errors.ts"
+import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { describeProblems, namedProblems } from "../api/Problems.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { commands } from "../commands/Commands.ts"
@@ -67,15 +67,15 @@ export interface Prepared extends WorkflowRequest {
 
 export class Workflows extends Context.Service<Workflows, {
   /** Checks a request (account, person, every step's input) without storing anything. */
-  readonly prepare: (request: WorkflowRequest) => Effect.Effect<Prepared, NotFound | BadRequest>
+  readonly prepare: (request: WorkflowRequest) => Effect.Effect<Prepared, NotFound | Unprocessable>
   /** Stores a prepared workflow and hands it to the engine. */
   readonly launch: (prepared: Prepared) => Effect.Effect<WorkflowView>
-  readonly start: (request: WorkflowRequest) => Effect.Effect<WorkflowView, NotFound | BadRequest>
+  readonly start: (request: WorkflowRequest) => Effect.Effect<WorkflowView, NotFound | Unprocessable>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound>
   readonly list: (
     workspaceId: string,
     filter: { readonly automationId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number }
-  ) => Effect.Effect<{ readonly workflows: ReadonlyArray<WorkflowView>; readonly nextCursor: string | null }, BadRequest>
+  ) => Effect.Effect<{ readonly workflows: ReadonlyArray<WorkflowView>; readonly nextCursor: string | null }, Unprocessable>
   readonly pause: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
   readonly resume: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
   /** Cancels the workflow: its unstarted jobs are cancelled and it runs no further step. */
@@ -126,7 +126,7 @@ export class Workflows extends Context.Service<Workflows, {
         if (accounts.length === 0) return yield* Effect.fail(accountNotFound(request.accountId))
         const person = yield* network.identify(request.person).pipe(
           Effect.mapError((error) =>
-            new BadRequest({ error: { message: `body.person: ${error.message}`, next: error.next } })
+            new Unprocessable({ error: { message: `body.person: ${error.message}`, next: error.next } })
           )
         )
         const problems = commandSteps(request.steps).flatMap(({ path, step }) => {
@@ -136,8 +136,9 @@ export class Workflows extends Context.Service<Workflows, {
           return Result.isSuccess(decoded) ? [] : namedProblems(`${requestPath(path)}.input`, decoded.failure.issue)
         })
         if (problems.length > 0) {
+          // The document describes a step's input only as its command's (in words): 422, not 400.
           return yield* Effect.fail(
-            new BadRequest({
+            new Unprocessable({
               error: {
                 message: describeProblems(problems),
                 next: "Fix the steps' inputs named in the message; each is the input of its command as POST /v1/accounts/{id}/{command} takes it."

@@ -2,12 +2,13 @@
  * Rules every input of the contract follows, checked on the schemas
  * themselves so a new field cannot forget them: every string a caller sends
  * passes the text rule (no NUL, no unpaired surrogate) or a stricter pattern,
- * and every array has a most-items bound.
+ * every number has an upper bound, and every array a most-items bound.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type SchemaAST } from "effect"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { Api } from "../../src/api/Api.ts"
+import { decimalRange } from "../../src/domain/Rules.ts"
 import { isText } from "../../src/domain/Text.ts"
 
 /** Checks stricter than the text rule: a UUID or a pattern of our own (digits, HH:MM, a key's characters). */
@@ -28,6 +29,7 @@ const inputsOf = (ast: SchemaAST.AST, where: string, seen = new Set<SchemaAST.AS
   const found: Array<[string, SchemaAST.AST]> = []
   switch (ast._tag) {
     case "String":
+    case "Number":
       found.push([where, ast])
       break
     case "Objects":
@@ -81,10 +83,28 @@ describe("input rules", () => {
     assert.deepStrictEqual(loose, [])
   })
 
+  it("every number input has an upper bound (a column holds it, and no rule needs more)", () => {
+    const upper = new Set(["effect/schema/isBetween", "effect/schema/isLessThanOrEqualTo", "effect/schema/isLessThan"])
+    const unbounded = inputs.filter(([, ast]) =>
+      ast._tag === "Number" && !checksOf(ast).some((check) => upper.has(representation(check) ?? ""))
+    ).map(([where]) => where)
+    assert.deepStrictEqual(unbounded, [])
+  })
+
   it("every array input has a most-items bound", () => {
     const unbounded = inputs.filter(([, ast]) =>
       ast._tag === "Arrays" && !checksOf(ast).some((check) => representation(check) === "effect/schema/isMaxLength")
     ).map(([where]) => where)
     assert.deepStrictEqual(unbounded, [])
+  })
+})
+
+describe("decimalRange", () => {
+  it("matches exactly the numbers in range, without leading zeros", () => {
+    for (const [minimum, maximum] of [[0, 60], [1, 200], [1, 168], [0, 9], [1, 5], [0, 1000]] as const) {
+      const pattern = new RegExp(decimalRange(minimum, maximum), "u")
+      for (let n = 0; n <= 1200; n++) assert.strictEqual(pattern.test(String(n)), n >= minimum && n <= maximum, `${n} in ${minimum}..${maximum}`)
+      for (const other of ["", "01", "-1", "1.0", " 1", "1e2", "00"]) assert.isFalse(pattern.test(other), other)
+    }
   })
 })

@@ -18,7 +18,8 @@ const assertEnvelope = (reply: Reply, status: number, type: string) => {
 
 const raw = (lines: ReadonlyArray<string>, body = "") => lines.join("\r\n") + "\r\n\r\n" + body
 
-layer(serverLayer())("hostile input", (it) => {
+// Webhooks go to a closed port on this machine: nothing here may send traffic elsewhere.
+layer(serverLayer({ allowPrivateWebhooks: true }))("hostile input", (it) => {
   it.effect("1. NUL in a stored string, a command input or a query: 400 naming the field, never 500", () =>
     Effect.gen(function*() {
       const { keyValue: token } = yield* newWorkspace()
@@ -141,7 +142,8 @@ layer(serverLayer())("hostile input", (it) => {
         token,
         body: { account, person: "maria-garcia", steps: [{ type: "command", command: "connect", input: { nte: "x" } }] }
       })
-      assertEnvelope(step, 400, "badRequest")
+      // A step's input is described in words as its command's, so its mismatch is 422.
+      assertEnvelope(step, 422, "unprocessable")
       assert.include(step.body.error.message, "nte")
     }))
 
@@ -149,7 +151,7 @@ layer(serverLayer())("hostile input", (it) => {
     Effect.gen(function*() {
       const { keyValue: token } = yield* newWorkspace()
       const account = yield* connectedAccount(token)
-      const created = yield* call("POST", "/v1/webhooks", { token, body: { url: "https://93.184.216.34/hook" } })
+      const created = yield* call("POST", "/v1/webhooks", { token, body: { url: "http://127.0.0.1:9/hook" } })
       assert.strictEqual(created.status, 201, JSON.stringify(created.body))
       const id: string = created.body.webhook.id
       const deleted = yield* call("DELETE", `/v1/webhooks/${id};/deliveries`, { token })

@@ -159,11 +159,11 @@ layer(serverLayer())("sandbox events from people", (it) => {
         text: "Hello",
         chatId: message.chatId
       })
-      assertError(wrongChat, 400, "badRequest")
+      assertError(wrongChat, 422, "unprocessable")
       assert.include(wrongChat.body.error.message, "chatId")
     }))
 
-  it.effect("bad bodies are 400 in the envelope", () =>
+  it.effect("bad bodies are 400 in the envelope, an address that names no one 422", () =>
     Effect.gen(function*() {
       const { keyValue } = yield* newWorkspace()
       const id = yield* connected(keyValue)
@@ -176,10 +176,12 @@ layer(serverLayer())("sandbox events from people", (it) => {
         { type: "message_received", person: "maria-garcia-3a9f02c1b", text: "" },
         { type: "message_received", person: "maria-garcia-3a9f02c1b", text: "x".repeat(8001) },
         { type: "message_received", text: "Hello" },
-        { type: "message_received", person: "not a profile address!", text: "Hello" },
         { type: "followed" }
       ]
       for (const body of bodies) assertError(yield* event(keyValue, id, body), 400, "badRequest")
+      // Well-formed text that names no one on the network: 422.
+      const nobody = yield* event(keyValue, id, { type: "message_received", person: "not a profile address!", text: "Hello" })
+      assertError(nobody, 422, "unprocessable")
       const longest = yield* event(keyValue, id, { type: "message_received", person: "maria-garcia-3a9f02c1b", text: "x".repeat(8000) })
       assert.strictEqual(longest.status, 200, JSON.stringify(longest.body))
     }))

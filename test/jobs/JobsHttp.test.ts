@@ -58,7 +58,7 @@ layer(serverLayer())("jobs over HTTP", (it) => {
       assertError(yield* call("GET", `/v1/jobs/00000000-0000-4000-8000-000000000000`, { token }), 404, "notFound")
       const job = yield* call("POST", `/v1/accounts/${accountId}/ssi`, { token, body: {} })
       assertError(yield* call("GET", `/v1/jobs/${job.body.job.id}?wait=61`, { token }), 400, "badRequest")
-      assertError(yield* call("GET", `/v1/jobs?cursor=bm9wZQ`, { token }), 400, "badRequest")
+      assertError(yield* call("GET", `/v1/jobs?cursor=bm9wZQ`, { token }), 422, "unprocessable")
       assertError(
         yield* call("POST", `/v1/accounts/${accountId}/connect`, {
           token,

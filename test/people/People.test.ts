@@ -133,8 +133,8 @@ layer(serverLayer())("people", (it) => {
         assert.deepStrictEqual(byProfile.body.people.map((p: Listed) => p.profileUrl), [profiles[2].profileUrl], form)
       }
       const notAPerson = yield* call("GET", `/v1/people?profile=${encodeURIComponent("https://www.linkedin.com/company/acme")}`, { token })
-      assert.strictEqual(notAPerson.status, 400)
-      assert.strictEqual(notAPerson.body.error.type, "badRequest")
+      assert.strictEqual(notAPerson.status, 422)
+      assert.strictEqual(notAPerson.body.error.type, "unprocessable")
       assert.include(notAPerson.body.error.message, "query.profile")
 
       // Pages of 2: 2, 2, 1, in the order of the whole list, each person once.
@@ -157,9 +157,9 @@ layer(serverLayer())("people", (it) => {
       assert.deepStrictEqual(paged, everyone.map((p) => p.id))
 
       const badCursor = yield* call("GET", "/v1/people?cursor=not-a-cursor", { token })
-      assert.strictEqual(badCursor.status, 400)
+      assert.strictEqual(badCursor.status, 422)
       assert.strictEqual(badCursor.body.ok, false)
-      assert.strictEqual(badCursor.body.error.type, "badRequest")
+      assert.strictEqual(badCursor.body.error.type, "unprocessable")
       assert.include(badCursor.body.error.message, "cursor")
 
       // Another workspace has its own people.

@@ -118,7 +118,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
         token,
         body: { account: accountId, name: "x", people: [person, "not a profile"], messages: [{ text: "a" }] }
       })
-      assert.strictEqual(nobody.status, 400, JSON.stringify(nobody.body))
+      assert.strictEqual(nobody.status, 422, JSON.stringify(nobody.body))
       assert.include(nobody.body.error.message, "body.people[1]")
       const listed = yield* call("GET", "/v1/automations", { token })
       assert.deepStrictEqual(listed.body.automations, [])

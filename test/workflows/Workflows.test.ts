@@ -85,8 +85,9 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
           }]
         }
       })
-      assert.strictEqual(badInput.status, 400)
-      assert.strictEqual(badInput.body.error.type, "badRequest")
+      // The document describes a step's input only as its command's: a mismatch is 422, not 400.
+      assert.strictEqual(badInput.status, 422)
+      assert.strictEqual(badInput.body.error.type, "unprocessable")
       assert.include(badInput.body.error.message, "body.steps[0].then[0].input.text")
 
       const badStep = yield* call("POST", "/v1/workflows", {
@@ -104,7 +105,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
         token,
         body: { account: accountId, person: "not a profile", steps: [{ type: "command", command: "get_profile" }] }
       })
-      assert.strictEqual(nobody.status, 400, JSON.stringify(nobody.body))
+      assert.strictEqual(nobody.status, 422, JSON.stringify(nobody.body))
       assert.include(nobody.body.error.message, "body.person")
 
       const noAccount = yield* call("POST", "/v1/workflows", {
@@ -118,7 +119,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
       assert.strictEqual(unknown.status, 404)
       assert.strictEqual(unknown.body.error.type, "notFound")
       const badCursor = yield* call("GET", "/v1/workflows?cursor=nope", { token })
-      assert.strictEqual(badCursor.status, 400)
+      assert.strictEqual(badCursor.status, 422)
     }), WORKFLOW_TEST_TIMEOUT)
 })
 
