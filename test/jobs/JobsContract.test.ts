@@ -9,6 +9,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Exit, Layer, Schema, SchemaIssue } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiGroup, OpenApi } from "effect/http-api"
+import { Api } from "../../src/api/Api.ts"
 import { type Approval, ApprovalsApi } from "../../src/api/ApprovalsApi.ts"
 import {
   acceptedJob,
@@ -28,8 +29,8 @@ import { RequestErrorsLive } from "../../src/http/Middleware.ts"
 // Untyped JSON, read as an integrator reads the document.
 type Json = any
 
-const api = HttpApi.make("t").add(JobsApi).add(ApprovalsApi).middleware(RequestErrors)
-const doc: Json = OpenApi.fromApi(api)
+// The service's own document, as GET /openapi.json serves it.
+const doc: Json = OpenApi.fromApi(Api)
 const schemas: Json = doc.components.schemas
 
 const deref = (schema: Json): Json => {
@@ -60,7 +61,7 @@ describe("the jobs contract (OpenAPI)", () => {
       assert.isDefined(operation, `POST /v1/accounts/{id}/${command} missing`)
       assert.strictEqual(operation.operationId, `jobs.command_${command}`)
       assert.include(operation.summary, commands[command].description)
-      assert.deepStrictEqual(Object.keys(operation.responses).sort(), ["202", "400", "401", "404", "409", "422", "429", "500"])
+      assert.deepStrictEqual(Object.keys(operation.responses).sort(), ["202", "400", "401", "404", "405", "408", "409", "413", "415", "422", "429", "431", "500"])
       const accepted = operation.responses["202"]
       assert.deepStrictEqual(
         accepted.content["application/json"].schema.properties.job,
@@ -155,11 +156,11 @@ describe("the jobs contract (OpenAPI)", () => {
     assert.include(list.parameters[4].schema.description, "default 50")
     assert.lengthOf(list.responses["200"].content["application/json"].schema.examples, 1)
     assert.lengthOf(doc.paths["/v1/approvals"].get.responses["200"].content["application/json"].schema.examples, 1)
-    assert.deepStrictEqual(Object.keys(doc.paths["/v1/jobs/{id}/cancel"].post.responses).sort(), ["200", "400", "401", "404", "409", "429", "500"])
+    assert.deepStrictEqual(Object.keys(doc.paths["/v1/jobs/{id}/cancel"].post.responses).sort(), ["200", "400", "401", "404", "405", "408", "409", "429", "431", "500"])
 
     const approve = doc.paths["/v1/approvals/{id}/approve"].post
     assert.isFalse(approve.requestBody.required)
-    assert.deepStrictEqual(Object.keys(approve.responses).sort(), ["200", "400", "401", "403", "404", "409", "422", "429", "500"])
+    assert.deepStrictEqual(Object.keys(approve.responses).sort(), ["200", "400", "401", "403", "404", "405", "408", "409", "413", "415", "422", "429", "431", "500"])
     assert.include(approve.responses["422"].description, "expired")
     assert.isFalse(doc.paths["/v1/approvals/{id}/reject"].post.requestBody.required)
     const approval = schemas["Approval"]
