@@ -19,6 +19,7 @@ import inbox from "../../migrations/0040_inbox.ts"
 import people from "../../migrations/0050_people.ts"
 import requestClaims from "../../migrations/0070_request_claims.ts"
 import workflows from "../../migrations/0080_workflows.ts"
+import webhookSubscriptions from "../../migrations/0130_webhook_subscriptions.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -33,7 +34,8 @@ export const migrations = {
   "0040_inbox": inbox,
   "0050_people": people,
   "0070_request_claims": requestClaims,
-  "0080_workflows": workflows
+  "0080_workflows": workflows,
+  "0130_webhook_subscriptions": webhookSubscriptions
 }
 
 /** Applies the pending migrations and logs what ran. */

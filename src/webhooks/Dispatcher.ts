@@ -67,6 +67,8 @@ const EventRow = Schema.Struct({
   type: Schema.Literals(eventTypes),
   createdAt: Timestamp,
   data: Schema.Unknown,
+  /** The transaction that wrote the event, to tell which endpoints existed before it committed. */
+  writerXid: Schema.String,
   settled: Schema.Boolean
 })
 const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventRow))
@@ -138,7 +140,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
           const events = yield* sql`
             SELECT seq, id::text AS id, workspace_id::text AS "workspaceId", type, created_at AS "createdAt", data,
-                   writer_xid < pg_snapshot_xmin(pg_current_snapshot()) AS settled
+                   writer_xid::text AS "writerXid", writer_xid < pg_snapshot_xmin(pg_current_snapshot()) AS settled
             FROM outbox_events WHERE seq > ${lastSeq} ORDER BY seq LIMIT ${settings.fanOutBatch}`
             .pipe(Effect.flatMap(decodeEvents))
           let advancedTo = lastSeq
@@ -147,7 +149,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             if (!event.settled) break
             const targets = yield* sql`
               SELECT id::text AS id, mode FROM webhook_endpoints
-              WHERE workspace_id = ${event.workspaceId} AND enabled AND created_at <= ${event.createdAt}::timestamptz
+              WHERE workspace_id = ${event.workspaceId} AND enabled
+                -- Only events committed after the endpoint was created (migrations/0130).
+                AND CASE WHEN subscribed_at_snapshot IS NULL THEN created_at <= ${event.createdAt}::timestamptz
+                         ELSE NOT pg_visible_in_snapshot(${event.writerXid}::xid8, subscribed_at_snapshot) END
                 AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`
               .pipe(Effect.flatMap(decodeTargets))
             for (const target of targets) {

@@ -135,9 +135,10 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
         const secret = yield* newSecret
         const now = yield* Time.now
         const rows = yield* sql`
-          INSERT INTO webhook_endpoints (id, workspace_id, url, events, mode, enabled, secret, created_at, updated_at)
+          INSERT INTO webhook_endpoints
+            (id, workspace_id, url, events, mode, enabled, secret, created_at, updated_at, subscribed_at_snapshot)
           VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${url}, ${JSON.stringify([...new Set(input.events)])}::jsonb,
-                  ${input.mode}, true, ${secret}, ${now.iso}::timestamptz, ${now.iso}::timestamptz)
+                  ${input.mode}, true, ${secret}, ${now.iso}::timestamptz, ${now.iso}::timestamptz, pg_current_snapshot())
           RETURNING ${columns}`.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
         const webhook = yield* Effect.orDie(one(rows, ""))
         yield* Effect.logInfo("webhook endpoint created").pipe(

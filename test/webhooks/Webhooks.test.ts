@@ -1,13 +1,17 @@
 import { createHmac } from "node:crypto"
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import type { NewEvent } from "../../src/events/Events.ts"
+import { Outbox } from "../../src/events/Outbox.ts"
 import { maxAttempts, nominalRetryDelayMs } from "../../src/webhooks/Backoff.ts"
+import { DispatcherSettings } from "../../src/webhooks/Dispatcher.ts"
 import { verifyWebhook } from "../../src/webhooks/Signature.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import * as TestServer from "../support/TestServer.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
-import { emit, eventually, liveSleep, on, receiver, serverLayer } from "./support.ts"
+import { emit, eventually, liveSleep, on, receiver, serverLayer, testTimeoutMs } from "./support.ts"
 
 const accountId = "0b6c2a4e-1f3d-4c5b-8a9e-7d6f5e4c3b2a"
 const jobId = "1c7d3b5f-2a4e-4d6c-9b0f-8e7a6f5d4c3b"
@@ -422,5 +426,46 @@ layer(serverLayer({ allowPrivateWebhooks: false }))("webhook URL safety (product
       const listed = yield* call("GET", "/v1/webhooks", { token })
       assert.strictEqual(listed.body.webhooks.length, 1)
       assert.strictEqual(listed.body.webhooks[0].url, "https://public.test/hook")
+    }))
+})
+
+/** The dispatcher fans out only when woken, so an event can wait for it while an endpoint is created. */
+const wokenOnly = TestServer.layer({ allowPrivateWebhooks: true }).pipe(
+  Layer.provide(Layer.succeed(DispatcherSettings, {
+    pollInterval: Duration.hours(1),
+    concurrency: 16,
+    perEndpoint: 4,
+    timeoutMs: testTimeoutMs,
+    fanOutBatch: 100
+  }))
+)
+
+layer(wokenOnly)("webhook subscriptions", (it) => {
+  it.effect("an endpoint receives only events committed after it was created, even in the same instant", () =>
+    Effect.gen(function*() {
+      const r = yield* receiver
+      const { keyValue: token, workspace } = yield* newWorkspace()
+      const outbox = yield* Outbox
+      const sql = yield* SqlClient.SqlClient
+      // Bring the dispatcher to rest: it has fanned out everything and sleeps until woken.
+      const { workspace: elsewhere } = yield* newWorkspace("Elsewhere")
+      yield* emit(elsewhere.id, [paused])
+      yield* eventually(
+        "the dispatcher at rest",
+        sql<{ readonly caughtUp: boolean }>`
+          SELECT (SELECT last_seq FROM webhook_dispatch_cursor) >= (SELECT MAX(seq) FROM outbox_events) AS "caughtUp"`
+          .pipe(Effect.orDie),
+        (rows) => rows[0]?.caughtUp === true
+      )
+      // The test clock stands still: the earlier event, the endpoint and the later event share one
+      // instant, and the earlier event still waits to be fanned out when the endpoint is created.
+      yield* sql.withTransaction(outbox.append(workspace.id, [paused])).pipe(Effect.orDie)
+      yield* register(token, { url: `${r.base}/after` })
+      yield* emit(workspace.id, [messageReceived])
+      yield* eventually("the later event", Effect.sync(() => on(r.received, "/after")), (l) => l.length >= 1)
+      // A third event, fanned out after the other two: by then any wrongly fanned-out delivery was made too.
+      yield* emit(workspace.id, [jobCompleted])
+      yield* eventually("the third event", Effect.sync(() => on(r.received, "/after")), (l) => l.length >= 2)
+      assert.deepStrictEqual(on(r.received, "/after").map((x) => JSON.parse(x.body).type).sort(), ["job.completed", "message.received"])
     }))
 })
