@@ -167,7 +167,7 @@ export const SsiInput = Schema.Struct({}).check(
     (input: object) =>
       (typeof input === "object" && !Array.isArray(input) && Object.keys(input).length === 0) ||
       "ssi takes no input: send {} or no fields at all",
-    { expected: "an empty object {}", toJsonSchema: () => ({ type: "object", maxProperties: 0 }) }
+    { expected: "an empty object {}", toJsonSchema: () => ({ type: "object", maxProperties: 0, additionalProperties: false }) }
   )
 ).annotate({
   identifier: "SsiInput",
