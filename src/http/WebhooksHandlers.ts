@@ -8,15 +8,19 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Unprocessable } from "../api/Errors.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
-import type { WebhookTargetRefused } from "../webhooks/AddressGuard.ts"
+import { allowedWithPrivateWebhooks, type WebhookTargetRefused } from "../webhooks/AddressGuard.ts"
 import { WebhookDispatcher } from "../webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
+
+const publicOnly = "Use an https URL whose host resolves only to public addresses."
 
 const refused = (error: WebhookTargetRefused) =>
   new Unprocessable({
     error: {
       message: `The webhook URL was refused (${error.reason}): ${error.message}`,
-      next: "Use an https URL whose host resolves only to public addresses."
+      next: allowedWithPrivateWebhooks(error)
+        ? `${publicOnly} For a receiver on this machine or a private network during development, start the service with OUTREACH_ALLOW_PRIVATE_WEBHOOKS=true (a restart is needed; never in production).`
+        : publicOnly
     }
   })
 

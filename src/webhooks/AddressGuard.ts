@@ -285,8 +285,8 @@ const isLocalName = (name: string): boolean => name === "localhost" || name.ends
 
 const describeAddress = (info: AddressInfo): string =>
   info.embeddedIPv4 === undefined
-    ? `${info.address} is a ${info.kind} address`
-    : `${info.address} carries the ${info.kind} IPv4 address ${info.embeddedIPv4}`
+    ? `${info.address}, a ${info.kind} address`
+    : `${info.address}, which carries the ${info.kind} IPv4 address ${info.embeddedIPv4}`
 
 // ---------------------------------------------------------------------------
 // URL check (no DNS)
@@ -365,6 +365,25 @@ export const checkUrl = (input: string | URL, options: GuardOptions): UrlCheck =
         return { ok: false, reason: "localHostname", message: `Webhooks cannot be delivered to ${hostClass.name}.` }
       }
       return { ok: true, url, host }
+  }
+}
+
+/**
+ * Whether `OUTREACH_ALLOW_PRIVATE_WEBHOOKS=true` would have let a refused URL
+ * through: plain http, `localhost`, or a loopback or private address (never
+ * link-local, multicast or reserved ones, which stay refused).
+ */
+export const allowedWithPrivateWebhooks = (refusal: { readonly reason: RefusalReason; readonly address?: string | undefined }): boolean => {
+  switch (refusal.reason) {
+    case "httpsRequired":
+    case "localHostname":
+      return true
+    case "forbiddenAddress": {
+      const info = refusal.address === undefined ? undefined : classifyAddress(refusal.address)
+      return info !== undefined && privateKinds.has(info.kind)
+    }
+    default:
+      return false
   }
 }
 

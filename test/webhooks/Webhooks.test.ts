@@ -409,12 +409,36 @@ layer(serverLayer({ allowPrivateWebhooks: false }))("webhook URL safety (product
         ["https://mapped.test/hook", "forbiddenAddress"],
         ["https://nowhere.test/hook", "unresolvable"]
       ]
+      // The setting that lets local and private receivers through is named where it would help.
+      const fixedBySetting = new Set([
+        "http://public.test/hook",
+        "https://127.0.0.1/hook",
+        "https://localhost/hook",
+        "https://10.1.2.3/hook",
+        "https://172.16.0.1/hook",
+        "https://192.168.1.1/hook",
+        "https://100.64.0.1/hook",
+        "https://[::1]/hook",
+        "https://[fd00::1]/hook",
+        "https://[::ffff:127.0.0.1]/hook",
+        "https://2130706433/hook",
+        "https://0x7f000001/hook",
+        "https://0177.0.0.1/hook",
+        "https://127.1/hook",
+        "https://rebind.test/hook",
+        "https://mixed.test/hook",
+        "https://mapped.test/hook"
+      ])
       for (const [url, reason] of refused) {
         const reply = yield* call("POST", "/v1/webhooks", { token, body: { url } })
         assert.strictEqual(reply.status, 422, url)
         assert.strictEqual(reply.body.error.type, "unprocessable", url)
         assert.include(reply.body.error.message, `(${reason})`, url)
+        assert.strictEqual(reply.body.error.next.includes("OUTREACH_ALLOW_PRIVATE_WEBHOOKS=true"), fixedBySetting.has(url), url)
       }
+      const loopback = yield* call("POST", "/v1/webhooks", { token, body: { url: "https://127.0.0.1/hook" } })
+      assert.include(loopback.body.error.message, "cannot be delivered to 127.0.0.1, a loopback address.")
+      assert.include(loopback.body.error.next, "a restart is needed")
       const ok = yield* call("POST", "/v1/webhooks", { token, body: { url: "https://public.test/hook" } })
       assert.strictEqual(ok.status, 201)
       const patched = yield* call("PATCH", `/v1/webhooks/${ok.body.webhook.id}`, {
