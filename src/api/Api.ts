@@ -44,6 +44,10 @@ export class Api extends HttpApi.make("outreach")
   .annotateMerge(OpenApi.annotations({
     title: "Outreach Service API",
     version: "1.0.0",
+    servers: [
+      { url: "/", description: "The server that serves this document" },
+      { url: "http://127.0.0.1:8080", description: "`npm start` on its defaults (HOST 127.0.0.1, PORT 8080)" }
+    ],
     description: [
       "A JSON REST API that drives connected accounts (seats) on a professional social network safely.",
       "Every action is a job; a per-account Governor runs writes one at a time inside working hours, budgets,",

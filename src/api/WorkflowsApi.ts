@@ -8,7 +8,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { JobStatus } from "../domain/Job.ts"
 import { Steps } from "../workflows/Definition.ts"
-import { WorkflowStatus } from "../workflows/WorkflowStore.ts"
+import { WorkflowStatus, WorkflowWaitReason } from "../workflows/WorkflowStore.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { accepted, idempotencyHeaders } from "./Idempotent.ts"
@@ -37,12 +37,23 @@ export const Workflow = Schema.Struct({
   status: WorkflowStatus,
   paused: Schema.Boolean.annotate({ description: "Paused: the next command step waits until it is resumed" }),
   step: Schema.NullOr(Schema.String).annotate({
-    description: "The step under way or last started: its path (`2.then.0`) and what it does; null before the first"
+    description: "The step under way or last started, in words: its path (`2.then.0`) and what it does; null before the first. `stepAt` has the same in fields."
   }),
+  stepAt: Schema.NullOr(Schema.Struct({
+    path: Schema.String.annotate({ description: "Where the step is in `steps`: indexes and branches, `2.then.0`" }),
+    index: Schema.Int.annotate({ description: "Its position in the list that holds it, from 0" }),
+    depth: Schema.Int.annotate({ description: "1 for the workflow's own list, 2 inside a branch, ..." }),
+    type: Schema.Literals(["command", "wait", "waitFor", "if"]),
+    command: Schema.NullOr(Schema.String).annotate({ description: "The command of a command step; null for other steps" })
+  })).annotate({ description: "The step under way or last started, as fields; null before the first" }),
   waitingFor: Schema.NullOr(Schema.Struct({
-    what: Schema.String,
+    reason: WorkflowWaitReason,
+    what: Schema.String.annotate({
+      description: "Deprecated (kept for one release; use `reason`): what it waits for, in words",
+      deprecated: true
+    }),
     until: Schema.NullOr(DateTimeString).annotate({ description: "When the wait ends at the latest; null: no limit" })
-  })).annotate({ description: "What the workflow waits for while `waiting`" }),
+  })).annotate({ description: "What the workflow waits for while `waiting`: `{reason, until}` like a job's" }),
   outcome: Schema.NullOr(Schema.String).annotate({ description: "How it ended, in words; null while it runs" }),
   error: Schema.Unknown.annotate({ description: "When `failed`: the error of the job that failed; else null" }),
   steps: Steps,
@@ -70,7 +81,8 @@ export const Workflow = Schema.Struct({
     status: "waiting",
     paused: false,
     step: "2: wait up to 1209600 s for the invitation to be accepted",
-    waitingFor: { what: "the invitation to be accepted", until: "2026-12-05T09:30:00.000Z" },
+    stepAt: { path: "2", index: 2, depth: 1, type: "waitFor", command: null },
+    waitingFor: { reason: "condition", what: "the invitation to be accepted", until: "2026-12-05T09:30:00.000Z" },
     outcome: null,
     error: null,
     steps: exampleSteps,

@@ -10,8 +10,14 @@ import { acceptedAnswer } from "../api/Idempotent.ts"
 import { StartWorkflow, Workflow } from "../api/WorkflowsApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
+import { stepAt } from "../workflows/Definition.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
+import type { WorkflowWaitReason } from "../workflows/WorkflowStore.ts"
 import { idempotent } from "./Idempotent.ts"
+
+// Rows from before `waiting_reason` (migrations/0131) say it only in words.
+const reasonFromWords = (what: string): WorkflowWaitReason =>
+  what.startsWith("job ") ? "job" : what.startsWith("resume") ? "resume" : / s to pass/.test(what) ? "delay" : "condition"
 
 /** A workflow in its API form. */
 export const workflowRecord = ({ jobs, log, row, steps }: WorkflowView) => ({
@@ -22,7 +28,13 @@ export const workflowRecord = ({ jobs, log, row, steps }: WorkflowView) => ({
   status: row.status,
   paused: row.paused,
   step: row.step,
-  waitingFor: row.waitingFor === null ? null : { what: row.waitingFor, until: row.waitingUntil },
+  // The step's text starts with its path: `2.then.0: send_message`.
+  stepAt: row.step === null ? null : stepAt(steps, row.step.split(": ")[0]) ?? null,
+  waitingFor: row.waitingFor === null ? null : {
+    reason: row.waitingReason ?? reasonFromWords(row.waitingFor),
+    what: row.waitingFor,
+    until: row.waitingUntil
+  },
   outcome: row.outcome,
   error: row.error,
   steps,

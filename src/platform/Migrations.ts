@@ -20,6 +20,7 @@ import people from "../../migrations/0050_people.ts"
 import requestClaims from "../../migrations/0070_request_claims.ts"
 import workflows from "../../migrations/0080_workflows.ts"
 import webhookSubscriptions from "../../migrations/0130_webhook_subscriptions.ts"
+import workflowWaitReason from "../../migrations/0131_workflow_wait_reason.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -35,7 +36,8 @@ export const migrations = {
   "0050_people": people,
   "0070_request_claims": requestClaims,
   "0080_workflows": workflows,
-  "0130_webhook_subscriptions": webhookSubscriptions
+  "0130_webhook_subscriptions": webhookSubscriptions,
+  "0131_workflow_wait_reason": workflowWaitReason
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -90,7 +90,7 @@ export const WaitStep = Schema.Struct({ type: Schema.Literal("wait"), seconds: S
  * `MAX_DEPTH` cannot hold `then` or `else`, so a body nested thousands deep is
  * refused at the sixth level instead of being decoded all the way down.
  */
-const stepAt = (level: number): Schema.Codec<Step> => {
+const stepSchemaAt = (level: number): Schema.Codec<Step> => {
   const annotations = {
     identifier: level === 1 ? "WorkflowStep" : `WorkflowStepLevel${level}`,
     description: level === 1
@@ -102,7 +102,7 @@ const stepAt = (level: number): Schema.Codec<Step> => {
   if (level === MAX_DEPTH) {
     return Schema.Union([CommandStep, WaitStep, Schema.Struct(waitFor), Schema.Struct(ifNow)]).annotate(annotations)
   }
-  const branch = Schema.optionalKey(Schema.Array(stepAt(level + 1)).check(Schema.isMaxLength(MAX_STEPS)))
+  const branch = Schema.optionalKey(Schema.Array(stepSchemaAt(level + 1)).check(Schema.isMaxLength(MAX_STEPS)))
   return Schema.Union([
     CommandStep,
     WaitStep,
@@ -111,7 +111,7 @@ const stepAt = (level: number): Schema.Codec<Step> => {
   ]).annotate(annotations)
 }
 
-export const Step: Schema.Codec<Step> = stepAt(1)
+export const Step: Schema.Codec<Step> = stepSchemaAt(1)
 
 /** A workflow's steps, checked against the limits above. */
 export const Steps = Schema.Array(Step).check(
@@ -122,7 +122,7 @@ export const Steps = Schema.Array(Step).check(
       countSteps(steps) <= MAX_STEPS || `A workflow holds at most ${MAX_STEPS} steps, counting those in branches.`,
     { toJsonSchema: () => describedOnly }
   ),
-  // Depth needs no check here: `stepAt` allows no branch below MAX_DEPTH.
+  // Depth needs no check here: `stepSchemaAt` allows no branch below MAX_DEPTH.
 ).annotate({
   description: `At most ${MAX_STEPS} steps in all, counting those inside branches, and branches nest at most ${MAX_DEPTH} deep`
 })
@@ -162,6 +162,34 @@ export const inputOf = (step: CommandStep, person: string): { readonly [key: str
   const given = step.input ?? {}
   const takesPerson = "person" in commands[step.command].input.fields
   return takesPerson && addressKeys.every((key) => given[key] === undefined) ? { ...given, person } : given
+}
+
+/** A step located by its path (`2.then.0`), as the API shows where a workflow is. */
+export interface StepAt {
+  readonly path: string
+  readonly index: number
+  readonly depth: number
+  readonly type: Step["type"]
+  readonly command: string | null
+}
+
+/** The step at `path` in `steps`, or undefined when the path leads nowhere. */
+export const stepAt = (steps: ReadonlyArray<Step>, path: string): StepAt | undefined => {
+  const parts = path.split(".")
+  let list = steps
+  let found: Step | undefined
+  let index = -1
+  for (let i = 0; i < parts.length; i += 2) {
+    index = Number(parts[i])
+    found = list[index]
+    if (found === undefined) return undefined
+    const branch = parts[i + 1]
+    if (branch === undefined) break
+    if (branch !== "then" && branch !== "else") return undefined
+    list = (found.type === "waitFor" || found.type === "if" ? found[branch] : undefined) ?? []
+  }
+  if (found === undefined) return undefined
+  return { path, index, depth: Math.ceil(parts.length / 2), type: found.type, command: found.type === "command" ? found.command : null }
 }
 
 /** A short account of a step, for the workflow's progress. */

@@ -28,7 +28,7 @@ import { JobStore } from "../jobs/JobStore.ts"
 import { type Condition, describe, describeCondition, inputOf, type Step } from "./Definition.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { type WaitCondition, waitDeferred, Waits } from "./Waits.ts"
-import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
+import { type WorkflowRow, WorkflowStore, type WorkflowWaitReason } from "./WorkflowStore.ts"
 
 const replied: WaitCondition = { type: "replied" }
 
@@ -71,6 +71,7 @@ const registration = (serviceClock: Clock.Clock) =>
     name: string,
     conditions: ReadonlyArray<WaitCondition>,
     seconds: number | null,
+    reason: WorkflowWaitReason,
     what: string
   ) =>
     Effect.gen(function*() {
@@ -80,7 +81,7 @@ const registration = (serviceClock: Clock.Clock) =>
         Effect.gen(function*() {
           const now = yield* Time.now
           const deadlineMs = seconds === null ? null : now.ms + seconds * 1000
-          yield* store.waiting(workflowId, what, deadlineMs)
+          yield* store.waiting(workflowId, reason, what, deadlineMs)
           yield* waits.record({ executionId, deferredName: deferred.name, conditions, deadlineMs })
         })
       )
@@ -92,7 +93,7 @@ const registration = (serviceClock: Clock.Clock) =>
   const unpaused = (path: string) =>
     Effect.gen(function*() {
       const paused = yield* act(`paused/${path}`, Schema.Boolean, Effect.map(store.byId(workflowId), (w) => w?.paused === true))
-      if (paused) yield* waitFor(`resume/${path}`, [{ type: "resumed" }], null, "resume (paused)")
+      if (paused) yield* waitFor(`resume/${path}`, [{ type: "resumed" }], null, "resume", "resume (paused)")
     })
 
   const runCommand = (path: string, command: Extract<Step, { type: "command" }>) =>
@@ -126,6 +127,7 @@ const registration = (serviceClock: Clock.Clock) =>
         `job/${path}`,
         workflow.stopOnReply ? [{ type: "jobFinished", jobId }, replied] : [{ type: "jobFinished", jobId }],
         null,
+        "job",
         `job ${jobId} (${command.command}) to finish`
       )
       if (met === 1) {
@@ -174,20 +176,26 @@ const registration = (serviceClock: Clock.Clock) =>
       case "wait":
         return workflow.stopOnReply
           ? Effect.flatMap(
-            waitFor(`wait/${path}`, [replied], current.seconds, `${current.seconds} s to pass, or a reply`),
+            waitFor(`wait/${path}`, [replied], current.seconds, "delay", `${current.seconds} s to pass, or a reply`),
             (met) => met === 0 ? end(path, "stopped", "the person replied") : Effect.succeed(false)
           )
           : Effect.gen(function*() {
             yield* step(
               `sleep/${path}`,
-              Effect.flatMap(Time.now, (now) => store.waiting(workflowId, `${current.seconds} s to pass`, now.ms + current.seconds * 1000))
+              Effect.flatMap(Time.now, (now) => store.waiting(workflowId, "delay", `${current.seconds} s to pass`, now.ms + current.seconds * 1000))
             )
             yield* DurableClock.sleep({ name: path, duration: Duration.seconds(current.seconds), inMemoryThreshold: Duration.zero })
             return false
           })
       case "waitFor":
         return Effect.flatMap(
-          waitFor(`waitFor/${path}`, conditionsOf(current.condition), current.timeoutSeconds, describeCondition(current.condition)),
+          waitFor(
+            `waitFor/${path}`,
+            conditionsOf(current.condition),
+            current.timeoutSeconds,
+            "condition",
+            describeCondition(current.condition)
+          ),
           (met) => met === 1 ? end(path, "stopped", "the person replied") : branch(path, met === 0, current)
         )
       case "if":

@@ -26,6 +26,19 @@ export const WorkflowStatus = Schema.Literals(workflowStatuses).annotate({
 })
 export type WorkflowStatus = typeof WorkflowStatus.Type
 
+/**
+ * What a waiting workflow waits for:
+ * - `job`: the job of a command step to finish;
+ * - `delay`: a wait step's time to pass (or, in an automation, a reply);
+ * - `condition`: a waitFor step's condition to hold, or its time limit;
+ * - `resume`: a person to resume it (paused).
+ */
+export const workflowWaitReasons = ["job", "delay", "condition", "resume"] as const
+export const WorkflowWaitReason = Schema.Literals(workflowWaitReasons).annotate({
+  description: "job (a command step's job to finish), delay (a wait step), condition (a waitFor step) or resume (paused)"
+})
+export type WorkflowWaitReason = typeof WorkflowWaitReason.Type
+
 /** Statuses that do not change again. */
 export const finishedWorkflowStatuses: ReadonlySet<WorkflowStatus> = new Set([
   "completed",
@@ -49,6 +62,7 @@ export const WorkflowRow = Schema.Struct({
   status: WorkflowStatus,
   step: Schema.NullOr(Schema.String),
   waitingFor: Schema.NullOr(Schema.String),
+  waitingReason: Schema.NullOr(WorkflowWaitReason),
   waitingUntil: NullableTimestamp,
   outcome: Schema.NullOr(Schema.String),
   error: Schema.Unknown,
@@ -63,7 +77,7 @@ const decodeSteps = Schema.decodeUnknownEffect(Steps)
 const columns = `
   w.id::text AS id, w.seq, w.execution_id AS "executionId", w.workspace_id::text AS "workspaceId",
   w.account_id::text AS "accountId", w.automation_id::text AS "automationId", w.person, w.provider_id AS "providerId",
-  w.steps, w.stop_on_reply AS "stopOnReply", w.paused, w.status, w.step, w.waiting_for AS "waitingFor",
+  w.steps, w.stop_on_reply AS "stopOnReply", w.paused, w.status, w.step, w.waiting_for AS "waitingFor", w.waiting_reason AS "waitingReason",
   w.waiting_until AS "waitingUntil", w.outcome, w.error, w.created_at AS "createdAt", w.updated_at AS "updatedAt",
   w.finished_at AS "finishedAt"`
 
@@ -109,7 +123,7 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
   /** Marks the step under way and logs it. */
   readonly stepStarted: (id: string, path: string, description: string) => Effect.Effect<void>
   /** What the workflow now waits for, until when (null: no time limit). */
-  readonly waiting: (id: string, what: string, untilMs: number | null) => Effect.Effect<void>
+  readonly waiting: (id: string, reason: WorkflowWaitReason, what: string, untilMs: number | null) => Effect.Effect<void>
   /** Adds a line to the workflow's log. */
   readonly log: (id: string, path: string | null, entry: string) => Effect.Effect<void>
   /** Ends the workflow (unless it already ended); false when it had. */
@@ -177,16 +191,16 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
           Effect.gen(function*() {
             const now = yield* Time.now
             yield* sql`
-              UPDATE workflows SET status = 'running', step = ${`${path}: ${description}`}, waiting_for = NULL,
+              UPDATE workflows SET status = 'running', step = ${`${path}: ${description}`}, waiting_for = NULL, waiting_reason = NULL,
                 waiting_until = NULL, updated_at = ${now.iso}::timestamptz
               WHERE id = ${id} AND finished_at IS NULL`.pipe(Effect.orDie)
             yield* log(id, path, `started ${description}`)
           }),
-        waiting: (id, what, untilMs) =>
+        waiting: (id, reason, what, untilMs) =>
           Effect.gen(function*() {
             const now = yield* Time.now
             yield* sql`
-              UPDATE workflows SET status = 'waiting', waiting_for = ${what},
+              UPDATE workflows SET status = 'waiting', waiting_for = ${what}, waiting_reason = ${reason},
                 waiting_until = ${untilMs === null ? null : Time.toIso(untilMs)}::timestamptz,
                 updated_at = ${now.iso}::timestamptz
               WHERE id = ${id} AND finished_at IS NULL`.pipe(Effect.orDie)
@@ -199,7 +213,7 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
               UPDATE workflows SET status = ${status}, outcome = ${outcome}, error = ${
               error === undefined ? null : JSON.stringify(error)
             }::jsonb,
-                waiting_for = NULL, waiting_until = NULL, finished_at = ${now.iso}::timestamptz,
+                waiting_for = NULL, waiting_reason = NULL, waiting_until = NULL, finished_at = ${now.iso}::timestamptz,
                 updated_at = ${now.iso}::timestamptz
               WHERE id = ${id} AND finished_at IS NULL
               RETURNING id`.pipe(Effect.orDie)

@@ -47,6 +47,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
           { movePacing: true }
         )
         assert.strictEqual(run.waitingFor.what, "259200 s to pass, or a reply")
+        assert.strictEqual(run.waitingFor.reason, "delay")
       }
 
       // One replies on day two: that run stops at once, between the first and second message.
@@ -64,7 +65,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
       const paused = yield* call("POST", `/v1/automations/${automation.id}/pause`, { token })
       assert.strictEqual(paused.body.automation.status, "paused")
       yield* TestClock.adjust(8 * DAY)
-      const held = yield* workflowUntil(token, silentRun, (w) => w.waitingFor?.what === "resume (paused)")
+      const held = yield* workflowUntil(token, silentRun, (w) => w.waitingFor?.reason === "resume")
       assert.strictEqual(sent(held), 2)
       assert.strictEqual((yield* call("POST", `/v1/automations/${automation.id}/pause`, { token })).status, 409)
       yield* call("POST", `/v1/automations/${automation.id}/resume`, { token })

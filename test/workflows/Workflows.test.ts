@@ -31,6 +31,8 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows", (it) => {
       const waiting = yield* workflowUntil(token, started.id, (w) => w.status === "waiting" && w.step?.startsWith("1:"))
       assert.deepStrictEqual(kinds(waiting), ["connect:completed"])
       assert.strictEqual(waiting.waitingFor.what, "the invitation to be accepted")
+      assert.strictEqual(waiting.waitingFor.reason, "condition")
+      assert.deepStrictEqual(waiting.stepAt, { path: "1", index: 1, depth: 1, type: "waitFor", command: null })
       assert.isNotNull(waiting.waitingFor.until)
 
       // The person accepts; syncing records it and the workflow sends the message.
