@@ -47,9 +47,11 @@ const page = (title: string, body: string, status = 200) =>
 const tokenOf = (params: Readonly<Record<string, string | undefined>>) => params["token"] ?? ""
 
 const unknownLink = page(
-  "Link expired",
-  `<h1>This sign-in link has expired</h1>
-<p>Sign-in links work once and for one hour. Ask for a new one from the app that sent you here.</p>`,
+  "Link no longer works",
+  `<h1>This sign-in link no longer works</h1>
+<p>Sign-in links work once and for one hour: this one was already used, has expired, or was never issued.</p>
+<p>If you just signed in with it, you are done and can close this window. Otherwise ask for a new link from
+the app that sent you here (it gets one with <code>POST /v1/accounts/{id}/reconnect</code>).</p>`,
   404
 )
 

@@ -97,12 +97,15 @@ const defaults = (status: number): { readonly status: EnvelopeStatus } & Details
   }
 }
 
-const isJsonBody = (response: HttpServerResponse.HttpServerResponse): boolean =>
-  response.body._tag === "Uint8Array" && (response.body.contentType ?? "").startsWith("application/json")
+/** A body the service wrote itself: the API's JSON, or a page for a person (the sign-in link's). */
+const isOwnBody = (response: HttpServerResponse.HttpServerResponse): boolean => {
+  const contentType = "contentType" in response.body ? response.body.contentType ?? "" : ""
+  return response.body._tag !== "Empty" && (contentType.startsWith("application/json") || contentType.startsWith("text/html"))
+}
 
-/** Error responses without our JSON body (platform 413/415, bare 4xx/5xx) get the envelope. */
+/** Error responses without a body of ours (platform 413/415, bare 4xx/5xx) get the envelope. */
 export const ensureEnvelope = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
-  if (response.status < 400 || isJsonBody(response)) return response
+  if (response.status < 400 || isOwnBody(response)) return response
   const { status, ...details } = defaults(response.status)
   // Headers that describe the old body (its type and length) must not describe the new one.
   const kept = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith("content-")))

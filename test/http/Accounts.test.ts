@@ -86,8 +86,13 @@ layer(serverLayer())("accounts", (it) => {
       assert.include(done.body, "Connected")
       const account = yield* call("GET", `/v1/accounts/${created.body.account.id}`, { token: keyValue })
       assert.strictEqual(account.body.account.status, "warming")
-      assert.strictEqual((yield* call("GET", path)).status, 404)
-      assert.strictEqual((yield* call("POST", path)).status, 404)
+      // A used (or expired, or unknown) link is a plain page for the person, not an API error.
+      for (const used of [yield* call("GET", path), yield* call("POST", path), yield* call("GET", "/connect/no-such-link")]) {
+        assert.strictEqual(used.status, 404)
+        assert.include(used.headers["content-type"], "text/html")
+        assert.include(used.body, "This sign-in link no longer works")
+        assert.include(used.body, "ask for a new link")
+      }
       const events = yield* eventsOf(workspace.id)
       assert.deepStrictEqual(events.map((e) => e.type), ["account.connected"])
     }))
