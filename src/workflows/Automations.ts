@@ -26,6 +26,9 @@ export const SequenceMessage = Schema.Struct({
   text: NonBlankText(MESSAGE_MAX, `The message, 1 to ${MESSAGE_MAX} characters`),
   afterDays: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({
     description: "Days after the previous message (1 to 90); required for every message but the first"
+  })),
+  inmail: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "Send it as an InMail to a person who is not a connection and has not written to the account (spends the inmails budget; free accounts have no credits). Without it such a person's run fails with guardrail: the network delivers messages only to connections."
   }))
 })
 export type SequenceMessage = typeof SequenceMessage.Type
@@ -58,7 +61,11 @@ export const Sequence = Schema.Array(SequenceMessage).check(
 export const stepsOf = (messages: ReadonlyArray<SequenceMessage>): ReadonlyArray<Step> =>
   messages.flatMap((message): ReadonlyArray<Step> => [
     ...(message.afterDays === undefined ? [] : [{ type: "wait" as const, seconds: message.afterDays * 86_400 }]),
-    { type: "command", command: "send_message", input: { text: message.text } }
+    {
+      type: "command",
+      command: "send_message",
+      input: message.inmail === true ? { text: message.text, inmail: true } : { text: message.text }
+    }
   ])
 
 /** An automation's status: `finished` once every run has ended. */

@@ -39,6 +39,15 @@ type Ended = boolean
 type InWorkflow = WorkflowEngine.WorkflowEngine | WorkflowEngine.WorkflowInstance
 
 const JobOutcome = Schema.Struct({ completed: Schema.Boolean, error: Schema.Unknown })
+
+const JobErrorWords = Schema.Struct({ type: Schema.String, message: Schema.String, next: Schema.String })
+const isJobError = Schema.is(JobErrorWords)
+
+/** A failed step's outcome: the job, and its error's type, message and next when it has them. */
+const failedJob = (jobId: string, command: string, error: unknown): string =>
+  isJobError(error)
+    ? `job ${jobId} (${command}) failed with ${error.type}: ${error.message} Next: ${error.next}`
+    : `job ${jobId} (${command}) did not complete`
 const JobCreated = Schema.Struct({ jobId: Schema.NullOr(Schema.String), refused: Schema.Unknown })
 
 /** Registers the workflow with the engine; activities run on the `Clock` where this layer is built. */
@@ -143,7 +152,7 @@ const registration = (serviceClock: Clock.Clock) =>
         Effect.map(jobStore.byId(jobId), (job) => ({ completed: job?.status === "completed", error: job?.error ?? null }))
       )
       if (!outcome.completed) {
-        return yield* end(path, "failed", `job ${jobId} (${command.command}) did not complete`, outcome.error)
+        return yield* end(path, "failed", failedJob(jobId, command.command, outcome.error), outcome.error)
       }
       return false
     })

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Inbox } from "../../src/inbox/Inbox.ts"
-import { DAY, workspaceWithAccount } from "../jobs/support.ts"
+import { DAY, nonAccepting, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 import { automationUntil, quietConnections, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
 
@@ -103,6 +103,34 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
       const cancelled = yield* workflowUntil(token, otherRun, (w) => w.status === "cancelled")
       assert.deepStrictEqual(cancelled.jobs.map((j: any) => j.status), ["cancelled"])
       assert.strictEqual((yield* call("POST", `/v1/automations/${automation.id}/resume`, { token })).status, 409)
+    }), WORKFLOW_TEST_TIMEOUT)
+
+  it.effect("a person who is not a connection: the run fails naming the job's error and next; with inmail it goes", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      const stranger = nonAccepting(accountId, "automation-stranger")
+      const plain = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "plain", people: [stranger], messages: [{ text: "Hello there" }] }
+      })
+      assert.strictEqual(plain.status, 202, JSON.stringify(plain.body))
+      const failed = yield* workflowUntil(token, plain.body.automation.runs[0].workflowId, (w) => w.status === "failed", {
+        movePacing: true
+      })
+      assert.include(failed.outcome, "failed with guardrail")
+      assert.include(failed.outcome, "is not a connection")
+      assert.include(failed.outcome, "inmail: true")
+
+      const other = nonAccepting(accountId, "automation-inmail")
+      const inmail = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "inmail", people: [other], messages: [{ text: "Hello there", inmail: true }] }
+      })
+      assert.strictEqual(inmail.status, 202, JSON.stringify(inmail.body))
+      const done = yield* workflowUntil(token, inmail.body.automation.runs[0].workflowId, (w) => w.status === "completed", {
+        movePacing: true
+      })
+      assert.strictEqual(sent(done), 1)
     }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("bad requests name the field; nothing is started", () =>
