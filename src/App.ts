@@ -74,8 +74,13 @@ export const core = Layer.mergeAll(Inbox.layer, Reports.layer, workflows).pipe(
   Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, triage))
 )
 
-/** The HTTP server with its routes, after the bootstrap; needs the core services and `AppConfig`. */
-export const server = Server.layer.pipe(Layer.provide(Layer.effectDiscard(bootstrap)))
+/**
+ * The HTTP server with its routes, then the bootstrap: the port is bound before a first
+ * workspace is created or its key printed, so a taken port leaves nothing behind.
+ */
+export const server = Layer.effectDiscard(bootstrap.pipe(Effect.andThen(Effect.logInfo("ready")))).pipe(
+  Layer.provide(Server.layer)
+)
 
 /**
  * Everything, on the configured database and clock (`OUTREACH_CLOCK=test`: the

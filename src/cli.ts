@@ -2,11 +2,13 @@
  * The operator CLI's process entry: `npm run cli -- workspace create --name Acme`.
  */
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Effect, Layer, Logger, References } from "effect"
+import { Cause, Console, Effect, Layer, Logger, Option, Predicate, References } from "effect"
 import { Command } from "effect/cli"
 import { cli } from "./operator/Commands.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Database from "./platform/Database.ts"
+import { teardown } from "./platform/Shutdown.ts"
+import * as StartFailure from "./platform/StartFailure.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Workspaces } from "./workspaces/Workspaces.ts"
 
@@ -18,8 +20,23 @@ const services = Workspaces.layer.pipe(
   Layer.provide(Logger.layer([Logger.consoleLogFmt]))
 )
 
-Command.run(cli, { version: "1.0.0" }).pipe(
-  Effect.provide(services),
+/** An API error (`{error: {message, next}}`) in its own words; anything else as a failed start would be. */
+const oneLine = (cause: Cause.Cause<unknown>): string => {
+  const failure = Cause.findErrorOption(cause)
+  if (Option.isSome(failure) && Predicate.hasProperty(failure.value, "error") && Predicate.hasProperty(failure.value.error, "message")) {
+    const { error } = failure.value
+    return `${String(error.message)}${Predicate.hasProperty(error, "next") ? ` ${String(error.next)}` : ""}`
+  }
+  return StartFailure.describe(cause, { host: "", port: "" })
+}
+
+// The database is opened only by a command that runs: `--help` works while the server holds it.
+Command.run(cli.pipe(Command.provide(services)), { version: "1.0.0" }).pipe(
+  Effect.catchCause((cause) =>
+    Cause.hasInterruptsOnly(cause)
+      ? Effect.interrupt
+      : Console.error(oneLine(cause)).pipe(Effect.andThen(Effect.fail(new StartFailure.StartFailed())))
+  ),
   Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ teardown, disableErrorReporting: true })
 )

@@ -1,20 +1,28 @@
 /**
  * The process entry: configuration, layers, launch. SIGINT/SIGTERM interrupt
  * the program: the server stops accepting, finishes in-flight requests, and
- * the database closes.
+ * the database closes. A start that fails says why in one line and exits 1.
  */
 // First: V8 settings must be in force before any other module allocates.
 import "./platform/GcTuning.ts"
 import { NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
 import * as App from "./App.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Observability from "./platform/Observability.ts"
 import { teardown } from "./platform/Shutdown.ts"
+import * as StartFailure from "./platform/StartFailure.ts"
+
+// `--verbose` is `LOG_LEVEL=Debug`: the cause of a failed start, and every debug line.
+if (process.argv.includes("--verbose")) process.env["LOG_LEVEL"] = "Debug"
+// Named in the one-line report of a taken port, read before the settings are (they may be what failed).
+const where = { host: process.env["HOST"] ?? "127.0.0.1", port: process.env["PORT"] ?? "8080" }
 
 App.layer.pipe(
   Layer.provide(Observability.logging),
   Layer.provide(AppConfig.layer),
   Layer.launch,
-  NodeRuntime.runMain({ teardown })
+  Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.interrupt : StartFailure.report(cause, where)),
+  Effect.provide(Observability.startLogging),
+  NodeRuntime.runMain({ teardown, disableErrorReporting: true })
 )

@@ -7,6 +7,7 @@
  */
 import { Console, Effect } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { ApiKeys } from "../keys/ApiKeys.ts"
 import { Workspaces } from "../workspaces/Workspaces.ts"
 
 const workspaceId = Argument.String("workspace-id").pipe(Argument.withDescription("The workspace's id"))
@@ -62,6 +63,21 @@ const workspace = Command.make("workspace").pipe(
   ])
 )
 
+const key = Command.make("key").pipe(
+  Command.withDescription("Manage API keys"),
+  Command.withSubcommands([
+    Command.make("create", {
+      workspaceId: Flag.String("workspace").pipe(Flag.withDescription("The workspace's id (see `workspace list`)")),
+      name: Flag.String("name").pipe(Flag.withDescription("What the key is for"), Flag.withDefault("Owner key (CLI)"))
+    }, ({ name, workspaceId }) =>
+      Effect.gen(function*() {
+        const workspace = yield* (yield* Workspaces).get(workspaceId)
+        const created = yield* (yield* ApiKeys).create({ workspaceId: workspace.id, name })
+        yield* Console.log(`API key "${created.key.name}" for workspace ${workspace.id} "${workspace.name}" (shown once, keep it safe):\n\n  ${created.value}\n`)
+      })).pipe(Command.withDescription("Create an owner API key for an existing workspace (a lost first key) and print it once"))
+  ])
+)
+
 const session = Command.make("session").pipe(
   Command.withDescription("Sign a person in without the dashboard (development and support)"),
   Command.withSubcommands([
@@ -85,5 +101,5 @@ const session = Command.make("session").pipe(
 /** The `outreach` operator command. */
 export const cli = Command.make("outreach").pipe(
   Command.withDescription("Operator commands for the outreach service"),
-  Command.withSubcommands([workspace, session])
+  Command.withSubcommands([workspace, key, session])
 )

@@ -11,15 +11,31 @@ import { BatchSpanProcessor, type SpanExporter, SimpleSpanProcessor } from "@ope
 import { Effect, Layer, Logger, Option, References } from "effect"
 import { AppConfig } from "./AppConfig.ts"
 
+const format = () => process.env["LOG_FORMAT"] === "json" ? Logger.consoleJson : Logger.consoleLogFmt
+
 /** The minimum log level and the log format from the configuration. */
 export const logging = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
-  const format = process.env["LOG_FORMAT"] === "json" ? Logger.consoleJson : Logger.consoleLogFmt
   return Layer.mergeAll(
-    Logger.layer([format]),
+    Logger.layer([format()]),
     Layer.succeed(References.MinimumLogLevel, config.logLevel)
   )
 }))
+
+/**
+ * The logging of the process around the service, for a start that fails
+ * before the settings could be read: the same format, at Debug when
+ * `LOG_LEVEL` says Debug (or Trace, or All), else at Info.
+ */
+export const startLogging = Layer.unwrap(Effect.sync(() =>
+  Layer.mergeAll(
+    Logger.layer([format()]),
+    Layer.succeed(
+      References.MinimumLogLevel,
+      /^(debug|trace|all)$/i.test(process.env["LOG_LEVEL"] ?? "") ? "Debug" : "Info"
+    )
+  )
+))
 
 /** OpenTelemetry tracing to `OTEL_EXPORTER_OTLP_ENDPOINT` (OTLP over HTTP), or nothing when unset. */
 export const tracing = Layer.unwrap(Effect.gen(function*() {

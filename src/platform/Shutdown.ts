@@ -7,11 +7,16 @@
  */
 import { Cause, Exit } from "effect"
 import { Runtime } from "effect"
+import { StartFailed } from "./StartFailure.ts"
 
 export const teardown: Runtime.Teardown = (exit, onExit) => {
   if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) {
     process.stderr.write("outreach-service stopped gracefully\n")
     return onExit(0)
+  }
+  // A failed start was reported in one line already (platform/StartFailure.ts).
+  if (Exit.isFailure(exit) && exit.cause.reasons.some((reason) => Cause.isFailReason(reason) && reason.error instanceof StartFailed)) {
+    return onExit(1)
   }
   return Runtime.defaultTeardown(exit, onExit)
 }

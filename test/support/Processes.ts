@@ -17,7 +17,7 @@ export interface Running {
   readonly base: string
 }
 
-/** Starts `node src/main.ts` and waits for it to listen. */
+/** Starts `node src/main.ts` and waits until it listens and its first start is done (`ready`). */
 export const startServer = (env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.callback<Running, Error>((resume) => {
@@ -30,7 +30,7 @@ export const startServer = (env: Record<string, string>) =>
       const onData = (chunk: Buffer) => {
         output += chunk.toString()
         const match = /Listening on (http:\/\/[^\s"]+)/.exec(output)
-        if (match !== null) {
+        if (match !== null && /message="?ready/.test(output)) {
           child.off("exit", onExit)
           resume(Effect.succeed({ child, output: () => output, base: match[1].replace("0.0.0.0", "127.0.0.1") }))
         }
@@ -51,10 +51,10 @@ export const stop = (running: Running) =>
     running.child.kill("SIGTERM")
   })
 
-/** Runs the operator CLI to completion. */
-export const cli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+/** Runs `node <script> ...args` to completion: its exit code and everything it printed. */
+export const run = (script: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   Effect.callback<{ readonly code: number | null; readonly output: string }>((resume) => {
-    const child = spawn(process.execPath, ["src/cli.ts", ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -64,6 +64,9 @@ export const cli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.on("exit", (code) => resume(Effect.succeed({ code, output })))
   })
+
+/** Runs the operator CLI to completion. */
+export const cli = (args: ReadonlyArray<string>, env: Record<string, string>) => run("src/cli.ts", args, env)
 
 export const get = (url: string, token?: string) => send("GET", url, token)
 
