@@ -11,6 +11,7 @@ import { AccountChanges } from "./accounts/AccountChanges.ts"
 import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
+import { Draining } from "./http/Draining.ts"
 import * as Server from "./http/Server.ts"
 import { ApprovalStore } from "./jobs/ApprovalStore.ts"
 import { Approvals } from "./jobs/Approvals.ts"
@@ -71,16 +72,20 @@ export const core = Layer.mergeAll(Inbox.layer, Reports.layer, workflows).pipe(
   Layer.provideMerge(Governor.layerNoDeps),
   Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
   Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer)),
-  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, triage))
+  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, triage, Draining.layer))
 )
 
 /**
  * The HTTP server with its routes, then the bootstrap: the port is bound before a first
  * workspace is created or its key printed, so a taken port leaves nothing behind.
  */
-export const server = Layer.effectDiscard(bootstrap.pipe(Effect.andThen(Effect.logInfo("ready")))).pipe(
-  Layer.provide(Server.layer)
-)
+export const server = Layer.effectDiscard(Effect.gen(function*() {
+  yield* bootstrap
+  // Built after the server, so on shutdown this runs before the server waits for requests in flight.
+  const draining = yield* Draining
+  yield* Effect.addFinalizer(() => draining.begin)
+  yield* Effect.logInfo("ready")
+})).pipe(Layer.provide(Server.layer))
 
 /**
  * Everything, on the configured database and clock (`OUTREACH_CLOCK=test`: the

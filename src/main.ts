@@ -15,6 +15,15 @@ import * as StartFailure from "./platform/StartFailure.ts"
 
 // `--verbose` is `LOG_LEVEL=Debug`: the cause of a failed start, and every debug line.
 if (process.argv.includes("--verbose")) process.env["LOG_LEVEL"] = "Debug"
+// The first SIGINT or SIGTERM stops gracefully; a second one exits at once.
+let signals = 0
+const second = () => {
+  if (++signals < 2) return
+  process.stderr.write("second signal: exiting now, without waiting for requests in flight\n")
+  process.exit(130)
+}
+process.on("SIGINT", second)
+process.on("SIGTERM", second)
 // Named in the one-line report of a taken port, read before the settings are (they may be what failed).
 const where = { host: process.env["HOST"] ?? "127.0.0.1", port: process.env["PORT"] ?? "8080" }
 

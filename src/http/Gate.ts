@@ -12,6 +12,7 @@ import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
+import { Draining } from "./Draining.ts"
 import { ensureEnvelope, errorResponse } from "./Errors.ts"
 
 /** Paths the gate lets through untouched: load balancers poll them. */
@@ -71,6 +72,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
     Effect.gen(function*() {
       const credentials = yield* Credentials
       const config = yield* AppConfig
+      const draining = yield* Draining
+      const stopping = errorResponse(503, {
+        message: "The service is stopping.",
+        next: "Retry in a few seconds: another server, or this one restarted, will answer."
+      }, { "retry-after": "5", connection: "close" })
       const routes: ReadonlyArray<RoutePattern> = served.map(({ method, path }) => ({
         method,
         pattern: toPattern(path)
@@ -182,7 +188,20 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          (ungated.has(pathOf(request.url)) ? Effect.map(httpEffect, ensureEnvelope) : gate(request, httpEffect)).pipe(
+          Effect.flatMap(draining.isDraining, (stopped) =>
+            stopped
+              ? Effect.succeed(stopping)
+              : ungated.has(pathOf(request.url))
+              ? Effect.map(httpEffect, ensureEnvelope)
+              : gate(request, httpEffect)
+          ).pipe(
+            // An answer given once the stop has begun closes its connection: an idle keep-alive
+            // connection would otherwise hold the stop until the client drops it.
+            Effect.flatMap((response) =>
+              Effect.map(draining.isDraining, (stopped) =>
+                stopped ? HttpServerResponse.setHeader(response, "connection", "close") : response
+              )
+            ),
             // A failure of the gate itself (the database is down), or of an ungated route (a
             // wrong method on /healthz), is answered in the envelope too.
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause))

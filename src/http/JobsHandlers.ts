@@ -11,6 +11,7 @@ import { acceptedJob, decodeJob, decodeJobOf } from "../api/JobsApi.ts"
 import { type CommandName, commands } from "../commands/Commands.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
+import { Draining } from "./Draining.ts"
 import { idempotent } from "./Idempotent.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -22,6 +23,7 @@ export const JobsHandlers = HttpApiBuilder.group(
   "jobs",
   Effect.fn(function*(handlers) {
     const jobs = yield* Jobs
+    const draining = yield* Draining
     const idempotency = yield* Idempotency
     const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
 
@@ -79,7 +81,12 @@ export const JobsHandlers = HttpApiBuilder.group(
         }),
       get: ({ params, query }) =>
         Effect.gen(function*() {
-          const job = yield* jobs.get(yield* workspace, params.id, query.wait)
+          const workspaceId = yield* workspace
+          // A long-poll ends at once when the service begins to stop, with the job as it is then.
+          const job = yield* Effect.raceFirst(
+            jobs.get(workspaceId, params.id, query.wait),
+            Effect.andThen(draining.started, jobs.get(workspaceId, params.id))
+          )
           return { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
         }),
       list: ({ query }) =>
