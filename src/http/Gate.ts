@@ -10,6 +10,7 @@ import { ByteSize, Cause, Effect, Option, Predicate, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import { isDatabaseUnreachable } from "../platform/Causes.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
 import { Draining } from "./Draining.ts"
@@ -112,6 +113,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         next: "Send a smaller body."
       })
 
+      const databaseDown = errorResponse(503, {
+        message: "The service cannot reach its database right now.",
+        next: "Retry in a few seconds; the service reconnects by itself. GET /healthz answers 200 again once it has."
+      }, { "retry-after": "5" })
+
       const recover = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
         const failure = Cause.findErrorOption(cause)
         if (
@@ -121,6 +127,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
           return Effect.succeed(routeMiss(request))
         }
         if (isBodyTooLarge(cause)) return Effect.succeed(tooLarge)
+        if (isDatabaseUnreachable(cause)) {
+          return Effect.logWarning("request failed: the database is out of reach", cause).pipe(
+            Effect.as(databaseDown)
+          )
+        }
         return Effect.logError("request failed unexpectedly", cause).pipe(
           Effect.as(errorResponse(500, {
             message: "The service failed unexpectedly; the failure has been logged.",

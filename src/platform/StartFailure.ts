@@ -7,37 +7,17 @@
  *
  * @since 1.0.0
  */
-import { Cause, Data, Effect, Predicate } from "effect"
+import { type Cause, Data, Effect } from "effect"
+import { chainOf, codeOf, messageOf, tagOf } from "./Causes.ts"
 
 /** The start failed and was reported; the process exits 1 without reporting it again. */
 export class StartFailed extends Data.TaggedError("StartFailed")<{}> {}
-
-/** Everything the cause holds, errors and defects, each followed by its own `cause` chain. */
-const reasonsOf = (cause: Cause.Cause<unknown>): ReadonlyArray<unknown> =>
-  cause.reasons.flatMap((reason) => {
-    const chain: Array<unknown> = []
-    let current: unknown = Cause.isFailReason(reason) ? reason.error : Cause.isDieReason(reason) ? reason.defect : undefined
-    for (let depth = 0; current !== undefined && depth < 10; depth++) {
-      chain.push(current)
-      current = Predicate.hasProperty(current, "cause") ? current.cause : Predicate.hasProperty(current, "reason") ? current.reason : undefined
-    }
-    return chain
-  })
-
-const codeOf = (error: unknown): string | undefined =>
-  Predicate.hasProperty(error, "code") && typeof error.code === "string" ? error.code : undefined
-
-const tagOf = (error: unknown): string | undefined =>
-  Predicate.hasProperty(error, "_tag") && typeof error._tag === "string" ? error._tag : undefined
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error ? error.message : Predicate.hasProperty(error, "message") ? String(error.message) : String(error)
 
 const firstLine = (text: string): string => text.split("\n")[0].trim()
 
 /** What the start failure means, and what to do, in one line. */
 export const describe = (cause: Cause.Cause<unknown>, where: { readonly host: string; readonly port: string }): string => {
-  const all = reasonsOf(cause)
+  const all = chainOf(cause)
   const tagged = (tag: string) => all.find((error) => tagOf(error) === tag)
   const withCode = (...codes: ReadonlyArray<string>) => all.find((error) => codes.includes(codeOf(error) ?? ""))
 
