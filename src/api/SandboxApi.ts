@@ -57,6 +57,20 @@ export const SandboxEvent = Schema.Union([
   ]
 })
 
+/** What one sync found. */
+export const SyncReport = Schema.Struct({
+  synced: Schema.Boolean.annotate({ description: "false when the account could not be synced now (see `skipped`)" }),
+  skipped: Schema.NullOr(Schema.Literals(["removed", "status", "hours", "budget", "network"])).annotate({
+    description: "Why it was not: removed, status (not readable now), hours, budget (list_polls used up) or network"
+  }),
+  invitations: Schema.Int.annotate({ description: "Invitations whose state the sync recorded" }),
+  accepted: Schema.Int.annotate({ description: "Of those, newly accepted (each an `invitation.accepted` event)" }),
+  messages: Schema.Int.annotate({ description: "Messages received (each a `message.received` event)" })
+}).annotate({
+  identifier: "SyncReport",
+  examples: [{ synced: true, skipped: null, invitations: 1, accepted: 1, messages: 0 }]
+})
+
 export class SandboxApi extends HttpApiGroup.make("sandbox")
   .add(
     HttpApiEndpoint.post("completeConnection", "/v1/sandbox/accounts/:id/complete-connection", {
@@ -88,8 +102,18 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
         "`invitation_accepted` (`invitationId` or `person`, exactly one): the account's pending invitation is accepted now, whatever the sandbox's behaviour would do; `sync` reports it once and the person is a connection from then on (404 when there is no such pending invitation).",
         "`message_received` (`person`, `text`, `chatId?`): the person sends the account a message now; `sync` reports it once and `list_chats` / `get_conversation` show it (400 when `chatId` is not the chat with the person).",
         "`signed_out`: the account needs reconnecting (`account.reconnection_required`). `restricted`: reads only until a person resumes it (`account.paused`). `health`: sets the level; `red` stops the account (`account.paused`).",
+        "After `invitation_accepted` and `message_received` the service syncs the account at once (as `POST .../sync` does), so the brief, the invitations and the webhooks show the event within a second, without moving the clock (unless background syncing is off, `OUTREACH_INBOX_SYNC=false`).",
         "409 while the account is still connecting."
       ].join(" ")
+    })),
+    HttpApiEndpoint.post("sync", "/v1/sandbox/accounts/:id/sync", {
+      params: { id: Uuid },
+      success: Ok({ sync: SyncReport }),
+      error: [NotFound, Conflict]
+    }).annotateMerge(OpenApi.annotations({
+      summary: "Sync the account now",
+      description:
+        "What the service learns from the network by syncing (accepted invitations, received messages, with their webhooks) it otherwise learns every 10 minutes of the service's clock inside the account's working hours. This syncs now, at any hour; it spends one `list_polls`, like every sync. 409 while the account is still connecting."
     }))
   )
   .middleware(Authentication)

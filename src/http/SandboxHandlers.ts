@@ -9,6 +9,8 @@ import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
 import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
+import { Inbox } from "../inbox/Inbox.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
 import { NetworkDriver, type SimulatedEvent } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { sandboxOnly } from "./SandboxOnly.ts"
@@ -35,17 +37,24 @@ export const SandboxHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const accounts = yield* Accounts
     const network = yield* NetworkDriver
+    const inbox = yield* Inbox
+    const config = yield* AppConfig
     const workspace = Effect.gen(function*() {
       yield* sandboxOnly(network)
       return (yield* CurrentPrincipal).workspaceId
     })
-    const simulate = Effect.fn("SandboxHandlers.simulate")(function*(workspaceId: string, id: string, event: SimulatedEvent) {
+    /** The account, once it has finished connecting: the network knows nothing of it before. */
+    const connectedAccount = Effect.fn("SandboxHandlers.connectedAccount")(function*(workspaceId: string, id: string) {
       const account = yield* accounts.get(workspaceId, id)
       if (account.status === "connecting") {
         return yield* new Conflict({
           error: { message: "The account is still connecting.", next: "Complete the connection first." }
         })
       }
+      return account
+    })
+    const simulate = Effect.fn("SandboxHandlers.simulate")(function*(workspaceId: string, id: string, event: SimulatedEvent) {
+      yield* connectedAccount(workspaceId, id)
       if (network.simulate === undefined) {
         return yield* new NotFound({
           error: { message: `The ${network.name} network cannot be told what to do.`, next: "Set OUTREACH_NETWORK=sandbox." }
@@ -63,10 +72,25 @@ export const SandboxHandlers = HttpApiBuilder.group(
         Effect.gen(function*() {
           const workspaceId = yield* workspace
           // What people do goes to the network; what happens to the account itself is the account's lifecycle.
-          const account = payload.type === "invitation_accepted" || payload.type === "message_received"
-            ? yield* simulate(workspaceId, params.id, payload)
-            : yield* accounts.networkEvent(workspaceId, params.id, payload)
-          return { ok, account }
+          if (payload.type === "invitation_accepted" || payload.type === "message_received") {
+            yield* simulate(workspaceId, params.id, payload)
+            // The service would learn of it at the next sync: in the sandbox that is now (unless
+            // background syncing is off, OUTREACH_INBOX_SYNC=false: then POST .../sync does it).
+            if (config.inboxSync) yield* inbox.syncAccount(params.id, { onRequest: true })
+            return { ok, account: yield* accounts.get(workspaceId, params.id) }
+          }
+          return { ok, account: yield* accounts.networkEvent(workspaceId, params.id, payload) }
+        }),
+      sync: ({ params }) =>
+        Effect.gen(function*() {
+          yield* connectedAccount(yield* workspace, params.id)
+          const outcome = yield* inbox.syncAccount(params.id, { onRequest: true })
+          return {
+            ok,
+            sync: outcome._tag === "Synced"
+              ? { synced: true, skipped: null, invitations: outcome.invitations, accepted: outcome.accepted, messages: outcome.messages }
+              : { synced: false, skipped: outcome.reason, invitations: 0, accepted: 0, messages: 0 }
+          }
         })
     })
   })

@@ -95,8 +95,12 @@ const InvitationRow = Schema.Struct({
 const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow))
 
 export class Inbox extends Context.Service<Inbox, {
-  /** Syncs one account now, if its status, hours and budget allow; records when it is next due. */
-  readonly syncAccount: (accountId: string) => Effect.Effect<SyncOutcome>
+  /**
+   * Syncs one account now, if its status, hours and budget allow; records when it is next due.
+   * `onRequest`: someone asked for it (the sandbox, after an event it would otherwise learn of at
+   * the next sync): like any read, it runs outside working hours too.
+   */
+  readonly syncAccount: (accountId: string, options?: { readonly onRequest?: boolean }) => Effect.Effect<SyncOutcome>
   /** Claims the accounts whose next sync is due (up to `InboxSettings.batch`) and syncs them; returns how many. */
   readonly syncDue: Effect.Effect<number>
   /** The invitations an account of the workspace sent, newest first, up to 200; `all` or one status. */
@@ -254,7 +258,10 @@ export class Inbox extends Context.Service<Inbox, {
           return stale.length
         })
 
-      const syncAccount = Effect.fn("Inbox.syncAccount")(function*(accountId: string) {
+      const syncAccount = Effect.fn("Inbox.syncAccount")(function*(
+        accountId: string,
+        options?: { readonly onRequest?: boolean }
+      ) {
         const current = yield* accountFacts(sql, accountId)
         if (current === undefined) return { _tag: "Skipped", reason: "removed" } as const
         const { account, nowMs } = current
@@ -262,7 +269,7 @@ export class Inbox extends Context.Service<Inbox, {
           yield* scheduleNext(accountId, { heldUntil: null }, nowMs)
           return { _tag: "Skipped", reason: "status" } as const
         }
-        if (!isOpen(account.hours, nowMs)) {
+        if (options?.onRequest !== true && !isOpen(account.hours, nowMs)) {
           yield* scheduleNext(accountId, { heldUntil: nextOpening(account.hours, nowMs) }, nowMs)
           return { _tag: "Skipped", reason: "hours" } as const
         }
