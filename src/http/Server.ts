@@ -7,8 +7,8 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Clock, Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { AccountsHandlers } from "./AccountsHandlers.ts"
 import { ApprovalsHandlers } from "./ApprovalsHandlers.ts"
@@ -32,6 +32,14 @@ import { WorkflowsHandlers } from "./WorkflowsHandlers.ts"
 /** Where the OpenAPI 3.1 document is served. */
 export const openapiPath = "/openapi.json"
 
+/** Where a person reads the API: the document rendered by Scalar (inlined by `effect`, no CDN). */
+export const docsPath = "/docs"
+
+const apiReference = Layer.mergeAll(
+  HttpApiScalar.layer(Api, { path: docsPath }),
+  HttpRouter.add("GET", "/", HttpServerResponse.redirect(docsPath, { status: 302 }))
+)
+
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
@@ -43,9 +51,12 @@ export const routes = Layer.mergeAll(
       Object.values(group.endpoints).map(({ method, path }) => ({ method, path }))
     ),
     { method: "GET", path: openapiPath },
+    { method: "GET", path: docsPath },
+    { method: "GET", path: "/" },
     ...ConnectPage.connectRoutes
   ]),
-  ConnectPage.layer
+  ConnectPage.layer,
+  apiReference
 )
 
 /**
