@@ -80,6 +80,12 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    * address that names no person. The sandbox answers without the network.
    */
   readonly identify: (address: string) => Effect.Effect<PersonIdentity, NetworkError>
+  /**
+   * Whether a plain message from the account reaches the person (a connection, or someone who
+   * wrote to it), asked before work that would message them. Optional: a driver that cannot tell
+   * leaves it out, and such work finds out when its message is sent.
+   */
+  readonly messageReaches?: (accountId: string, providerId: string) => Effect.Effect<boolean>
   /** Runs a read command as the account; the result's type follows the command. */
   readonly read: <C extends ReadCommand>(
     accountId: string,

@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { MESSAGE_MAX, NonBlankText } from "../commands/Inputs.ts"
 import * as Time from "../domain/Time.ts"
+import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import type { Step } from "./Definition.ts"
 import { Workflows } from "./Workflows.ts"
@@ -119,6 +120,7 @@ export class Automations extends Context.Service<Automations, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const workflows = yield* Workflows
+      const network = yield* NetworkDriver
       const store = yield* WorkflowStore
 
       // The runs' records alone, in the order the people were given: an automation shows each run's
@@ -189,6 +191,20 @@ export class Automations extends Context.Service<Automations, {
                 })
                 : error
             )))
+          // Messages without inmail reach only connections and people who wrote to the account:
+          // anyone else is refused now, rather than failing their run at the first message.
+          if (!request.messages.every((message) => message.inmail === true) && network.messageReaches !== undefined) {
+            const reaches = network.messageReaches
+            for (const [i, run] of prepared.entries()) {
+              if (yield* reaches(request.accountId, run.providerId)) continue
+              return yield* new Unprocessable({
+                error: {
+                  message: `body.people[${i}]: ${run.person} is not a connection of the account and has not written to it; the network delivers messages only to connections.`,
+                  next: "Connect with them first, or set inmail: true on the messages to send InMails (where the account's tier has credits)."
+                }
+              })
+            }
+          }
           const id = crypto.randomUUID()
           const now = yield* Time.now
           yield* sql`

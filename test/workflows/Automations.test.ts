@@ -105,32 +105,47 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => 
       assert.strictEqual((yield* call("POST", `/v1/automations/${automation.id}/resume`, { token })).status, 409)
     }), WORKFLOW_TEST_TIMEOUT)
 
-  it.effect("a person who is not a connection: the run fails naming the job's error and next; with inmail it goes", () =>
+  it.effect("a person who is not a connection is refused up front; with inmail the message goes", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount()
+      const [friend] = quietConnections(accountId, 1, "automation-friend")
       const stranger = nonAccepting(accountId, "automation-stranger")
-      const plain = yield* call("POST", "/v1/automations", {
+      const refused = yield* call("POST", "/v1/automations", {
         token,
-        body: { account: accountId, name: "plain", people: [stranger], messages: [{ text: "Hello there" }] }
+        body: { account: accountId, name: "plain", people: [friend, stranger], messages: [{ text: "Hello there" }] }
       })
-      assert.strictEqual(plain.status, 202, JSON.stringify(plain.body))
-      const failed = yield* workflowUntil(token, plain.body.automation.runs[0].workflowId, (w) => w.status === "failed", {
-        movePacing: true
-      })
-      assert.include(failed.outcome, "failed with guardrail")
-      assert.include(failed.outcome, "is not a connection")
-      assert.include(failed.outcome, "inmail: true")
+      assert.strictEqual(refused.status, 422, JSON.stringify(refused.body))
+      assert.include(refused.body.error.message, "body.people[1]")
+      assert.include(refused.body.error.message, "is not a connection of the account")
+      assert.include(refused.body.error.next, "inmail: true")
+      assert.deepStrictEqual((yield* call("GET", "/v1/automations", { token })).body.automations, [])
 
-      const other = nonAccepting(accountId, "automation-inmail")
       const inmail = yield* call("POST", "/v1/automations", {
         token,
-        body: { account: accountId, name: "inmail", people: [other], messages: [{ text: "Hello there", inmail: true }] }
+        body: { account: accountId, name: "inmail", people: [stranger], messages: [{ text: "Hello there", inmail: true }] }
       })
       assert.strictEqual(inmail.status, 202, JSON.stringify(inmail.body))
       const done = yield* workflowUntil(token, inmail.body.automation.runs[0].workflowId, (w) => w.status === "completed", {
         movePacing: true
       })
       assert.strictEqual(sent(done), 1)
+    }), WORKFLOW_TEST_TIMEOUT)
+
+  it.effect("a run whose message fails says why: the job's error type, message and next", () =>
+    Effect.gen(function*() {
+      // Closed now (the test clock is at midnight), and writes outside hours are refused at once.
+      const { token, accountId } = yield* workspaceWithAccount({
+        workingHours: { days: [1, 2, 3, 4, 5, 6, 7], from: "12:00", to: "12:01", timezone: "UTC" },
+        offHoursPolicy: "reject"
+      })
+      const [friend] = quietConnections(accountId, 1, "automation-offhours")
+      const started = yield* call("POST", "/v1/automations", {
+        token,
+        body: { account: accountId, name: "late", people: [friend], messages: [{ text: "Hello there" }] }
+      })
+      assert.strictEqual(started.status, 202, JSON.stringify(started.body))
+      const failed = yield* workflowUntil(token, started.body.automation.runs[0].workflowId, (w) => w.status === "failed")
+      assert.match(failed.outcome, /failed with offHours: .+ Next: .+/)
     }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("bad requests name the field; nothing is started", () =>

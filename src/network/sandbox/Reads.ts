@@ -57,6 +57,17 @@ export const conversationWith = (session: Session, providerId: string): Effect.E
     }
   })
 
+/**
+ * Whether a plain message reaches the person: they are a connection, or they
+ * have written to the account (that chat can be answered). Anyone else needs an InMail.
+ */
+export const messageReaches = (session: Session, providerId: string): Effect.Effect<boolean> =>
+  Effect.gen(function*() {
+    if (yield* isConnected(session.state, session.accountId, providerId, session.now)) return true
+    const conversation = yield* conversationWith(session, providerId)
+    return conversation.messages.some((message) => message.direction === "received")
+  })
+
 /** A message a test made a person send, as the conversation shows it. */
 export const receivedMessageOf = (message: ReceivedMessage): Message => ({
   id: message.id,

@@ -12,7 +12,7 @@
 import { Clock, Effect, Layer } from "effect"
 import { type CheckpointType, NetworkDriver, type SignInStep } from "../NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
-import { reads, type Session } from "./Reads.ts"
+import { messageReaches, reads, type Session } from "./Reads.ts"
 import { personIn } from "./Refs.ts"
 import { simulate } from "./Simulations.ts"
 import * as State from "./State.ts"
@@ -68,6 +68,8 @@ export const layer = Layer.effect(
       profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId)),
       identify: (address) =>
         Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl })),
+      messageReaches: (accountId, providerId) =>
+        Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
       read: (accountId, command, input) =>
         Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
           Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })

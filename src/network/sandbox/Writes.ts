@@ -21,7 +21,7 @@ import { receivedInvitations } from "./Invites.ts"
 import { invitationAt, RESEND_WAIT_MS, type SentInvitation } from "./Outcomes.ts"
 import { memberFrom, personAt, summaryOf } from "./People.ts"
 import { rng } from "./Random.ts"
-import { conversationWith, type Session, summaryFor } from "./Reads.ts"
+import { conversationWith, messageReaches, type Session, summaryFor } from "./Reads.ts"
 import { everything, personIn, postIn } from "./Refs.ts"
 import { iso } from "./Timeline.ts"
 
@@ -205,11 +205,8 @@ const sendMessage: WriteHandlers["send_message"] = (session, input) =>
     } else {
       providerId = (yield* personIn("person", input.person ?? "")).providerId
     }
-    const connected = yield* isConnected(state, accountId, providerId, now)
     const conversation = yield* conversationWith(session, providerId)
-    // Anyone who has written to the account can be answered in that chat.
-    const theyWrote = conversation.messages.some((message) => message.direction === "received")
-    const inmail = !connected && !theyWrote
+    const inmail = !(yield* messageReaches(session, providerId))
     if (inmail && input.inmail !== true) {
       return yield* networkError(
         "guardrail",
