@@ -65,7 +65,7 @@ layer(serverLayer({ maxBodyBytes: 4096 }, kaboom))("every failure is answered in
     Effect.gen(function*() {
       const { keyValue } = yield* newWorkspace()
       assertEnvelope(yield* call("GET", "/v1/nothing-here", { token: keyValue }), 404, "notFound")
-      assertEnvelope(yield* call("GET", "/", {}), 404, "notFound")
+      assertEnvelope(yield* call("GET", "/nothing-here", {}), 404, "notFound")
     }))
 
   it.effect("a wrong method: 405 with allow", () =>
