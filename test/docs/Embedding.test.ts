@@ -4,9 +4,9 @@
  */
 import { spawn } from "node:child_process"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { freePort } from "../support/Processes.ts"
 import { freshPostgresUrl, serverDatabaseUrl } from "../support/TestDatabase.ts"
 
 const root = new URL("../../", import.meta.url).pathname
@@ -17,15 +17,6 @@ const example = (): string => {
   assert.isDefined(block, "the README has no embedding example")
   return block ?? ""
 }
-
-const freePort = Effect.callback<number>((resume) => {
-  const probe = createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const address = probe.address()
-    const port = address !== null && typeof address === "object" ? address.port : 0
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
 
 it.live.skipIf(serverDatabaseUrl === undefined)("the README's embedding example starts and serves", () =>
   Effect.gen(function*() {

@@ -6,12 +6,11 @@
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { keyIn, startServer } from "../support/Processes.ts"
+import { freePort, keyIn, startServer } from "../support/Processes.ts"
 import { serverDatabaseUrl } from "../support/TestDatabase.ts"
 
 const postgresBin = (() => {
@@ -25,15 +24,6 @@ const asPostgres = (command: string, args: ReadonlyArray<string>) =>
   process.getuid?.() === 0
     ? execFileSync("runuser", ["-u", "postgres", "--", command, ...args], { stdio: "pipe" })
     : execFileSync(command, [...args], { stdio: "pipe" })
-
-const freePort = Effect.callback<number>((resume) => {
-  const probe = createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const address = probe.address()
-    const port = address !== null && typeof address === "object" ? address.port : 0
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
 
 /** A PostgreSQL server of this test's own, which it may stop and start. */
 const ownPostgres = (bin: string) =>

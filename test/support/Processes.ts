@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { createServer } from "node:net"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { freshPostgresUrl, serverDatabaseUrl } from "./TestDatabase.ts"
@@ -50,6 +51,16 @@ export const stop = (running: Running) =>
     running.child.once("exit", (code) => resume(Effect.succeed(code)))
     running.child.kill("SIGTERM")
   })
+
+/** A TCP port free on 127.0.0.1 right now. */
+export const freePort = Effect.callback<number>((resume) => {
+  const probe = createServer()
+  probe.listen(0, "127.0.0.1", () => {
+    const address = probe.address()
+    const port = address !== null && typeof address === "object" ? address.port : 0
+    probe.close(() => resume(Effect.succeed(port)))
+  })
+})
 
 /** Runs `node <script> ...args` to completion: its exit code and everything it printed. */
 export const run = (script: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
