@@ -279,7 +279,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows under the ac
       const listed = yield* call("GET", "/v1/workflows", { token })
       assert.deepStrictEqual(listed.body.workflows.map((w: any) => w.id), [first.body.workflow.id])
 
-      const automation = { account: accountId, name: "Once", people: [other], messages: [{ text: "Hello!" }] }
+      const automation = { account: accountId, name: "Once", people: [other], messages: [{ text: "Hello!", inmail: true }] }
       const a1 = yield* call("POST", "/v1/automations", { token, body: automation, headers })
       const a2 = yield* call("POST", "/v1/automations", { token, body: automation, headers })
       assert.strictEqual(a1.status, 202, JSON.stringify(a1.body))
