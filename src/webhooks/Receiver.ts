@@ -1,7 +1,7 @@
 /**
  * The receiver's kit, `outreach-service/webhooks`: what a project that only
- * receives webhooks needs (verify a request, the header names), loading the
- * signature code and nothing of the service.
+ * receives webhooks needs (verify a request, the header names): the signature
+ * scheme over node:crypto, one file, nothing of the service or of Effect.
  *
  * @since 1.0.0
  */
@@ -19,4 +19,4 @@ export {
   type VerifyFailureReason,
   type VerifyOptions,
   type VerifyResult
-} from "./Signature.ts"
+} from "./Verify.ts"

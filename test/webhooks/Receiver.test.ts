@@ -1,6 +1,6 @@
 /**
- * `outreach-service/webhooks` loads the signature code and no module of the
- * service: a receiver need not load (or start) any of it.
+ * `outreach-service/webhooks` loads the signature scheme and nothing else: no
+ * module of the service, no Effect.
  */
 import { execFileSync } from "node:child_process"
 import { assert, describe, it } from "@effect/vitest"
@@ -22,6 +22,7 @@ describe("the receiver's kit", () => {
     const { exports, loaded }: { exports: ReadonlyArray<string>; loaded: ReadonlyArray<string> } = JSON.parse(output)
     assert.include(exports, "verifyWebhook")
     const ours = loaded.filter((url) => url.startsWith(`file://${root}src/`)).map((url) => url.slice(`file://${root}`.length))
-    assert.deepStrictEqual(ours.sort(), ["src/webhooks/Receiver.ts", "src/webhooks/Signature.ts"])
+    assert.deepStrictEqual(ours.sort(), ["src/webhooks/Receiver.ts", "src/webhooks/Verify.ts"])
+    assert.deepStrictEqual(loaded.filter((url) => url.includes("/node_modules/")), [])
   })
 })
