@@ -6,7 +6,8 @@
  * `seq` values are taken before commit, so a transaction still running can
  * commit a lower `seq` after a higher one is visible. The dispatcher only
  * moves its cursor over events whose writer is older than every running
- * transaction (`pg_snapshot_xmin`), so no event is ever skipped.
+ * transaction that may still write one (see the dispatcher's
+ * `outboxWriterHorizon`), so no event is ever skipped.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

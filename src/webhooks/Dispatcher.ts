@@ -131,6 +131,31 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         Effect.map((rows) => rows[0]?.any === true)
       )
 
+      /**
+       * The oldest transaction of this database that may still commit an
+       * outbox event: every one that holds the insert lock on
+       * `outbox_events`. Events written by older transactions are settled.
+       * Counting only these, not the whole server's oldest running
+       * transaction (`pg_snapshot_xmin`), keeps webhooks flowing while other
+       * databases on the same server, or unrelated work here, run long
+       * transactions. A writer holding the lock without a transaction id yet
+       * may already hold a lower `seq`: then nothing is settled this round.
+       */
+      const outboxWriterHorizon = sql<{ readonly horizon: string }>`
+        WITH writers AS (
+          SELECT a.backend_xid AS xid
+          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'relation' AND l.relation = 'outbox_events'::regclass AND l.mode = 'RowExclusiveLock'
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND l.pid <> pg_backend_pid()
+        )
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM writers WHERE xid IS NULL) THEN '0'
+               ELSE COALESCE(
+                 (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) x WHERE xid(x) IN (SELECT xid FROM writers)),
+                 pg_snapshot_xmax(pg_current_snapshot()))::text END AS horizon`.pipe(
+        Effect.map((rows) => rows[0]?.horizon ?? "0")
+      )
+
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
         if (!(yield* anyNew)) return false
         const now = yield* Time.now
@@ -138,9 +163,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const cursor = yield* sql<{ lastSeq: unknown }>`
             SELECT last_seq AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
+          // Taken before the events are read: a writer running then is still counted if it commits in between.
+          const horizon = yield* outboxWriterHorizon
           const events = yield* sql`
             SELECT seq, id::text AS id, workspace_id::text AS "workspaceId", type, created_at AS "createdAt", data,
-                   writer_xid::text AS "writerXid", writer_xid < pg_snapshot_xmin(pg_current_snapshot()) AS settled
+                   writer_xid::text AS "writerXid", writer_xid < ${horizon}::xid8 AS settled
             FROM outbox_events WHERE seq > ${lastSeq} ORDER BY seq LIMIT ${settings.fanOutBatch}`
             .pipe(Effect.flatMap(decodeEvents))
           let advancedTo = lastSeq
