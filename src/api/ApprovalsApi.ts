@@ -131,17 +131,20 @@ const ApprovalPage = Ok({
 }).annotate({ examples: [{ ok: true, approvals: [approvalExample], nextCursor: null }] })
 
 /** Approvals: list the writes waiting for a person, approve (optionally with new text) or reject them. */
+/** The filters of `GET /v1/approvals` (and of the assistants' `list_approvals`). */
+export const approvalListQuery = {
+  status: ApprovalStatus.annotate({ description: "Only approvals in this status (default `pending`)" }).pipe(
+    Schema.withDecodingDefaultTypeKey(Effect.succeed("pending" as const))
+  ),
+  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's approvals" })),
+  cursor: Schema.optionalKey(Cursor),
+  limit: ListLimit
+}
+
 export class ApprovalsApi extends HttpApiGroup.make("approvals")
   .add(
     HttpApiEndpoint.get("list", "/v1/approvals", {
-      query: {
-        status: ApprovalStatus.annotate({ description: "Only approvals in this status (default `pending`)" }).pipe(
-          Schema.withDecodingDefaultTypeKey(Effect.succeed("pending" as const))
-        ),
-        account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's approvals" })),
-        cursor: Schema.optionalKey(Cursor),
-        limit: ListLimit
-      },
+      query: approvalListQuery,
       success: ApprovalPage,
       error: Unprocessable
     }).annotateMerge(OpenApi.annotations({

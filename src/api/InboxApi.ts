@@ -135,11 +135,24 @@ export const HealthReport = Schema.Struct({
 }).annotate({ identifier: "HealthReport" })
 export type HealthReport = typeof HealthReport.Type
 
+/** The filter of `GET /v1/accounts/{id}/invitations` (and of the assistants' `list_invitations`). */
+export const invitationQuery = { status: Schema.optionalKey(InvitationFilter) }
+
+/** The look-back of `GET /v1/accounts/{id}/brief` (and of the assistants' `get_brief`). */
+export const briefQuery = {
+  hours: Schema.optionalKey(integerQuery({
+    minimum: 1,
+    maximum: 168,
+    description: "Look-back for replies, 1 to 168 hours (default 24)",
+    example: 24
+  }))
+}
+
 export class InboxApi extends HttpApiGroup.make("inbox")
   .add(
     HttpApiEndpoint.get("invitations", "/v1/accounts/:id/invitations", {
       params: { id: Uuid },
-      query: { status: Schema.optionalKey(InvitationFilter) },
+      query: invitationQuery,
       success: Ok({ invitations: Schema.Array(Invitation) }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({
@@ -149,14 +162,7 @@ export class InboxApi extends HttpApiGroup.make("inbox")
     })),
     HttpApiEndpoint.get("brief", "/v1/accounts/:id/brief", {
       params: { id: Uuid },
-      query: {
-        hours: Schema.optionalKey(integerQuery({
-          minimum: 1,
-          maximum: 168,
-          description: "Look-back for replies, 1 to 168 hours (default 24)",
-          example: 24
-        }))
-      },
+      query: briefQuery,
       success: Ok({ brief: Brief }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({

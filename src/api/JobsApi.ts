@@ -372,6 +372,18 @@ const JobPage = Ok({
 const jobPageExample = { ok: true, jobs: [exampleOf(contracts.connect.job)], nextCursor: "am9iOjQy" }
 
 /** Commands and jobs: the 21 command endpoints, `POST /v1/jobs`, and reading, listing and cancelling jobs. */
+/** The filters of `GET /v1/jobs` (and of the assistants' `list_jobs`). */
+export const jobListQuery = {
+  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's jobs" })),
+  status: Schema.optionalKey(JobStatus.annotate({ description: "Only jobs in this status" })),
+  kind: Schema.optionalKey(CommandNameSchema.annotate({ description: "Only jobs of this command" })),
+  cursor: Schema.optionalKey(Cursor),
+  limit: ListLimit
+}
+
+/** The long-poll of `GET /v1/jobs/{id}` (and of the assistants' `get_job`). */
+export const jobWaitQuery = { wait: Schema.optionalKey(Wait) }
+
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
     HttpApiEndpoint.post("create", "/v1/jobs", {
@@ -391,7 +403,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     })),
     HttpApiEndpoint.get("get", "/v1/jobs/:id", {
       params: jobId,
-      query: { wait: Schema.optionalKey(Wait) },
+      query: jobWaitQuery,
       success: Ok({ job: Job }),
       error: NotFound
     }).annotateMerge(OpenApi.annotations({
@@ -399,13 +411,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       description: `With \`wait\` (up to ${MAX_WAIT_SECONDS} seconds) the answer comes as soon as the job finishes, or with the job as it is when the time is up. Prefer this to tight polling: every request counts towards the 600 a minute.`
     })),
     HttpApiEndpoint.get("list", "/v1/jobs", {
-      query: {
-        account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's jobs" })),
-        status: Schema.optionalKey(JobStatus.annotate({ description: "Only jobs in this status" })),
-        kind: Schema.optionalKey(CommandNameSchema.annotate({ description: "Only jobs of this command" })),
-        cursor: Schema.optionalKey(Cursor),
-        limit: ListLimit
-      },
+      query: jobListQuery,
       success: JobPage.annotate({ examples: validExamples(JobPage, [jobPageExample]) }),
       error: Unprocessable
     }).annotateMerge(OpenApi.annotations({

@@ -241,7 +241,8 @@ const timelineExample = [
 ]
 
 /** `GET /v1/people` filters. */
-const searchQuery = {
+/** The filters of `GET /v1/people` (and of the assistants' `find_people`). */
+export const searchQuery = {
   q: Schema.optionalKey(
     Text.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
       description: "Words in the person's name, headline, company or profile address (case-insensitive)",

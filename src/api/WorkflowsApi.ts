@@ -123,6 +123,13 @@ const change = (name: "pause" | "resume" | "cancel", summary: string, descriptio
     error: [NotFound, Conflict]
   }).annotateMerge(OpenApi.annotations({ summary, description }))
 
+/** The filters of `GET /v1/workflows` (and of the assistants' `list_workflows`). */
+export const workflowListQuery = {
+  automation: Schema.optionalKey(Uuid.annotate({ description: "Only the runs of this automation" })),
+  cursor: Schema.optionalKey(Cursor),
+  limit: ListLimit
+}
+
 export class WorkflowsApi extends HttpApiGroup.make("workflows")
   .add(
     HttpApiEndpoint.post("start", "/v1/workflows", {
@@ -141,11 +148,7 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
       ].join("\n")
     })),
     HttpApiEndpoint.get("list", "/v1/workflows", {
-      query: {
-        automation: Schema.optionalKey(Uuid.annotate({ description: "Only the runs of this automation" })),
-        cursor: Schema.optionalKey(Cursor),
-        limit: ListLimit
-      },
+      query: workflowListQuery,
       success: Ok({
         workflows: Schema.Array(Workflow).annotate({ description: "Newest first" }),
         nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })

@@ -31,35 +31,48 @@ export const automationRecord = ({ messages, row, runs, status }: AutomationView
   updatedAt: row.updatedAt
 })
 
+/**
+ * Starts an automation under its optional Idempotency-Key (for REST and assistants alike); needs
+ * `Automations` and `Idempotency`.
+ */
+export const starter = Effect.gen(function*() {
+  const automations = yield* Automations
+  const idempotency = yield* Idempotency
+  return Effect.fn("Automations.startRequest")(function*(workspaceId: string, payload: typeof StartAutomation.Type, key: string | undefined) {
+    const start = Effect.map(
+      automations.start({
+        workspaceId,
+        accountId: payload.account,
+        name: payload.name,
+        people: payload.people,
+        messages: payload.messages
+      }),
+      (view) => ({ status: 202, body: automationRecord(view) })
+    )
+    const answer = yield* idempotent(idempotency, {
+      workspaceId,
+      endpoint: "POST /v1/automations",
+      key,
+      body: yield* Schema.encodeUnknownEffect(StartAutomation)(payload).pipe(Effect.orDie)
+    }, start)
+    const automation = yield* Schema.decodeUnknownEffect(Automation)(answer.body).pipe(Effect.orDie)
+    return { replayed: answer.replayed, automation }
+  })
+})
+
 export const AutomationsHandlers = HttpApiBuilder.group(
   Api,
   "automations",
   Effect.fn(function*(handlers) {
     const automations = yield* Automations
-    const idempotency = yield* Idempotency
+    const start = yield* starter
     const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
     return handlers
       .handle("start", ({ headers, payload }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
-          const start = Effect.map(
-            automations.start({
-              workspaceId,
-              accountId: payload.account,
-              name: payload.name,
-              people: payload.people,
-              messages: payload.messages
-            }),
-            (view) => ({ status: 202, body: automationRecord(view) })
-          )
-          const answer = yield* idempotent(idempotency, {
-            workspaceId,
-            endpoint: "POST /v1/automations",
-            key: headers["idempotency-key"],
-            body: yield* Schema.encodeUnknownEffect(StartAutomation)(payload).pipe(Effect.orDie)
-          }, start)
-          const automation = yield* Schema.decodeUnknownEffect(Automation)(answer.body).pipe(Effect.orDie)
-          return acceptedAnswer({ ok: true as const, automation }, answer.replayed)
+          const answer = yield* start(workspaceId, payload, headers["idempotency-key"])
+          return acceptedAnswer({ ok: true as const, automation: answer.automation }, answer.replayed)
         }))
       .handle("list", () =>
         Effect.gen(function*() {

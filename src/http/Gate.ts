@@ -19,7 +19,8 @@ import { ensureEnvelope, errorResponse } from "./Errors.ts"
 /** Paths the gate lets through untouched: load balancers poll them. */
 const ungated = new Set(["/healthz"])
 
-const bearerToken = (authorization: string | undefined): string | undefined => {
+/** The token of an `Authorization: Bearer ...` header. */
+export const bearerToken = (authorization: string | undefined): string | undefined => {
   if (authorization === undefined) return undefined
   const match = /^bearer +(.+)$/i.exec(authorization.trim())
   return match === null ? undefined : match[1].trim()

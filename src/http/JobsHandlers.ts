@@ -10,10 +10,8 @@ import { Api } from "../api/Api.ts"
 import { acceptedJob, decodeJob, decodeJobOf } from "../api/JobsApi.ts"
 import { type CommandName, commands } from "../commands/Commands.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
-import { Idempotency } from "../jobs/Idempotency.ts"
 import { Draining } from "./Draining.ts"
-import { idempotent } from "./Idempotent.ts"
-import type { JobRecord } from "../jobs/JobRow.ts"
+import * as JobIntake from "./JobIntake.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 
 const ok = true as const
@@ -24,27 +22,8 @@ export const JobsHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const jobs = yield* Jobs
     const draining = yield* Draining
-    const idempotency = yield* Idempotency
+    const accept = yield* JobIntake.make
     const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
-
-    /**
-     * Creates the job, or with an Idempotency-Key answers the first request's
-     * job again; `body` is what the key's repeats must match.
-     */
-    const accept = (
-      endpoint: string,
-      request: { readonly accountId: string; readonly command: CommandName; readonly input: unknown; readonly body: unknown },
-      key: string | undefined
-    ) =>
-      Effect.gen(function*() {
-        const workspaceId = yield* workspace
-        const create = Effect.map(
-          jobs.create({ workspaceId, accountId: request.accountId, command: request.command, input: request.input }),
-          (job): { readonly status: number; readonly body: JobRecord } => ({ status: 202, body: job })
-        )
-        const answer = yield* idempotent(idempotency, { workspaceId, endpoint, key, body: request.body }, create)
-        return { replayed: answer.replayed, job: answer.body }
-      })
 
     const command = <C extends CommandName>(name: C) =>
     ({ params, payload, headers }: {
@@ -53,12 +32,14 @@ export const JobsHandlers = HttpApiBuilder.group(
       readonly headers: { readonly "idempotency-key"?: string | undefined }
     }) =>
       Effect.gen(function*() {
-        const body = yield* Schema.encodeUnknownEffect(commands[name].input)(payload).pipe(Effect.orDie)
-        const answer = yield* accept(
-          `POST /v1/accounts/${params.id}/${name}`,
-          { accountId: params.id, command: name, input: payload, body },
-          headers["idempotency-key"]
-        )
+        const answer = yield* accept({
+          workspaceId: yield* workspace,
+          endpoint: JobIntake.commandEndpoint(params.id, name),
+          accountId: params.id,
+          command: name,
+          input: payload,
+          key: headers["idempotency-key"]
+        })
         const job = yield* decodeJobOf(name)(answer.job).pipe(Effect.orDie)
         return acceptedJob(job, answer.replayed)
       })
@@ -67,16 +48,15 @@ export const JobsHandlers = HttpApiBuilder.group(
       create: ({ payload, headers }) =>
         Effect.gen(function*() {
           const input = yield* Schema.encodeUnknownEffect(commands[payload.command].input)(payload.input).pipe(Effect.orDie)
-          const answer = yield* accept(
-            "POST /v1/jobs",
-            {
-              accountId: payload.account,
-              command: payload.command,
-              input: payload.input,
-              body: { account: payload.account, command: payload.command, input }
-            },
-            headers["idempotency-key"]
-          )
+          const answer = yield* accept({
+            workspaceId: yield* workspace,
+            endpoint: "POST /v1/jobs",
+            accountId: payload.account,
+            command: payload.command,
+            input: payload.input,
+            body: { account: payload.account, command: payload.command, input },
+            key: headers["idempotency-key"]
+          })
           return acceptedJob(yield* decodeJob(answer.job).pipe(Effect.orDie), answer.replayed)
         }),
       get: ({ params, query }) =>

@@ -10,6 +10,7 @@ import { Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import * as McpHttp from "../mcp/McpHttp.ts"
 import { AccountsHandlers } from "./AccountsHandlers.ts"
 import { ApprovalsHandlers } from "./ApprovalsHandlers.ts"
 import { AutomationsHandlers } from "./AutomationsHandlers.ts"
@@ -53,10 +54,13 @@ export const routes = Layer.mergeAll(
     { method: "GET", path: openapiPath },
     { method: "GET", path: docsPath },
     { method: "GET", path: "/" },
-    ...ConnectPage.connectRoutes
+    ...ConnectPage.connectRoutes,
+    { method: "POST", path: McpHttp.mcpPath },
+    { method: "DELETE", path: McpHttp.mcpPath }
   ]),
   ConnectPage.layer,
-  apiReference
+  apiReference,
+  McpHttp.layer
 )
 
 /**

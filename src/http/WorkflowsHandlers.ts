@@ -45,29 +45,42 @@ export const workflowRecord = ({ jobs, log, row, steps }: WorkflowView) => ({
   finishedAt: row.finishedAt
 })
 
+/**
+ * Starts a workflow under its optional Idempotency-Key (for REST and assistants alike); needs
+ * `Workflows` and `Idempotency`.
+ */
+export const starter = Effect.gen(function*() {
+  const workflows = yield* Workflows
+  const idempotency = yield* Idempotency
+  return Effect.fn("Workflows.startRequest")(function*(workspaceId: string, payload: typeof StartWorkflow.Type, key: string | undefined) {
+    const start = Effect.map(
+      workflows.start({ workspaceId, accountId: payload.account, person: payload.person, steps: payload.steps }),
+      (view) => ({ status: 202, body: workflowRecord(view) })
+    )
+    const answer = yield* idempotent(idempotency, {
+      workspaceId,
+      endpoint: "POST /v1/workflows",
+      key,
+      body: yield* Schema.encodeUnknownEffect(StartWorkflow)(payload).pipe(Effect.orDie)
+    }, start)
+    const workflow = yield* Schema.decodeUnknownEffect(Workflow)(answer.body).pipe(Effect.orDie)
+    return { replayed: answer.replayed, workflow }
+  })
+})
+
 export const WorkflowsHandlers = HttpApiBuilder.group(
   Api,
   "workflows",
   Effect.fn(function*(handlers) {
     const workflows = yield* Workflows
-    const idempotency = yield* Idempotency
+    const start = yield* starter
     const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
     return handlers
       .handle("start", ({ headers, payload }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
-          const start = Effect.map(
-            workflows.start({ workspaceId, accountId: payload.account, person: payload.person, steps: payload.steps }),
-            (view) => ({ status: 202, body: workflowRecord(view) })
-          )
-          const answer = yield* idempotent(idempotency, {
-            workspaceId,
-            endpoint: "POST /v1/workflows",
-            key: headers["idempotency-key"],
-            body: yield* Schema.encodeUnknownEffect(StartWorkflow)(payload).pipe(Effect.orDie)
-          }, start)
-          const workflow = yield* Schema.decodeUnknownEffect(Workflow)(answer.body).pipe(Effect.orDie)
-          return acceptedAnswer({ ok: true as const, workflow }, answer.replayed)
+          const answer = yield* start(workspaceId, payload, headers["idempotency-key"])
+          return acceptedAnswer({ ok: true as const, workflow: answer.workflow }, answer.replayed)
         }))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
