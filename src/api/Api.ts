@@ -21,6 +21,33 @@ import { SystemApi } from "./SystemApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 import { WorkflowsApi } from "./WorkflowsApi.ts"
 
+/**
+ * The MCP endpoint, for the document's readers (it is JSON-RPC, not a REST operation). The
+ * tools are named here in words; `test/mcp/Document.test.ts` fails when a tool is missing.
+ */
+const mcpDescription = [
+  "## AI assistants: MCP at `POST /mcp`",
+  "",
+  "An MCP server (streamable HTTP; protocol 2025-06-18, 2025-11-25 and 2026-07-28) on the same server. It takes the same",
+  "`Authorization: Bearer svc_...` API key, checked on every request, so a revoked key fails the assistant's very next call;",
+  "and every request counts against the key's 600 a minute. Desktop assistants use `npm run mcp` (stdio, bridged to this server).",
+  "",
+  "Tools, derived from this document's schemas:",
+  "- one per command, named as the command (`get_profile` ... `create_post`), taking `{accountId, input, idempotencyKey?}`:",
+  "  a read answers with its job, completed with its result when it finishes within 10 seconds; a write answers with its job",
+  "  and its `waitingFor`, through the Governor like `POST /v1/accounts/{id}/<command>`;",
+  "- jobs: `get_job` (with `wait`), `list_jobs`, `cancel_job`;",
+  "- accounts: `list_accounts`, `get_account`, `get_brief`, `get_health_report`, `list_invitations`;",
+  "- people: `find_people`, `get_person`; workflows: `start_workflow`, `list_workflows`, `get_workflow`;",
+  "  automations: `start_automation`, `list_automations`, `get_automation`;",
+  "- approvals: `list_approvals`.",
+  "",
+  "Resources: `outreach://accounts/{accountId}/brief`, `outreach://accounts/{accountId}/health-report` and `outreach://openapi.json`.",
+  "",
+  "What an assistant may not do: decide an approval (it may only list them; a person or an API key decides, over REST or in",
+  "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope."
+].join("\n")
+
 export class Api extends HttpApi.make("outreach")
   .add(SystemApi)
   .add(IdentityApi)
@@ -54,7 +81,9 @@ export class Api extends HttpApi.make("outreach")
       "warm-up and human approval; signed webhooks report what happened.",
       "",
       "Every response carries `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`.",
-      "Successful bodies start with `ok: true`; every error is `{ok: false, error: {type, message, next}}`."
+      "Successful bodies start with `ok: true`; every error is `{ok: false, error: {type, message, next}}`.",
+      "",
+      mcpDescription
     ].join("\n"),
     transform: (spec) => documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))
   }))
