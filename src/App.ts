@@ -23,6 +23,7 @@ import { Idempotency } from "./jobs/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
+import type { NetworkDriver } from "./network/NetworkDriver.ts"
 import * as SandboxDriver from "./network/sandbox/SandboxDriver.ts"
 import { People } from "./people/People.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
@@ -66,14 +67,23 @@ export const workflows = Automations.layer.pipe(
   Layer.provideMerge(WorkflowEngine.layer)
 )
 
-/** The core services (workspaces, keys, credentials, accounts, outbox, jobs and the Governor, approvals, webhooks, the inbox, people, workflows and reply triage); needs a migrated `SqlClient` and `AppConfig`. */
-export const core = Layer.mergeAll(Inbox.layer, Reports.layer, workflows).pipe(
-  Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
-  Layer.provideMerge(Governor.layerNoDeps),
-  Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
-  Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer)),
-  Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, network, triage, Draining.layer))
-)
+/**
+ * The core services on the network `driver` of your choice (an embedder's own implementation of
+ * the `NetworkDriver` port): workspaces, keys, credentials, accounts, outbox, jobs and the
+ * Governor, approvals, webhooks, the inbox, people, workflows and reply triage. Needs a migrated
+ * `SqlClient`, `AppConfig` and what the driver needs.
+ */
+export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
+  Layer.mergeAll(Inbox.layer, Reports.layer, workflows).pipe(
+    Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
+    Layer.provideMerge(Governor.layerNoDeps),
+    Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
+    Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer)),
+    Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, driver, triage, Draining.layer))
+  )
+
+/** The core services on the configured network (the sandbox); needs a migrated `SqlClient` and `AppConfig`. */
+export const core = coreWith(network)
 
 /**
  * The HTTP server with its routes, then the bootstrap: the port is bound before a first

@@ -7,10 +7,10 @@
  *
  * @since 1.0.0
  */
-import { Context, type Effect, type Redacted } from "effect"
+import { Context, Effect, type Redacted } from "effect"
 import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../commands/Commands.ts"
 import type { Tier } from "../domain/Limits.ts"
-import type { NetworkError } from "./NetworkErrors.ts"
+import { type NetworkError, networkError } from "./NetworkErrors.ts"
 import type { SyncResult } from "./Sync.ts"
 
 /** What the network reports about a signed-in account. */
@@ -112,3 +112,42 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    */
   readonly simulate?: (accountId: string, event: SimulatedEvent) => Effect.Effect<void, NetworkError>
 }>()("outreach/NetworkDriver") {}
+
+/** A driver's reads, one function per read command it supports. */
+export type ReadHandlers = {
+  readonly [C in ReadCommand]?: (accountId: string, input: InputOf<C>) => Effect.Effect<ResultOf<C>, NetworkError>
+}
+
+/** A driver's writes, one function per write command it supports. */
+export type WriteHandlers = {
+  readonly [C in WriteCommand]?: (accountId: string, input: InputOf<C>) => Effect.Effect<ResultOf<C>, NetworkError>
+}
+
+const unsupported = (driver: string, command: string) =>
+  Effect.fail(networkError(
+    "invalidInput",
+    `The ${driver} network does not support ${command}.`,
+    "Use a command this network supports, or another driver."
+  ))
+
+/**
+ * A driver from a table of the commands it supports: for an embedder's own network. A
+ * command left out of the table fails its jobs with `invalidInput` naming it.
+ */
+export const make = (driver: Omit<NetworkDriver["Service"], "read" | "write"> & {
+  readonly reads: ReadHandlers
+  readonly writes: WriteHandlers
+}): NetworkDriver["Service"] => {
+  const { reads, writes, ...rest } = driver
+  return NetworkDriver.of({
+    ...rest,
+    read: (accountId, command, input) => {
+      const handler = reads[command]
+      return handler === undefined ? unsupported(driver.name, command) : handler(accountId, input)
+    },
+    write: (accountId, command, input) => {
+      const handler = writes[command]
+      return handler === undefined ? unsupported(driver.name, command) : handler(accountId, input)
+    }
+  })
+}
