@@ -1,5 +1,5 @@
 /**
- * The README's embedding example, run as an embedder would: copied into a file
+ * The embedding example of docs/library.md, run as an embedder would: copied into a file
  * that imports the package by name, on a PostgreSQL database of its own.
  */
 import { spawn } from "node:child_process"
@@ -12,13 +12,13 @@ import { freshPostgresUrl, serverDatabaseUrl } from "../support/TestDatabase.ts"
 const root = new URL("../../", import.meta.url).pathname
 
 const example = (): string => {
-  const readme = readFileSync(new URL("README.md", `file://${root}`), "utf8")
-  const block = /## Embedding the core in an Effect app[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1]
-  assert.isDefined(block, "the README has no embedding example")
+  const page = readFileSync(new URL("docs/library.md", `file://${root}`), "utf8")
+  const block = /## Embedding the core in an Effect app[\s\S]*?```ts\n([\s\S]*?)```/.exec(page)?.[1]
+  assert.isDefined(block, "docs/library.md has no embedding example")
   return block ?? ""
 }
 
-it.live.skipIf(serverDatabaseUrl === undefined)("the README's embedding example starts and serves", () =>
+it.live.skipIf(serverDatabaseUrl === undefined)("the embedding example of docs/library.md starts and serves", () =>
   Effect.gen(function*() {
     const url = yield* freshPostgresUrl(serverDatabaseUrl ?? "")
     const port = yield* freePort
