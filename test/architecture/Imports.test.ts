@@ -20,11 +20,10 @@ const sources = (dir: string): ReadonlyArray<string> =>
       : []
   )
 
-/** The part of `src/` a file belongs to: its top folder, `network/sandbox` apart, or `(wiring)` for src/*.ts. */
+/** The part of `src/` a file belongs to: its top folder, or `(wiring)` for src/*.ts. */
 const partOf = (file: string): string => {
   const path = relative(src, file).split("/")
-  if (path.length === 1) return "(wiring)"
-  return path[0] === "network" && path[1] === "sandbox" ? "network/sandbox" : path[0]
+  return path.length === 1 ? "(wiring)" : path[0]
 }
 
 /** Every import between two parts of `src/`, as `from -> to` with the importing file. */
@@ -64,7 +63,7 @@ describe("import rules (docs/architecture.md)", () => {
   })
 
   it("the sandbox network is imported only where the driver is chosen", () => {
-    assert.deepStrictEqual(pairs((edge) => edge.to === "network/sandbox"), ["(wiring) -> network/sandbox"])
+    assert.deepStrictEqual(pairs((edge) => edge.to === "sandbox"), ["(wiring) -> sandbox"])
   })
 
   it("nothing imports the wiring (App.ts, main.ts, cli.ts, index.ts)", () => {
