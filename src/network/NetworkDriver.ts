@@ -26,6 +26,16 @@ export interface PersonIdentity {
   readonly profileUrl: string
 }
 
+/** What the service records of an account that a driver may keep for its own rules. */
+export interface AccountRecord {
+  readonly accountId: string
+  readonly workspaceId: string
+  readonly tier: Tier
+  readonly products: ReadonlyArray<string>
+  /** The account was disconnected from the service (`DELETE /v1/accounts/{id}`). */
+  readonly removed: boolean
+}
+
 /** A checkpoint the network asks a person to pass. */
 export type CheckpointType = "2fa" | "otp" | "captcha" | "in_app_approval"
 
@@ -104,6 +114,14 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    * received messages. Now is the `Clock`'s.
    */
   readonly sync: (accountId: string, since: number) => Effect.Effect<SyncResult, NetworkError>
+  /**
+   * Told each time the service records a change of an account (created, signed in with its tier
+   * and products, changed, removed), inside the transaction that records it: keep it to the
+   * driver's own bookkeeping. Optional. The sandbox keeps its own copy from it, so its rules
+   * (the free tier's notes, InMail, Sales Navigator, seats of one workspace) never read the
+   * service's tables.
+   */
+  readonly accountRecorded?: (account: AccountRecord) => Effect.Effect<void>
   /**
    * Sandbox only (a real network cannot be told what to do): makes the
    * network do `event` to the account at the `Clock`'s now, so later reads

@@ -78,6 +78,7 @@ export const layer = Layer.effect(
         Effect.flatMap(session(accountId), (current) => writes[command](current, input)).pipe(
           Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })
         ),
+      accountRecorded: (account) => state.recordAccount(account),
       sync: (accountId, since) =>
         Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(
           Effect.withSpan("SandboxDriver.sync", { attributes: { accountId } })

@@ -1,7 +1,8 @@
 /**
  * The sandbox network's stored state (`migrations/0020_sandbox_network.ts`,
- * `0021_sandbox_events.ts`): what accounts did on it, and what tests made the
- * network do to them. Failures of the database are defects here: the
+ * `0021_sandbox_events.ts`, `0140_sandbox_accounts.ts`): the accounts the
+ * service told it of, what they did on it, and what tests made the network do
+ * to them. It reads only its own `sandbox_*` tables, never the service's. Failures of the database are defects here: the
  * simulated network has no outage to report.
  *
  * @since 1.0.0
@@ -9,6 +10,7 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Tier, Tier as TierSchema } from "../domain/Limits.ts"
+import type { AccountRecord } from "../network/NetworkDriver.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import type { SentInvitation, SentMessage } from "./Outcomes.ts"
 
@@ -73,7 +75,7 @@ const AccountRow = Schema.Struct({
   workspaceId: Schema.String
 })
 
-/** What the sandbox knows of an account from the service's `accounts` table. */
+/** What the sandbox knows of an account from what the service told it (`NetworkDriver.accountRecorded`). */
 export interface AccountFacts {
   readonly tier: Tier
   readonly products: ReadonlyArray<string>
@@ -110,13 +112,24 @@ export const make = Effect.gen(function*() {
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
 
-    /** The account's tier and products from the service, or null when the service has no such account. */
+    /** The account's tier, products and workspace as the service recorded them, or null when it never told of it. */
     account: (accountId: string): Effect.Effect<AccountFacts | null> =>
-      UUID.test(accountId)
-        ? decode(AccountRow)(
-          sql`SELECT tier, products, workspace_id::text AS "workspaceId" FROM accounts WHERE id = ${accountId}`
-        ).pipe(Effect.map((rows) => rows[0] ?? null))
-        : Effect.succeed(null),
+      decode(AccountRow)(
+        sql`SELECT tier, products, workspace_id AS "workspaceId" FROM sandbox_accounts WHERE account_id = ${accountId}`
+      ).pipe(Effect.map((rows) => rows[0] ?? null)),
+
+    /** Keeps what the service recorded of an account, replacing what it told before. */
+    recordAccount: (account: AccountRecord) =>
+      run(sql`INSERT INTO sandbox_accounts ${
+        sql.insert({
+          account_id: account.accountId,
+          workspace_id: account.workspaceId,
+          tier: account.tier,
+          products: JSON.stringify(account.products),
+          removed: account.removed
+        })
+      } ON CONFLICT (account_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, tier = EXCLUDED.tier,
+          products = EXCLUDED.products, removed = EXCLUDED.removed`),
 
     /** Every invitation the account sent to the person, newest first. */
     invitationsTo: (accountId: string, providerId: string): Effect.Effect<ReadonlyArray<SentInvitation>> =>
@@ -126,8 +139,8 @@ export const make = Effect.gen(function*() {
     /** Invitations to the person not withdrawn, sent by other accounts of the workspace. */
     workspaceInvitationsTo: (workspaceId: string, accountId: string, providerId: string) =>
       invitations(sql`SELECT ${sql.unsafe(invitationColumnsOf("i"))}
-        FROM sandbox_invitations i JOIN accounts a ON a.id::text = i.account_id
-        WHERE a.workspace_id = ${workspaceId} AND a.removed_at IS NULL AND i.account_id <> ${accountId}
+        FROM sandbox_invitations i JOIN sandbox_accounts a ON a.account_id = i.account_id
+        WHERE a.workspace_id = ${workspaceId} AND NOT a.removed AND i.account_id <> ${accountId}
           AND i.provider_id = ${providerId} AND i.withdrawn_at_ms IS NULL`),
 
     /** One invitation of the account by id. */

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { commands, readCommands } from "../../src/commands/Commands.ts"
 import type { Tier } from "../../src/domain/Limits.ts"
-import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
+import { type AccountRecord, NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { NetworkError } from "../../src/network/NetworkErrors.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { profileOfProviderId } from "../../src/sandbox/Addresses.ts"
@@ -26,31 +26,18 @@ const driverLayer = SandboxDriver.layer.pipe(Layer.provideMerge(TestDatabase.lay
 const inSandbox = <A, E>(body: Effect.Effect<A, E, NetworkDriver | SqlClient.SqlClient>) =>
   Effect.andThen(TestClock.setTime(start), Effect.provide(body, driverLayer))
 
-/** A new workspace with one connected account of the tier; returns the account id. */
+/** A connected account of the tier in the workspace (a new one unless given), recorded as the service records it. */
 const newAccount = (tier: Tier, workspaceId: string = crypto.randomUUID()) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const now = new Date(start).toISOString()
-    yield* sql`INSERT INTO workspaces ${sql.insert({ id: workspaceId, name: "Test", created_at: now })} ON CONFLICT DO NOTHING`
+    const network = yield* NetworkDriver
     const id = crypto.randomUUID()
-    yield* sql`INSERT INTO accounts ${
-      sql.insert({
-        id,
-        workspace_id: workspaceId,
-        label: "Ada",
-        status: "active",
-        tier,
-        products: JSON.stringify(tier === "sales_nav" ? ["sales_navigator"] : []),
-        working_days: JSON.stringify([1, 2, 3, 4, 5]),
-        work_from: "09:00",
-        work_to: "18:00",
-        timezone: "Europe/Berlin",
-        created_at: now,
-        updated_at: now
-      })
-    }`
+    yield* record(network, { accountId: id, workspaceId, tier, products: tier === "sales_nav" ? ["sales_navigator"] : [], removed: false })
     return { id, workspaceId }
-  }).pipe(Effect.orDie)
+  })
+
+/** Tells the sandbox what the service recorded of an account, as `Accounts` does. */
+const record = (network: NetworkDriver["Service"], account: AccountRecord) =>
+  network.accountRecorded === undefined ? Effect.die("the sandbox keeps the accounts it is told of") : network.accountRecorded(account)
 
 /** The first made-up person (by index) that satisfies `wanted`, as a profile URL and provider id. */
 const someone = (salt: string, wanted: (providerId: string) => boolean) => {
@@ -164,6 +151,12 @@ describe("the sandbox driver", () => {
         yield* network.write(id, "connect", { person: target.profileUrl })
         const elsewhere = yield* network.write(outsider.id, "connect", { person: target.profileUrl })
         assert.strictEqual(elsewhere.status, "pending")
+        // Nor by a seat the workspace has removed.
+        const removed = yield* newAccount("premium", workspaceId)
+        const held = someone("removed", (p) => notConnected(removed.id)(p) && notConnected(colleague.id)(p))
+        yield* network.write(removed.id, "connect", { person: held.profileUrl })
+        yield* record(network, { accountId: removed.id, workspaceId, tier: "premium", products: [], removed: true })
+        assert.strictEqual((yield* network.write(colleague.id, "connect", { person: held.profileUrl })).status, "pending")
       })))
 
     it.effect("refuses a new invitation within 3 weeks of a withdrawal, with the date", () =>
