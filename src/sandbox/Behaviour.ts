@@ -7,7 +7,7 @@
  */
 import type { TriageClass } from "../network/Models.ts"
 import { profileOfProviderId } from "./Addresses.ts"
-import { inviteQualityScore } from "./InviteQuality.ts"
+import { acceptanceScore } from "./AcceptanceScore.ts"
 import { personAt, personTraits } from "./People.ts"
 import { rng } from "./Random.ts"
 import { replyText } from "./ReplyTexts.ts"
@@ -26,13 +26,13 @@ export type InvitationOutcome =
 
 /**
  * The probability that the person accepts an invitation from the account:
- * 6% plus up to 62% by invitation quality (see `inviteQuality`), plus 4 points
+ * 6% plus up to 62% by the acceptance score (see `acceptanceScore`), plus 4 points
  * with a note. Over a typical mix of people this is about 30 to 45%, as
  * reported for cold B2B invitations.
  */
 export const acceptanceProbability = (accountSeed: string, providerId: string, withNote = false): number => {
   const person = personAt(profileOfProviderId(providerId), { account: accountSeed, now: SCORING_INSTANT })
-  const score = inviteQualityScore(person)
+  const score = acceptanceScore(person).score
   return Math.min(0.9, 0.06 + 0.62 * (score / 100) + (withNote ? 0.04 : 0))
 }
 

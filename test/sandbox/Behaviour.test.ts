@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Person, TriageClass } from "../../src/network/Models.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
-import { inviteQuality, inviteQualityScore } from "../../src/sandbox/InviteQuality.ts"
+import { acceptanceScore } from "../../src/sandbox/AcceptanceScore.ts"
 import { memberFrom, personAt } from "../../src/sandbox/People.ts"
 import { rng } from "../../src/sandbox/Random.ts"
 import { templateCount } from "../../src/sandbox/ReplyTexts.ts"
@@ -43,7 +43,7 @@ describe("invitations", () => {
 
   it("are accepted more often by better targets", () => {
     const scored = population.map((ref) => ({
-      score: inviteQualityScore(personAt(ref, { account: "account-1", now })),
+      score: acceptanceScore(personAt(ref, { account: "account-1", now })).score,
       accepts: invitationOutcome("account-1", ref.providerId).accepts
     }))
     const rate = (list: ReadonlyArray<{ accepts: boolean }>) => list.filter((s) => s.accepts).length / list.length
@@ -85,11 +85,11 @@ describe("replies", () => {
   })
 })
 
-describe("inviteQualityScore", () => {
+describe("acceptanceScore", () => {
   const people = population.slice(0, 1000).map((ref) => personAt(ref, { account: "account-1", now }))
 
   it("stays within 0 to 100 and spreads across the range", () => {
-    const scores = people.map((p) => inviteQualityScore(p))
+    const scores = people.map((p) => acceptanceScore(p).score)
     assert.isTrue(scores.every((s) => Number.isInteger(s) && s >= 0 && s <= 100))
     assert.isBelow(Math.min(...scores), 30)
     assert.isAbove(Math.max(...scores), 75)
@@ -97,19 +97,19 @@ describe("inviteQualityScore", () => {
 
   it("is 0 for a connection, and rises with mutual connections, degree and relevance", () => {
     const base: Person = people.find((p) => p.connectionDegree === 2) ?? people[0]
-    assert.strictEqual(inviteQualityScore({ ...base, connectionDegree: 1 }), 0)
-    const none = inviteQualityScore({ ...base, connectionDegree: 2, mutualConnections: 0 })
-    const some = inviteQualityScore({ ...base, connectionDegree: 2, mutualConnections: 5 })
-    const many = inviteQualityScore({ ...base, connectionDegree: 2, mutualConnections: 40 })
+    assert.strictEqual(acceptanceScore({ ...base, connectionDegree: 1 }).score, 0)
+    const none = acceptanceScore({ ...base, connectionDegree: 2, mutualConnections: 0 }).score
+    const some = acceptanceScore({ ...base, connectionDegree: 2, mutualConnections: 5 }).score
+    const many = acceptanceScore({ ...base, connectionDegree: 2, mutualConnections: 40 }).score
     assert.isTrue(none < some && some < many)
     assert.isAbove(
-      inviteQualityScore({ ...base, connectionDegree: 2 }),
-      inviteQualityScore({ ...base, connectionDegree: 3, mutualConnections: base.mutualConnections })
+      acceptanceScore({ ...base, connectionDegree: 2 }).score,
+      acceptanceScore({ ...base, connectionDegree: 3, mutualConnections: base.mutualConnections }).score
     )
     assert.isAbove(
-      inviteQualityScore(base, { keywords: [base.title] }),
-      inviteQualityScore(base, { keywords: ["underwater basket weaving"] })
+      acceptanceScore(base, { keywords: [base.title] }).score,
+      acceptanceScore(base, { keywords: ["underwater basket weaving"] }).score
     )
-    assert.include(inviteQuality({ ...base, mutualConnections: 0 }).weaknesses, "no mutual connections")
+    assert.include(acceptanceScore({ ...base, mutualConnections: 0 }).weaknesses, "no mutual connections")
   })
 })

@@ -1,9 +1,14 @@
 /**
  * How likely the sandbox's made-up person is to accept an invitation, as a
- * score from 0 to 100, for the sandbox's acceptance model only (a better
- * target is more likely to accept). The service's own `minInviteQuality` gate
- * scores profiles with `domain/InviteQuality.ts`; folding this model onto that
- * score is open work.
+ * score from 0 to 100: the sandbox's acceptance model (a better target is more
+ * likely to accept), which drives its simulated answers (`Behaviour.ts`).
+ *
+ * It is not the service's invitation quality (`src/domain/InviteQuality.ts`,
+ * the `minInviteQuality` gate), and the two stay apart on purpose: the gate is
+ * the service's rule, the same on every network driver, and must not move when
+ * the simulation is tuned; this score models what only the simulated people
+ * "know" (relevance to a target, openness to work, the degree of the relation),
+ * and changing it changes the sandbox's answers only.
  *
  * @since 1.0.0
  */
@@ -17,8 +22,8 @@ export interface InviteTarget {
   readonly industries?: ReadonlyArray<string> | undefined
 }
 
-/** The score and its parts (each part's maximum in brackets in `inviteQuality`'s JSDoc). */
-export interface InviteQuality {
+/** The score and its parts (each part's maximum in brackets in `acceptanceScore`'s JSDoc). */
+export interface AcceptanceScore {
   readonly score: number
   readonly factors: {
     readonly completeness: number
@@ -62,7 +67,7 @@ const relevanceOf = (person: Person, target: InviteTarget | undefined): number =
  *
  * A first-degree connection scores 0: there is nothing to invite.
  */
-export const inviteQuality = (person: Person, target?: InviteTarget): InviteQuality => {
+export const acceptanceScore = (person: Person, target?: InviteTarget): AcceptanceScore => {
   if (person.connectionDegree === 1) {
     return {
       score: 0,
@@ -98,6 +103,3 @@ export const inviteQuality = (person: Person, target?: InviteTarget): InviteQual
     weaknesses
   }
 }
-
-/** The 0 to 100 invitation quality of `person` (see `inviteQuality` for the parts). */
-export const inviteQualityScore = (person: Person, target?: InviteTarget): number => inviteQuality(person, target).score
