@@ -17,7 +17,7 @@ import { applyLimitUpdates, type Limit, type LimitOverride, type LimitUpdate, li
 import * as Time from "../domain/Time.ts"
 import { recoverFromRestriction, startWarmup } from "../domain/Warmup.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
-import type { NewEvent } from "../events/Events.ts"
+import type { NewEvent } from "../domain/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
 import { AccountChanges } from "./AccountChanges.ts"

@@ -14,7 +14,7 @@
  *
  * @since 1.0.0
  */
-import type { Person } from "../network/Models.ts"
+import type { Person } from "./NetworkModels.ts"
 import type { JobFailure } from "./Job.ts"
 
 /** A score and the reasons it is not higher (empty for a strong profile). */

@@ -15,7 +15,7 @@
  */
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { InvitationSent, InvitationWithdrawn } from "../commands/Results.ts"
+import { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
 

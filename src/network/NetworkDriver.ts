@@ -2,13 +2,13 @@
  * The network driver port: every action on the professional network goes
  * through this one service, so a real driver can replace the sandbox without
  * touching the core: signing in, every read and write command of the
- * catalogue (`commands/Commands.ts`), and syncing what the network did
+ * catalogue (`domain/Commands.ts`), and syncing what the network did
  * (invitations accepted, messages received).
  *
  * @since 1.0.0
  */
 import { Context, Effect, type Redacted } from "effect"
-import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../commands/Commands.ts"
+import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../domain/Commands.ts"
 import type { Tier } from "../domain/Limits.ts"
 import { type NetworkError, networkError } from "./NetworkErrors.ts"
 import type { SyncResult } from "./Sync.ts"

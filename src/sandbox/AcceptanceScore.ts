@@ -12,7 +12,7 @@
  *
  * @since 1.0.0
  */
-import type { Person } from "../network/Models.ts"
+import type { Person } from "../domain/NetworkModels.ts"
 
 /** What the invitation is for, to judge relevance; all optional. */
 export interface InviteTarget {

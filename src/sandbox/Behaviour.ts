@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import type { TriageClass } from "../network/Models.ts"
+import type { TriageClass } from "../domain/NetworkModels.ts"
 import { profileOfProviderId } from "./Addresses.ts"
 import { acceptanceScore } from "./AcceptanceScore.ts"
 import { personAt, personTraits } from "./People.ts"

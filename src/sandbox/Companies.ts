@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import type { Company, CompanyRef, CompanySize, CompanySummary } from "../network/Models.ts"
+import type { Company, CompanyRef, CompanySize, CompanySummary } from "../domain/NetworkModels.ts"
 import type { CompanyAddress } from "./Addresses.ts"
 import { slugify } from "./Names.ts"
 import { places } from "./Places.ts"

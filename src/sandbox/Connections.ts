@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import { Effect } from "effect"
-import type { Person, PersonSummary } from "../network/Models.ts"
+import type { Person, PersonSummary } from "../domain/NetworkModels.ts"
 import { acceptedAtOf } from "./Outcomes.ts"
 import { relationTo } from "./People.ts"
 import type { State } from "./State.ts"

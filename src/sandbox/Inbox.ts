@@ -8,7 +8,7 @@
  * @since 1.0.0
  */
 import { Result, Schema } from "effect"
-import type { Chat, ChatPage, Conversation, Message, TriageClass } from "../network/Models.ts"
+import type { Chat, ChatPage, Conversation, Message, TriageClass } from "../domain/NetworkModels.ts"
 import { profileOfProviderId, type ProfileRef } from "./Addresses.ts"
 import { chatIdOf, providerIdOfChat } from "./Ids.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"

@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import { Result } from "effect"
-import type { ReceivedInvitation, ReceivedInvitationPage } from "../network/Models.ts"
+import type { ReceivedInvitation, ReceivedInvitationPage } from "../domain/NetworkModels.ts"
 import { invitationIdOf } from "./Ids.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"
 import { memberFrom, summaryOf } from "./People.ts"

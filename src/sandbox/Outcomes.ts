@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import type { Message } from "../network/Models.ts"
+import type { Message } from "../domain/NetworkModels.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
 import { invitationOutcome, replyOutcome } from "./Behaviour.ts"
 import { hash32 } from "./Random.ts"

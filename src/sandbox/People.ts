@@ -11,7 +11,7 @@
  *
  * @since 1.0.0
  */
-import type { Company, ConnectionDegree, ConnectionsBucket, Experience, Person, PersonSummary } from "../network/Models.ts"
+import type { Company, ConnectionDegree, ConnectionsBucket, Experience, Person, PersonSummary } from "../domain/NetworkModels.ts"
 import type { ProfileRef } from "./Addresses.ts"
 import { profileOfProviderId } from "./Addresses.ts"
 import { catalogue, catalogueCompany, companyRefOf } from "./Companies.ts"

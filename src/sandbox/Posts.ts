@@ -7,7 +7,7 @@
  * @since 1.0.0
  */
 import { Result } from "effect"
-import type { Company, Post, PostAuthor, PostPage } from "../network/Models.ts"
+import type { Company, Post, PostAuthor, PostPage } from "../domain/NetworkModels.ts"
 import type { PostAddress, ProfileRef } from "./Addresses.ts"
 import { profileOfProviderId } from "./Addresses.ts"
 import { hash32, rng } from "./Random.ts"

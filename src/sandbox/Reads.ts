@@ -7,8 +7,8 @@
  * @since 1.0.0
  */
 import { Effect } from "effect"
-import type { CommandInputs, CommandResults, ReadCommand } from "../commands/Commands.ts"
-import type { Chat, Conversation, Message } from "../network/Models.ts"
+import type { CommandInputs, CommandResults, ReadCommand } from "../domain/Commands.ts"
+import type { Chat, Conversation, Message } from "../domain/NetworkModels.ts"
 import { networkError, type NetworkError } from "../network/NetworkErrors.ts"
 import { profileOfProviderId } from "./Addresses.ts"
 import { companyFor } from "./Companies.ts"

@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import type { TriageClass } from "../network/Models.ts"
+import type { TriageClass } from "../domain/NetworkModels.ts"
 import type { Rng } from "./Random.ts"
 
 /** What a template can mention. */

@@ -7,7 +7,7 @@
  * @since 1.0.0
  */
 import { Result } from "effect"
-import type { CompanySearchPage, CompanySize, ConnectionDegree, PeopleSearchPage } from "../network/Models.ts"
+import type { CompanySearchPage, CompanySize, ConnectionDegree, PeopleSearchPage } from "../domain/NetworkModels.ts"
 import { profileOfProviderId } from "./Addresses.ts"
 import { catalogue, companyFor, companySummaryOf } from "./Companies.ts"
 import { providerIdOfSlug } from "./Ids.ts"

@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import type { Ssi } from "../network/Models.ts"
+import type { Ssi } from "../domain/NetworkModels.ts"
 import { rng } from "./Random.ts"
 import { industries } from "./Roles.ts"
 import { DAY, iso } from "./Timeline.ts"

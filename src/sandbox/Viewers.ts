@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import { Result } from "effect"
-import type { ProfileViewer, ProfileViewerPage } from "../network/Models.ts"
+import type { ProfileViewer, ProfileViewerPage } from "../domain/NetworkModels.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"
 import { memberFrom, personTraits, summaryOf } from "./People.ts"
 import { rng } from "./Random.ts"

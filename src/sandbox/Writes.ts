@@ -10,8 +10,8 @@
  */
 import { randomBytes, randomInt, randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import type { CommandInputs, CommandResults, WriteCommand } from "../commands/Commands.ts"
-import type { Post } from "../network/Models.ts"
+import type { CommandInputs, CommandResults, WriteCommand } from "../domain/Commands.ts"
+import type { Post } from "../domain/NetworkModels.ts"
 import { networkError, type NetworkError } from "../network/NetworkErrors.ts"
 import { accountFacts, hasInMail, hasSalesNavigator } from "./AccountProfiles.ts"
 import { type PostAddress, profileOfProviderId } from "./Addresses.ts"

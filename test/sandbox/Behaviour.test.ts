@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { Person, TriageClass } from "../../src/network/Models.ts"
+import type { Person, TriageClass } from "../../src/domain/NetworkModels.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { acceptanceScore } from "../../src/sandbox/AcceptanceScore.ts"
 import { memberFrom, personAt } from "../../src/sandbox/People.ts"

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
-import * as Models from "../../src/network/Models.ts"
+import * as Models from "../../src/domain/NetworkModels.ts"
 import { catalogue, companyFor } from "../../src/sandbox/Companies.ts"
 import { chatIdOf } from "../../src/sandbox/Ids.ts"
 import { getConversation, listChats } from "../../src/sandbox/Inbox.ts"

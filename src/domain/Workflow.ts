@@ -2,16 +2,17 @@
  * What a workflow is made of: a tree of steps about one person, run for one
  * account. A step runs a command (a job through the Governor), waits a
  * while, waits for something to happen (with a time limit and a branch for
- * each outcome), or branches at once on a condition. The schemas here are the
- * API's; the rules (how deep, how many steps, what a step's input defaults to)
- * are written once, here.
+ * each outcome), or branches at once on a condition; and where a workflow is
+ * (its status, what it waits for). The schemas here are the API's; the rules
+ * (how deep, how many steps, what a step's input defaults to) are written
+ * once, here.
  *
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { type CommandName, CommandNameSchema, commands } from "../commands/Commands.ts"
-import { describedOnly } from "../domain/Rules.ts"
-import { TriageClass } from "../triage/TriageClass.ts"
+import { type CommandName, CommandNameSchema, commands } from "./Commands.ts"
+import { describedOnly } from "./Rules.ts"
+import { TriageClass } from "./TriageClass.ts"
 
 /** The most steps one workflow may hold, counting those inside branches. */
 export const MAX_STEPS = 50
@@ -19,6 +20,40 @@ export const MAX_STEPS = 50
 export const MAX_DEPTH = 5
 /** The longest a workflow may wait in one step (90 days), in seconds. */
 export const MAX_WAIT_SECONDS = 90 * 24 * 3600
+
+/**
+ * A workflow's status:
+ * - `running`: a step is under way (a command's job is being created, a branch is decided);
+ * - `waiting`: it waits for a job, a time or a condition (`waitingFor` says which);
+ * - `completed`: every step ran; `stopped`: it ended early because the person replied
+ *   (automations); `failed`: a step's job failed; `cancelled`: cancelled by a caller.
+ */
+export const workflowStatuses = ["running", "waiting", "completed", "stopped", "failed", "cancelled"] as const
+export const WorkflowStatus = Schema.Literals(workflowStatuses).annotate({
+  description: "running, waiting (see waitingFor), completed, stopped (the person replied), failed or cancelled"
+})
+export type WorkflowStatus = typeof WorkflowStatus.Type
+
+/**
+ * What a waiting workflow waits for:
+ * - `job`: the job of a command step to finish;
+ * - `delay`: a wait step's time to pass (or, in an automation, a reply);
+ * - `condition`: a waitFor step's condition to hold, or its time limit;
+ * - `resume`: a person to resume it (paused).
+ */
+export const workflowWaitReasons = ["job", "delay", "condition", "resume"] as const
+export const WorkflowWaitReason = Schema.Literals(workflowWaitReasons).annotate({
+  description: "job (a command step's job to finish), delay (a wait step), condition (a waitFor step) or resume (paused)"
+})
+export type WorkflowWaitReason = typeof WorkflowWaitReason.Type
+
+/** Statuses that do not change again. */
+export const finishedWorkflowStatuses: ReadonlySet<WorkflowStatus> = new Set([
+  "completed",
+  "stopped",
+  "failed",
+  "cancelled"
+])
 
 const Seconds = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_WAIT_SECONDS })).annotate({
   description: `Seconds, 1 to ${MAX_WAIT_SECONDS} (90 days)`

@@ -8,7 +8,7 @@ import {
   isCommandName,
   readCommands,
   writeCommands
-} from "../../src/commands/Commands.ts"
+} from "../../src/domain/Commands.ts"
 import { categoryOfCommand } from "../../src/domain/Limits.ts"
 
 type Decoder = Schema.ConstraintDecoder<unknown>

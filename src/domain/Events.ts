@@ -6,8 +6,8 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { InvitationSource } from "../domain/Invitation.ts"
-import { TriageClass } from "../triage/TriageClass.ts"
+import { InvitationSource } from "./Invitation.ts"
+import { TriageClass } from "./TriageClass.ts"
 
 const Uuid = Schema.String.annotate({ format: "uuid" })
 const DateTime = Schema.String.annotate({ format: "date-time" })

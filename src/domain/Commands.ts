@@ -7,7 +7,7 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { type Category, categoryOfCommand } from "../domain/Limits.ts"
+import { type Category, categoryOfCommand } from "./Limits.ts"
 import {
   ChatPage,
   Company,
@@ -20,9 +20,9 @@ import {
   ProfileViewerPage,
   ReceivedInvitationPage,
   Ssi
-} from "../network/Models.ts"
-import * as Inputs from "./Inputs.ts"
-import * as Results from "./Results.ts"
+} from "./NetworkModels.ts"
+import * as Inputs from "./CommandInputs.ts"
+import * as Results from "./CommandResults.ts"
 
 /** Reads look things up; writes change something on the network. */
 export type CommandKind = "read" | "write"

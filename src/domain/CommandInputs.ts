@@ -8,9 +8,9 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { exactlyOneOf } from "../domain/Rules.ts"
-import { Text } from "../domain/Text.ts"
-import { CompanySize, ConnectionDegree } from "../network/Models.ts"
+import { exactlyOneOf } from "./Rules.ts"
+import { Text } from "./Text.ts"
+import { CompanySize, ConnectionDegree } from "./NetworkModels.ts"
 
 /** The network's limit on an invitation note. */
 export const NOTE_MAX = 300

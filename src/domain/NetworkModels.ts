@@ -24,8 +24,8 @@ const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 const between = (minimum: number, maximum: number) => Schema.Number.check(Schema.isBetween({ minimum, maximum }))
 
-/** The reply classes of the triage, as in the spec (one list, in `triage/TriageClass.ts`). */
-export { TriageClass } from "../triage/TriageClass.ts"
+/** The reply classes of the triage, as in the spec (one list, in `TriageClass.ts`). */
+export { TriageClass } from "./TriageClass.ts"
 
 /** 1 = a connection, 2 = a connection of a connection, 3 = further away. */
 export const ConnectionDegree = Schema.Literals([1, 2, 3]).annotate({

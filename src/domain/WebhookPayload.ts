@@ -10,7 +10,7 @@
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { EventData, type EventType, eventTypes } from "../events/Events.ts"
+import { EventData, type EventType, eventTypes } from "./Events.ts"
 
 /** Delivery modes of an endpoint. */
 export const WebhookMode = Schema.Literals(["fat", "thin"])

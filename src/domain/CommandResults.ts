@@ -1,13 +1,13 @@
 /**
  * The results of the write commands. Read commands answer the network's own
- * records (`network/Models.ts`); writes answer what was done, with the ids a
+ * records (`NetworkModels.ts`); writes answer what was done, with the ids a
  * later command needs (the invitation to withdraw, the chat to follow up in).
  *
  * @since 1.0.0
  */
 import { Schema } from "effect"
-import { PersonSummary, Post } from "../network/Models.ts"
-import { Reaction, Visibility } from "./Inputs.ts"
+import { PersonSummary, Post } from "./NetworkModels.ts"
+import { Reaction, Visibility } from "./CommandInputs.ts"
 
 const DateTime = Schema.String.annotate({
   format: "date-time",
