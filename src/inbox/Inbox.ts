@@ -55,7 +55,7 @@ import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
-import { recordSynced } from "./Invitations.ts"
+import { recordSynced } from "../people/Invitations.ts"
 
 /** How far each sync reaches back before the previous one's end. */
 export const SYNC_OVERLAP_MS = 60_000

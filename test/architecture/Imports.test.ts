@@ -64,7 +64,7 @@ describe("import rules (docs/architecture.md)", () => {
   it("no two parts import each other", () => {
     const all = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`))
     const mutual = pairs((edge) => edge.from < edge.to && all.has(`${edge.to} -> ${edge.from}`))
-    const knownDebt = ["inbox -> jobs"]
+    const knownDebt: ReadonlyArray<string> = []
     assert.deepStrictEqual(mutual, knownDebt)
   })
 })

@@ -11,6 +11,10 @@
  * withdrawal never undoes it: once resolved, an invitation never becomes
  * pending again.
  *
+ * It sits with the people (beside `Touches.ts`, the other record a job's
+ * ending and syncing both write) so that `jobs/` and `inbox/` each depend on
+ * it without depending on each other.
+ *
  * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
