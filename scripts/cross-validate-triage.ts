@@ -16,7 +16,7 @@ import { Effect } from "effect"
 import { fitOptions, fromModel } from "../src/triage/Classifier.ts"
 import { type LabelledReply, repliesIn } from "../src/triage/Dataset.ts"
 import { fit, type FitOptions } from "../src/triage/LogisticRegression.ts"
-import { triageClasses } from "../src/triage/TriageClass.ts"
+import { triageClasses } from "../src/domain/TriageClass.ts"
 
 const { values } = parseArgs({
   options: {

@@ -1,10 +1,13 @@
 /**
  * Writes the documentation generated from code: `docs/limits.md` (the tier
- * table). `npm run docs`; a test fails when the checked-in copy is stale.
+ * table) and, in `docs/architecture.md`, the drawing of the import rule
+ * (`test/architecture/Layers.ts`). `npm run docs`; tests fail when the
+ * checked-in copies are stale.
  */
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { categoryOfCommand, tierTable, tiers } from "../src/domain/Limits.ts"
 import { rampPercentByDay, WARMUP_DAYS } from "../src/domain/Warmup.ts"
+import { mermaid } from "../test/architecture/Layers.ts"
 
 const commands = [
   "connect",
@@ -65,8 +68,22 @@ export const renderLimits = (): string => {
   return lines.join("\n")
 }
 
+const layersStart = "<!-- layers: generated from test/architecture/Layers.ts by `npm run docs` -->"
+const layersEnd = "<!-- /layers -->"
+
+/** `doc` with the drawing of the import rule between its markers. */
+export const withLayers = (doc: string): string => {
+  const start = doc.indexOf(layersStart)
+  const end = doc.indexOf(layersEnd)
+  if (start === -1 || end < start) throw new Error("docs/architecture.md has lost the markers of the layers drawing")
+  return `${doc.slice(0, start + layersStart.length)}\n${mermaid()}\n${doc.slice(end)}`
+}
+
 if (import.meta.main) {
-  const target = new URL("../docs/limits.md", import.meta.url)
-  writeFileSync(target, renderLimits())
-  console.log(`wrote ${target.pathname}`)
+  const limits = new URL("../docs/limits.md", import.meta.url)
+  writeFileSync(limits, renderLimits())
+  console.log(`wrote ${limits.pathname}`)
+  const architecture = new URL("../docs/architecture.md", import.meta.url)
+  writeFileSync(architecture, withLayers(readFileSync(architecture, "utf8")))
+  console.log(`wrote ${architecture.pathname}`)
 }

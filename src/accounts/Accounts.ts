@@ -17,7 +17,7 @@ import { applyLimitUpdates, type Limit, type LimitOverride, type LimitUpdate, li
 import * as Time from "../domain/Time.ts"
 import { recoverFromRestriction, startWarmup } from "../domain/Warmup.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
-import type { NewEvent } from "../events/Events.ts"
+import type { NewEvent } from "../domain/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
 import { AccountChanges } from "./AccountChanges.ts"
@@ -169,6 +169,16 @@ export class Accounts extends Context.Service<Accounts, {
           (rows) => rows.length === 0 ? Effect.fail(accountNotFound(id)) : Effect.succeed(rows[0])
         )
 
+      /** Tells the network driver what is now recorded of the account (inside the recording transaction). */
+      const recorded = (row: AccountRow, removed = false) =>
+        network.accountRecorded === undefined ? Effect.void : network.accountRecorded({
+          accountId: row.id,
+          workspaceId: row.workspaceId,
+          tier: row.tier,
+          products: row.products,
+          removed
+        })
+
       /** Runs `change` on the locked row in a transaction, with the events it returns; answers the new view. */
       const transition = <E>(
         workspaceId: string,
@@ -180,7 +190,9 @@ export class Accounts extends Context.Service<Accounts, {
           const row = yield* lockRow(workspaceId, id)
           const events = yield* change(row, now.ms)
           yield* outbox.append(workspaceId, events)
-          return yield* getRow(workspaceId, id)
+          const changed = yield* getRow(workspaceId, id)
+          yield* recorded(changed)
+          return changed
         })).pipe(
           Effect.catchTag("SqlError", Effect.die),
           Effect.tap(() => changes.publish(id)),
@@ -262,6 +274,7 @@ export class Accounts extends Context.Service<Accounts, {
               ...link.fields
             })
           }`
+          yield* recorded(yield* getRow(input.workspaceId, id).pipe(Effect.orDie))
         })).pipe(Effect.catchTag("SqlError", Effect.die))
         const account = yield* get(input.workspaceId, id).pipe(Effect.orDie)
         yield* Effect.logInfo("account connecting").pipe(Effect.annotateLogs({ accountId: id }))
@@ -296,6 +309,7 @@ export class Accounts extends Context.Service<Accounts, {
           const now = yield* Time.now
           const row = yield* lockRow(workspaceId, id)
           yield* update(row.id, { removed_at: now.iso, link_hash: null, link_url: null })
+          yield* recorded(row, true)
         })).pipe(Effect.catchTag("SqlError", Effect.die))
         yield* changes.publish(id)
         yield* Effect.logInfo("account disconnected").pipe(Effect.annotateLogs({ accountId: id }))

@@ -9,8 +9,8 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { writeCommands } from "../commands/Commands.ts"
-import { MESSAGE_MAX, NonBlankText } from "../commands/Inputs.ts"
+import { writeCommands } from "../domain/Commands.ts"
+import { MESSAGE_MAX, NonBlankText } from "../domain/CommandInputs.ts"
 import { ApprovalStatus } from "../domain/Job.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { ApprovalExpired, Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"

@@ -6,8 +6,8 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { MAX_MESSAGES, MAX_PEOPLE, Sequence } from "../workflows/Automations.ts"
-import { WorkflowStatus } from "../workflows/WorkflowStore.ts"
+import { MAX_MESSAGES, MAX_PEOPLE, Sequence } from "../domain/Automation.ts"
+import { WorkflowStatus } from "../domain/Workflow.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { accepted, idempotencyHeaders } from "./Idempotent.ts"

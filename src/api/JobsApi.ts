@@ -9,7 +9,7 @@
  */
 import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { type CommandKind, type CommandName, CommandNameSchema, commands, type CommandSpec } from "../commands/Commands.ts"
+import { type CommandKind, type CommandName, CommandNameSchema, commands, type CommandSpec } from "../domain/Commands.ts"
 import { Mode } from "../domain/Account.ts"
 import { type JobErrorType, jobErrorTypes, JobStatus, MAX_WAIT_SECONDS, needsApproval, WaitReason } from "../domain/Job.ts"
 import { categoryOfCommand, isCountedPerRow } from "../domain/Limits.ts"

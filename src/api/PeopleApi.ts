@@ -7,10 +7,10 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ADDRESS_MAX } from "../commands/Inputs.ts"
+import { ADDRESS_MAX } from "../domain/CommandInputs.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import { JobStatus } from "../domain/Job.ts"
-import { TriageClass } from "../triage/TriageClass.ts"
+import { TriageClass } from "../domain/TriageClass.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"

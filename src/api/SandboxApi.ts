@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { MESSAGE_MAX, NonBlankText, PersonAddress } from "../commands/Inputs.ts"
+import { MESSAGE_MAX, NonBlankText, PersonAddress } from "../domain/CommandInputs.ts"
 import { HealthLevel, Tier } from "../domain/Limits.ts"
 import { Account } from "./AccountsApi.ts"
 import { Ok, Uuid } from "./Envelope.ts"

@@ -8,8 +8,8 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { EventData, eventTypes } from "../events/Events.ts"
-import { ThinEventData, thinKeys, WebhookMode } from "../webhooks/Payload.ts"
+import { EventData, eventTypes } from "../domain/Events.ts"
+import { ThinEventData, thinKeys, WebhookMode } from "../domain/WebhookPayload.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication, RequireManager } from "./Security.ts"

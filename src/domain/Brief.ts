@@ -6,7 +6,7 @@
  *
  * @since 1.0.0
  */
-import type { TriageClass } from "../triage/TriageClass.ts"
+import type { TriageClass } from "./TriageClass.ts"
 
 /**
  * The order a person should answer replies in: those ready to talk first

@@ -5,9 +5,16 @@
  * 0 disables). Pure and deterministic: the score depends on the profile only,
  * never on the time it is computed.
  *
+ * The sandbox has a score of its own, `src/sandbox/AcceptanceScore.ts`: how
+ * likely its made-up people are to accept, which drives its simulated answers.
+ * The two stay apart on purpose: this one is the service's rule, the same on
+ * every network driver, and must not move when the simulation is tuned; the
+ * sandbox's weighs what only its simulated people "know" (relevance to a
+ * target, openness to work) and changes the sandbox's answers only.
+ *
  * @since 1.0.0
  */
-import type { Person } from "../network/Models.ts"
+import type { Person } from "./NetworkModels.ts"
 import type { JobFailure } from "./Job.ts"
 
 /** A score and the reasons it is not higher (empty for a strong profile). */

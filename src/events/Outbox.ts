@@ -9,7 +9,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
 import { Timestamp } from "../platform/Rows.ts"
-import { EventData, type EventType, EventTypeSchema, type NewEvent } from "./Events.ts"
+import { EventData, type EventType, EventTypeSchema, type NewEvent } from "../domain/Events.ts"
 
 /** A recorded event, as the webhook envelope carries it. */
 export interface RecordedEvent {

@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
-import { type CommandName, commands } from "../commands/Commands.ts"
+import { type CommandName, commands } from "../domain/Commands.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"

@@ -10,9 +10,9 @@ import { acceptedAnswer } from "../api/Idempotent.ts"
 import { StartWorkflow, Workflow } from "../api/WorkflowsApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
-import { stepAt } from "../workflows/Definition.ts"
+import { stepAt } from "../domain/Workflow.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
-import type { WorkflowWaitReason } from "../workflows/WorkflowStore.ts"
+import type { WorkflowWaitReason } from "../domain/Workflow.ts"
 import { idempotent } from "./Idempotent.ts"
 
 // Rows from before `waiting_reason` (migrations/0131) say it only in words.

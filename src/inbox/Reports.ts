@@ -19,7 +19,7 @@ import { localDate } from "../domain/WorkingHours.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
-import { TriageClass } from "../triage/TriageClass.ts"
+import { TriageClass } from "../domain/TriageClass.ts"
 
 const DAY_MS = 86_400_000
 

@@ -8,7 +8,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { foreignCursor } from "../api/Cursor.ts"
 import { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
-import { commands, isCommandName } from "../commands/Commands.ts"
+import { commands, isCommandName } from "../domain/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"

@@ -8,7 +8,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
-import { type CommandName, commands, isCommandName } from "../commands/Commands.ts"
+import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
 import { checkInviteQuality } from "../domain/InviteQuality.ts"
 import type { JobFailure } from "../domain/Job.ts"
 import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Limits.ts"

@@ -10,7 +10,7 @@ import { SqlClient } from "effect/sql"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { Conflict, NotFound, type Unprocessable } from "../api/Errors.ts"
-import { type CommandName, commands } from "../commands/Commands.ts"
+import { type CommandName, commands } from "../domain/Commands.ts"
 import { Mode } from "../domain/Account.ts"
 import {
   APPROVAL_TTL_MS,

@@ -1,6 +1,6 @@
 /**
  * The tools an AI assistant gets over MCP, derived from the REST contract's
- * own schemas: each command's input and job (`commands/Commands.ts`,
+ * own schemas: each command's input and job (`domain/Commands.ts`,
  * `api/JobsApi.ts`), and the filters and records of the read endpoints.
  * Nothing here restates a field; a change to the contract changes the tools.
  *
@@ -26,7 +26,7 @@ import { Brief, briefQuery, HealthReport, Invitation, invitationQuery } from "..
 import { Job, jobListQuery, jobWaitQuery } from "../api/JobsApi.ts"
 import { PersonRecord, searchQuery, TimelineEntry } from "../api/PeopleApi.ts"
 import { StartWorkflow, Workflow, workflowListQuery } from "../api/WorkflowsApi.ts"
-import { catalogue, type CommandKind, type CommandSpec } from "../commands/Commands.ts"
+import { catalogue, type CommandKind, type CommandSpec } from "../domain/Commands.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 
 /** A failed call: the REST API's envelope, so an assistant reads the same `type`, `message` and `next`. */

@@ -2,13 +2,13 @@
  * The network driver port: every action on the professional network goes
  * through this one service, so a real driver can replace the sandbox without
  * touching the core: signing in, every read and write command of the
- * catalogue (`commands/Commands.ts`), and syncing what the network did
+ * catalogue (`domain/Commands.ts`), and syncing what the network did
  * (invitations accepted, messages received).
  *
  * @since 1.0.0
  */
 import { Context, Effect, type Redacted } from "effect"
-import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../commands/Commands.ts"
+import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../domain/Commands.ts"
 import type { Tier } from "../domain/Limits.ts"
 import { type NetworkError, networkError } from "./NetworkErrors.ts"
 import type { SyncResult } from "./Sync.ts"
@@ -24,6 +24,16 @@ export interface AccountProfile {
 export interface PersonIdentity {
   readonly providerId: string
   readonly profileUrl: string
+}
+
+/** What the service records of an account that a driver may keep for its own rules. */
+export interface AccountRecord {
+  readonly accountId: string
+  readonly workspaceId: string
+  readonly tier: Tier
+  readonly products: ReadonlyArray<string>
+  /** The account was disconnected from the service (`DELETE /v1/accounts/{id}`). */
+  readonly removed: boolean
 }
 
 /** A checkpoint the network asks a person to pass. */
@@ -104,6 +114,14 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    * received messages. Now is the `Clock`'s.
    */
   readonly sync: (accountId: string, since: number) => Effect.Effect<SyncResult, NetworkError>
+  /**
+   * Told each time the service records a change of an account (created, signed in with its tier
+   * and products, changed, removed), inside the transaction that records it: keep it to the
+   * driver's own bookkeeping. Optional. The sandbox keeps its own copy from it, so its rules
+   * (the free tier's notes, InMail, Sales Navigator, seats of one workspace) never read the
+   * service's tables.
+   */
+  readonly accountRecorded?: (account: AccountRecord) => Effect.Effect<void>
   /**
    * Sandbox only (a real network cannot be told what to do): makes the
    * network do `event` to the account at the `Clock`'s now, so later reads

@@ -8,10 +8,10 @@
  */
 import { Option, Schema } from "effect"
 import type { PersonAccount, Relationship, TimelineEntry } from "../api/PeopleApi.ts"
-import { MessageSent } from "../commands/Results.ts"
+import { MessageSent } from "../domain/CommandResults.ts"
 import type { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { JobStatus } from "../domain/Job.ts"
-import type { TriageClass } from "../triage/TriageClass.ts"
+import type { TriageClass } from "../domain/TriageClass.ts"
 
 interface Fact {
   readonly personId: string

@@ -26,10 +26,10 @@ import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineE
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import { type JobFailure, JobStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
-import type { Person } from "../network/Models.ts"
+import type { Person } from "../domain/NetworkModels.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
-import { TriageClass } from "../triage/TriageClass.ts"
+import { TriageClass } from "../domain/TriageClass.ts"
 import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
 import { touchPerson } from "./Touches.ts"
 

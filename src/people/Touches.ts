@@ -10,8 +10,8 @@
  */
 import { Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { Endorsed, InvitationAnswered, InvitationSent, InvitationWithdrawn, LeadSaved, MessageSent } from "../commands/Results.ts"
-import { Person } from "../network/Models.ts"
+import { Endorsed, InvitationAnswered, InvitationSent, InvitationWithdrawn, LeadSaved, MessageSent } from "../domain/CommandResults.ts"
+import { Person } from "../domain/NetworkModels.ts"
 
 /** What a touch knows of a person; `profileUrl` null: only an existing person is touched (the identifier alone cannot add one). */
 export interface PersonFacts {

@@ -5,7 +5,18 @@
  * @since 1.0.0
  */
 import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema } from "effect"
-import type { OpenAiCompatibleOptions } from "../triage/OpenAiCompatible.ts"
+
+/** A language model behind an OpenAI-compatible API, for reply triage (`TRIAGE_MODEL_*`). */
+export interface TriageModel {
+  /** `TRIAGE_MODEL_URL`: the API's base URL; requests go to `{url}/chat/completions`. */
+  readonly url: string
+  /** `TRIAGE_MODEL_KEY`, sent as `Authorization: Bearer <key>`. */
+  readonly key: Option.Option<Redacted.Redacted<string>>
+  /** `TRIAGE_MODEL`: the model name the API knows. */
+  readonly model: string
+  /** `TRIAGE_TIMEOUT`: how long one request may take (default 10 seconds). */
+  readonly timeout: Duration.Duration
+}
 
 export interface AppSettings {
   readonly host: string
@@ -31,7 +42,7 @@ export interface AppSettings {
    * Reply triage by the OpenAI-compatible language model at `TRIAGE_MODEL_URL`, with the
    * embedded classifier as its fallback; none: the embedded classifier alone.
    */
-  readonly triageModel: Option.Option<OpenAiCompatibleOptions & { readonly timeout: Duration.Duration }>
+  readonly triageModel: Option.Option<TriageModel>
   readonly allowPrivateWebhooks: boolean
   readonly maxBodyBytes: number
   readonly shutdownTimeout: Duration.Duration

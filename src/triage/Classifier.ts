@@ -8,7 +8,7 @@
 import * as Cues from "./Cues.ts"
 import { fit, type FitOptions, type LogisticModel, score } from "./LogisticRegression.ts"
 import { suggestReply } from "./SuggestedReplies.ts"
-import type { TriageClass, TriageResult } from "./TriageClass.ts"
+import type { TriageClass, TriageResult } from "../domain/TriageClass.ts"
 
 /**
  * Training settings, chosen by `scripts/cross-validate-triage.ts` (3 x 10-fold

@@ -20,7 +20,7 @@
  */
 import { Effect, Schema } from "effect"
 import replies from "../../data/triage/replies.json" with { type: "json" }
-import { TriageClass } from "./TriageClass.ts"
+import { TriageClass } from "../domain/TriageClass.ts"
 
 /** One labelled reply; `id` is `<class>-<nn>`, numbered from 1 within its class. */
 export const LabelledReply = Schema.Struct({

@@ -7,7 +7,7 @@
  * @since 1.0.0
  */
 import { features } from "./Features.ts"
-import { type TriageClass, triageClasses } from "./TriageClass.ts"
+import { type TriageClass, triageClasses } from "../domain/TriageClass.ts"
 
 /** Training settings; the defaults were chosen by cross-validation on the training part. */
 export interface FitOptions {

@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import * as Cues from "./Cues.ts"
-import type { TriageClass } from "./TriageClass.ts"
+import type { TriageClass } from "../domain/TriageClass.ts"
 
 const firstName = (fullName: string): string => fullName.split(/\s+/)[0]
 

@@ -21,7 +21,7 @@ import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
 import { makeClassifier } from "./Classifier.ts"
 import { type LabelledReply, repliesIn } from "./Dataset.ts"
-import { TriageClass, triageClasses, type TriageResult } from "./TriageClass.ts"
+import { TriageClass, triageClasses, type TriageResult } from "../domain/TriageClass.ts"
 
 /** What the language model is asked to return. */
 const ModelVerdict = Schema.Struct({
@@ -42,7 +42,7 @@ const triagePrompt = (text: string): string =>
     `Reply: ${JSON.stringify(text)}`
   ].join("\n")
 
-export { TriageClass, triageClasses, TriageResult } from "./TriageClass.ts"
+export { TriageClass, triageClasses, TriageResult } from "../domain/TriageClass.ts"
 
 export class Triage extends Context.Service<Triage, {
   /** Classifies one reply's text; empty or whitespace-only text is `other`. Never fails. */

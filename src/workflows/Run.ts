@@ -21,14 +21,14 @@
  */
 import { Cause, Clock, Duration, Effect, Layer, Schema } from "effect"
 import { Activity, DurableClock, DurableDeferred, type WorkflowEngine } from "effect/workflow"
-import { commands } from "../commands/Commands.ts"
+import { commands } from "../domain/Commands.ts"
 import * as Time from "../domain/Time.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { JobStore } from "../jobs/JobStore.ts"
-import { type Condition, describe, describeCondition, inputOf, type Step } from "./Definition.ts"
+import { type Condition, describe, describeCondition, inputOf, type Step, type WorkflowWaitReason } from "../domain/Workflow.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { type WaitCondition, waitDeferred, Waits } from "./Waits.ts"
-import { type WorkflowRow, WorkflowStore, type WorkflowWaitReason } from "./WorkflowStore.ts"
+import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
 const replied: WaitCondition = { type: "replied" }
 

@@ -20,7 +20,7 @@ import { DurableDeferred, WorkflowEngine } from "effect/workflow"
 import { finishedStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
-import { Condition } from "./Definition.ts"
+import { Condition } from "../domain/Workflow.ts"
 
 /** What a wait can end on: a step's conditions, the job a command step created finishing, or a resume. */
 export const WaitCondition = Schema.Union([

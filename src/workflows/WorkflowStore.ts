@@ -11,41 +11,7 @@ import { SqlClient } from "effect/sql"
 import { JobStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
-import { type Step, Steps } from "./Definition.ts"
-
-/**
- * A workflow's status:
- * - `running`: a step is under way (a command's job is being created, a branch is decided);
- * - `waiting`: it waits for a job, a time or a condition (`waitingFor` says which);
- * - `completed`: every step ran; `stopped`: it ended early because the person replied
- *   (automations); `failed`: a step's job failed; `cancelled`: cancelled by a caller.
- */
-export const workflowStatuses = ["running", "waiting", "completed", "stopped", "failed", "cancelled"] as const
-export const WorkflowStatus = Schema.Literals(workflowStatuses).annotate({
-  description: "running, waiting (see waitingFor), completed, stopped (the person replied), failed or cancelled"
-})
-export type WorkflowStatus = typeof WorkflowStatus.Type
-
-/**
- * What a waiting workflow waits for:
- * - `job`: the job of a command step to finish;
- * - `delay`: a wait step's time to pass (or, in an automation, a reply);
- * - `condition`: a waitFor step's condition to hold, or its time limit;
- * - `resume`: a person to resume it (paused).
- */
-export const workflowWaitReasons = ["job", "delay", "condition", "resume"] as const
-export const WorkflowWaitReason = Schema.Literals(workflowWaitReasons).annotate({
-  description: "job (a command step's job to finish), delay (a wait step), condition (a waitFor step) or resume (paused)"
-})
-export type WorkflowWaitReason = typeof WorkflowWaitReason.Type
-
-/** Statuses that do not change again. */
-export const finishedWorkflowStatuses: ReadonlySet<WorkflowStatus> = new Set([
-  "completed",
-  "stopped",
-  "failed",
-  "cancelled"
-])
+import { type Step, Steps, WorkflowStatus, WorkflowWaitReason } from "../domain/Workflow.ts"
 
 export const WorkflowRow = Schema.Struct({
   id: Schema.String,

@@ -12,14 +12,14 @@ import { accountNotFound } from "../accounts/Accounts.ts"
 import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { describeProblems, namedProblems } from "../api/Problems.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
-import { commands } from "../commands/Commands.ts"
+import { commands } from "../domain/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import { commandSteps, inputOf, type Step } from "./Definition.ts"
+import { commandSteps, finishedWorkflowStatuses, inputOf, type Step } from "../domain/Workflow.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { Waits } from "./Waits.ts"
-import { finishedWorkflowStatuses, type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
+import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
 /** A workflow to start. */
 export interface WorkflowRequest {

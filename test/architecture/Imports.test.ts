@@ -1,86 +1,97 @@
 /**
- * The import rules of docs/architecture.md, read off the sources so the
- * picture stays true. Each rule lists the edges that break it today as known
- * debt (issue #19 removes them): a new edge that breaks a rule fails here, and
- * so does a debt edge that has gone, so the list only shrinks.
+ * The import rule (`Layers.ts`, drawn in docs/architecture.md), read off the
+ * sources so the picture stays true: every import between two parts of
+ * `src/` goes down the layers, no two parts import each other, and the
+ * folders' import graph has no cycle.
  */
-import { readdirSync, readFileSync } from "node:fs"
-import { dirname, join, normalize, relative } from "node:path"
+import { readFileSync } from "node:fs"
+import { join, relative } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
+import { layerOf, layers, mayImport, mermaid } from "./Layers.ts"
+import { fromRoot, importsOf, root, sourcesUnder, src } from "./Sources.ts"
 
-const root = join(import.meta.dirname, "..", "..")
-const src = join(root, "src")
-
-const sources = (dir: string): ReadonlyArray<string> =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sources(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-      ? [join(dir, entry.name)]
-      : []
-  )
-
-/** The part of `src/` a file belongs to: its top folder, `network/sandbox` apart, or `(wiring)` for src/*.ts. */
+/** The part of `src/` a file belongs to: its top folder, or `(wiring)` for the files directly in src/. */
 const partOf = (file: string): string => {
   const path = relative(src, file).split("/")
-  if (path.length === 1) return "(wiring)"
-  return path[0] === "network" && path[1] === "sandbox" ? "network/sandbox" : path[0]
+  return path.length === 1 ? "(wiring)" : path[0]
 }
 
-/** Every import between two parts of `src/`, as `from -> to` with the importing file. */
-const edges = sources(src).flatMap((file) =>
-  [...readFileSync(file, "utf8").matchAll(/(?:from|import\()\s*"(\.{1,2}\/[^"]+)"/g)].flatMap((match) => {
-    const target = normalize(join(dirname(file), match[1]))
-    if (!target.startsWith(src)) return []
+const files = sourcesUnder(src)
+
+/** Every import from one part of `src/` to another, with the importing file and what it names. */
+const edges = files.flatMap((file) =>
+  importsOf(file).flatMap(({ specifier, target }) => {
+    if (target === undefined || !target.startsWith(src + "/")) return []
     const from = partOf(file)
     const to = partOf(target)
-    return from === to ? [] : [{ from, to, file: relative(root, file) }]
+    return from === to ? [] : [{ from, to, where: `${fromRoot(file)} imports ${specifier}` }]
   })
 )
 
-const pairs = (keep: (edge: { readonly from: string; readonly to: string }) => boolean): ReadonlyArray<string> =>
-  [...new Set(edges.filter(keep).map((edge) => `${edge.from} -> ${edge.to}`))].sort()
-
-describe("import rules (docs/architecture.md)", () => {
+describe("the import rule (test/architecture/Layers.ts, docs/architecture.md)", () => {
   it("reads the sources", () => {
-    assert.isAbove(edges.length, 100)
+    assert.isAbove(edges.length, 300)
   })
 
-  it("domain/ is a leaf: it imports nothing of the service", () => {
-    const knownDebt = ["domain -> network", "domain -> triage"]
-    assert.deepStrictEqual(pairs((edge) => edge.from === "domain"), knownDebt)
+  it("every part of src/ has its place in the layers", () => {
+    const parts = [...new Set(files.map(partOf))].sort()
+    assert.deepStrictEqual(parts.filter((part) => layerOf(part) === undefined), [], "place these in Layers.ts")
+    // And the rule names no part twice.
+    const named = layers.flatMap((layer) => layer.parts)
+    assert.strictEqual(new Set(named).size, named.length)
   })
 
-  it("the contract (api/) imports only domain/", () => {
-    const knownDebt = [
-      "api -> commands",
-      "api -> events",
-      "api -> network",
-      "api -> triage",
-      "api -> webhooks",
-      "api -> workflows"
-    ]
-    assert.deepStrictEqual(pairs((edge) => edge.from === "api" && edge.to !== "domain"), knownDebt)
-  })
-
-  it("the sandbox network is imported only where the driver is chosen", () => {
-    assert.deepStrictEqual(pairs((edge) => edge.to === "network/sandbox"), ["(wiring) -> network/sandbox"])
-  })
-
-  it("nothing imports the wiring (App.ts, main.ts, cli.ts, index.ts)", () => {
-    assert.deepStrictEqual(pairs((edge) => edge.to === "(wiring)"), [])
+  it("every import goes to a lower layer", () => {
+    const upward = edges.filter((edge) => !mayImport(edge.from, edge.to))
+    assert.deepStrictEqual(upward.map((edge) => `${edge.from} -> ${edge.to}: ${edge.where}`), [])
   })
 
   it("no two parts import each other", () => {
-    const all = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`))
-    const mutual = pairs((edge) => edge.from < edge.to && all.has(`${edge.to} -> ${edge.from}`))
-    const knownDebt = [
-      "api -> webhooks",
-      "api -> workflows",
-      "commands -> network",
-      "domain -> network",
-      "inbox -> jobs"
-    ]
-    assert.deepStrictEqual(mutual, knownDebt)
+    const pairs = new Set(edges.map((edge) => `${edge.from} -> ${edge.to}`))
+    const mutual = [...pairs].filter((pair) => {
+      const [from, to] = pair.split(" -> ")
+      return from < to && pairs.has(`${to} -> ${from}`)
+    })
+    assert.deepStrictEqual(mutual, [])
+  })
+
+  it("the parts' import graph has no cycle", () => {
+    const next = new Map<string, Set<string>>()
+    for (const { from, to } of edges) next.set(from, (next.get(from) ?? new Set()).add(to))
+    // Depth-first: a part met again while still on the path closes a cycle.
+    const cycles: Array<string> = []
+    const state = new Map<string, "open" | "done">()
+    const visit = (part: string, path: ReadonlyArray<string>) => {
+      if (state.get(part) === "done") return
+      if (state.get(part) === "open") {
+        cycles.push([...path.slice(path.indexOf(part)), part].join(" -> "))
+        return
+      }
+      state.set(part, "open")
+      for (const to of next.get(part) ?? []) visit(to, [...path, part])
+      state.set(part, "done")
+    }
+    for (const part of next.keys()) visit(part, [])
+    assert.deepStrictEqual(cycles, [])
+  })
+
+  it("the contract imports only the domain; the domain imports nothing of the service", () => {
+    assert.deepStrictEqual(edges.filter((edge) => edge.from === "api" && edge.to !== "domain").map((e) => e.where), [])
+    assert.deepStrictEqual(edges.filter((edge) => edge.from === "domain").map((e) => e.where), [])
+  })
+
+  it("the sandbox is imported only by the wiring, where the driver and the routes are chosen", () => {
+    const importers = [...new Set(edges.filter((edge) => edge.to === "sandbox").map((edge) => edge.where))].sort()
+    assert.deepStrictEqual(importers, [
+      "src/App.ts imports ./sandbox/SandboxDriver.ts",
+      "src/Server.ts imports ./sandbox/http/ConnectPage.ts",
+      "src/Server.ts imports ./sandbox/http/SandboxClockHandlers.ts",
+      "src/Server.ts imports ./sandbox/http/SandboxHandlers.ts"
+    ])
+  })
+
+  it("docs/architecture.md draws this rule (run `npm run docs` when it changed)", () => {
+    const doc = readFileSync(join(root, "docs", "architecture.md"), "utf8")
+    assert.include(doc, mermaid(), "docs/architecture.md is stale: run `npm run docs`")
   })
 })

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { headline, inPriorityOrder, replyPriority, suggestedOpener } from "../../src/domain/Brief.ts"
-import { triageClasses } from "../../src/triage/TriageClass.ts"
+import { triageClasses } from "../../src/domain/TriageClass.ts"
 
 const quiet = {
   status: "active",

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import { checkInviteQuality, inviteQuality } from "../../src/domain/InviteQuality.ts"
-import { Person } from "../../src/network/Models.ts"
+import { Person } from "../../src/domain/NetworkModels.ts"
 
 const company = {
   id: "74474624",

@@ -22,7 +22,7 @@ import {
   jobSchemaOf
 } from "../../src/api/JobsApi.ts"
 import { Authentication, RequestErrors } from "../../src/api/Security.ts"
-import { commandNames, commands, type InputOf } from "../../src/commands/Commands.ts"
+import { commandNames, commands, type InputOf } from "../../src/domain/Commands.ts"
 import { CurrentPrincipal } from "../../src/domain/Principal.ts"
 import { RequestErrorsLive } from "../../src/http/Middleware.ts"
 

@@ -6,9 +6,9 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Jobs } from "../../src/jobs/Jobs.ts"
-import { invitationOutcome } from "../../src/network/sandbox/Behaviour.ts"
-import { memberFrom, relationTo } from "../../src/network/sandbox/People.ts"
-import { rng } from "../../src/network/sandbox/Random.ts"
+import { invitationOutcome } from "../../src/sandbox/Behaviour.ts"
+import { memberFrom, relationTo } from "../../src/sandbox/People.ts"
+import { rng } from "../../src/sandbox/Random.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
 
 export const DAY = 86_400_000

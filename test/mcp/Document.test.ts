@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { OpenApi } from "effect/http-api"
 import { Api } from "../../src/api/Api.ts"
-import { commandNames } from "../../src/commands/Commands.ts"
+import { commandNames } from "../../src/domain/Commands.ts"
 import { toolNames } from "../../src/mcp/Tools.ts"
 
 describe("the OpenAPI document on MCP", () => {

@@ -19,5 +19,10 @@ export const insertAccounts = (workspaceId: string, count: number) =>
         now() - interval '30 days', now(), now()
       FROM generate_series(1, ${count}) AS n
       RETURNING id::text AS id`
+    // What Accounts tells the network driver of each account it records (the sandbox keeps its own copy).
+    yield* sql`
+      INSERT INTO sandbox_accounts (account_id, workspace_id, tier, products)
+      SELECT id::text, workspace_id::text, tier, products FROM accounts WHERE workspace_id = ${workspaceId}
+      ON CONFLICT (account_id) DO NOTHING`
     return rows.map((row) => row.id)
   }).pipe(Effect.orDie)

@@ -2,7 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { allReplies, repliesIn, splitOf } from "../../src/triage/Dataset.ts"
 import { Triage, triageClasses } from "../../src/triage/Triage.ts"
-import type { TriageClass } from "../../src/triage/TriageClass.ts"
+import type { TriageClass } from "../../src/domain/TriageClass.ts"
 
 /**
  * The accuracy the embedded classifier must keep on the held-out part. The

@@ -1,0 +1,88 @@
+/**
+ * The HTTP application, wired: every adapter's routes (the REST API's handlers
+ * in `http/`, MCP in `mcp/`, the sandbox's endpoints and sign-in page in
+ * `sandbox/http/`) behind the request gate, served by Node with graceful
+ * shutdown (stop accepting, finish in-flight requests). It is wiring, like
+ * `App.ts`: the one place that knows every adapter, so none of them imports
+ * another's routes.
+ *
+ * @since 1.0.0
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Clock, Effect, Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { Api } from "./api/Api.ts"
+import { AccountsHandlers } from "./http/AccountsHandlers.ts"
+import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
+import { AutomationsHandlers } from "./http/AutomationsHandlers.ts"
+import { answerClientErrors } from "./http/ClientErrors.ts"
+import * as Gate from "./http/Gate.ts"
+import { IdentityHandlers } from "./http/IdentityHandlers.ts"
+import { InboxHandlers } from "./http/InboxHandlers.ts"
+import { JobsHandlers } from "./http/JobsHandlers.ts"
+import { KeysHandlers } from "./http/KeysHandlers.ts"
+import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./http/Middleware.ts"
+import { PeopleHandlers } from "./http/PeopleHandlers.ts"
+import { SystemHandlers } from "./http/SystemHandlers.ts"
+import { WebhooksHandlers } from "./http/WebhooksHandlers.ts"
+import { WorkflowsHandlers } from "./http/WorkflowsHandlers.ts"
+import * as McpHttp from "./mcp/McpHttp.ts"
+import { AppConfig } from "./platform/AppConfig.ts"
+import * as ConnectPage from "./sandbox/http/ConnectPage.ts"
+import { SandboxClockHandlers } from "./sandbox/http/SandboxClockHandlers.ts"
+import { SandboxHandlers } from "./sandbox/http/SandboxHandlers.ts"
+
+/** Where the OpenAPI 3.1 document is served. */
+export const openapiPath = "/openapi.json"
+
+/** Where a person reads the API: the document rendered by Scalar (inlined by `effect`, no CDN). */
+export const docsPath = "/docs"
+
+const apiReference = Layer.mergeAll(
+  HttpApiScalar.layer(Api, { path: docsPath }),
+  HttpRouter.add("GET", "/", HttpServerResponse.redirect(docsPath, { status: 302 }))
+)
+
+/** Every route of the service, with the gate; needs the core services. */
+export const routes = Layer.mergeAll(
+  HttpApiBuilder.layer(Api, { openapiPath }).pipe(
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers]),
+    Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
+  ),
+  Gate.layer([
+    ...Object.values(Api.groups).flatMap((group) =>
+      Object.values(group.endpoints).map(({ method, path }) => ({ method, path }))
+    ),
+    { method: "GET", path: openapiPath },
+    { method: "GET", path: docsPath },
+    { method: "GET", path: "/" },
+    ...ConnectPage.connectRoutes,
+    { method: "POST", path: McpHttp.mcpPath },
+    { method: "DELETE", path: McpHttp.mcpPath }
+  ]),
+  ConnectPage.layer,
+  apiReference,
+  McpHttp.layer
+)
+
+/**
+ * Node's HTTP server with the envelope on the parser's refusals. Node's own 400
+ * for a request without `Host` has no body, so that check is left to the gate.
+ */
+export const nodeServer = (now: () => number) => () =>
+  answerClientErrors(createServer({ requireHostHeader: false }), now)
+
+/** The routes served on `HOST:PORT`; one log line per request only with `LOG_REQUESTS=true`. */
+export const layer = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const clock = yield* Clock.Clock
+  return HttpRouter.serve(routes, { disableLogger: !config.logRequests }).pipe(
+    Layer.provide(NodeHttpServer.layer(nodeServer(() => clock.currentTimeMillisUnsafe()), {
+      host: config.host,
+      port: config.port,
+      gracefulShutdownTimeout: config.shutdownTimeout
+    }))
+  )
+}))

@@ -1,0 +1,207 @@
+/**
+ * The command catalogue: the 21 commands (11 reads, 10 writes), each with
+ * its input and result schema, the limit category it spends and a
+ * description. The HTTP contract, the jobs and the network driver are all
+ * typed from this one table.
+ *
+ * @since 1.0.0
+ */
+import { Schema } from "effect"
+import { type Category, categoryOfCommand } from "./Limits.ts"
+import {
+  ChatPage,
+  Company,
+  CompanySearchPage,
+  Conversation,
+  PeopleSearchPage,
+  Person,
+  Post,
+  PostPage,
+  ProfileViewerPage,
+  ReceivedInvitationPage,
+  Ssi
+} from "./NetworkModels.ts"
+import * as Inputs from "./CommandInputs.ts"
+import * as Results from "./CommandResults.ts"
+
+/** Reads look things up; writes change something on the network. */
+export type CommandKind = "read" | "write"
+
+/** One entry of the catalogue. */
+export interface CommandSpec<
+  Name extends string = string,
+  Kind extends CommandKind = CommandKind,
+  I extends Schema.Top = Schema.Top,
+  R extends Schema.Top = Schema.Top
+> {
+  readonly name: Name
+  readonly kind: Kind
+  readonly input: I
+  readonly result: R
+  /**
+   * The limit category a job of this command spends, or null. `send_message`
+   * spends `inmails` instead when it goes as an InMail (see `categoryOfCommand`).
+   */
+  readonly category: Category | null
+  readonly description: string
+}
+
+const spec = <const Name extends string, const Kind extends CommandKind, I extends Schema.Top, R extends Schema.Top>(
+  name: Name,
+  kind: Kind,
+  input: I,
+  result: R,
+  description: string
+): CommandSpec<Name, Kind, I, R> => ({ name, kind, input, result, category: categoryOfCommand(name), description })
+
+/** Every command by name. */
+export const commands = {
+  get_profile: spec("get_profile", "read", Inputs.GetProfileInput, Person, "A person's full profile, as the account sees it."),
+  get_company: spec("get_company", "read", Inputs.GetCompanyInput, Company, "A company page."),
+  search_people: spec(
+    "search_people",
+    "read",
+    Inputs.SearchPeopleInput,
+    PeopleSearchPage,
+    "Search people by keywords, title, company, location, industry and connection degree; paged."
+  ),
+  search_companies: spec(
+    "search_companies",
+    "read",
+    Inputs.SearchCompaniesInput,
+    CompanySearchPage,
+    "Search companies by keywords, industry, location and size; paged."
+  ),
+  get_posts: spec("get_posts", "read", Inputs.GetPostsInput, PostPage, "A person's or a company's recent posts; paged."),
+  get_post: spec("get_post", "read", Inputs.GetPostInput, Post, "One post with its engagement."),
+  list_chats: spec("list_chats", "read", Inputs.PageInput, ChatPage, "The account's conversations, most recent first; paged."),
+  get_conversation: spec(
+    "get_conversation",
+    "read",
+    Inputs.GetConversationInput,
+    Conversation,
+    "The messages of one chat, oldest first."
+  ),
+  list_invites: spec(
+    "list_invites",
+    "read",
+    Inputs.PageInput,
+    ReceivedInvitationPage,
+    "Invitations the account received and has not answered; paged."
+  ),
+  profile_viewers: spec(
+    "profile_viewers",
+    "read",
+    Inputs.PageInput,
+    ProfileViewerPage,
+    "Who viewed the account's profile in the last 90 days; paged."
+  ),
+  ssi: spec("ssi", "read", Inputs.SsiInput, Ssi, "The account's Social Selling Index."),
+  connect: spec(
+    "connect",
+    "write",
+    Inputs.ConnectInput,
+    Results.InvitationSent,
+    "Invite a person to connect, with an optional note."
+  ),
+  withdraw_invite: spec(
+    "withdraw_invite",
+    "write",
+    Inputs.WithdrawInviteInput,
+    Results.InvitationWithdrawn,
+    "Withdraw a pending invitation; the person cannot be invited again for 3 weeks."
+  ),
+  send_message: spec(
+    "send_message",
+    "write",
+    Inputs.SendMessageInput,
+    Results.MessageSent,
+    "Message a connection, reply in a chat, or send an InMail."
+  ),
+  accept_invite: spec(
+    "accept_invite",
+    "write",
+    Inputs.AcceptInviteInput,
+    Results.InvitationAnswered,
+    "Accept a received invitation."
+  ),
+  decline_invite: spec(
+    "decline_invite",
+    "write",
+    Inputs.DeclineInviteInput,
+    Results.InvitationAnswered,
+    "Decline a received invitation."
+  ),
+  endorse: spec("endorse", "write", Inputs.EndorseInput, Results.Endorsed, "Endorse a connection for one of their skills."),
+  save_lead: spec("save_lead", "write", Inputs.SaveLeadInput, Results.LeadSaved, "Save a person to a Sales Navigator lead list."),
+  react: spec("react", "write", Inputs.ReactInput, Results.Reacted, "React to a post."),
+  comment: spec("comment", "write", Inputs.CommentInput, Results.Commented, "Comment on a post."),
+  create_post: spec("create_post", "write", Inputs.CreatePostInput, Results.PostCreated, "Publish a post as the account.")
+} as const
+
+type Commands = typeof commands
+
+/** A command's name. */
+export type CommandName = keyof Commands
+
+/** The names of the read commands. */
+export type ReadCommand = { [K in CommandName]: Commands[K]["kind"] extends "read" ? K : never }[CommandName]
+
+/** The names of the write commands. */
+export type WriteCommand = { [K in CommandName]: Commands[K]["kind"] extends "write" ? K : never }[CommandName]
+
+/** The decoded input of each command. */
+export type CommandInputs = { readonly [K in CommandName]: Commands[K]["input"]["Type"] }
+
+/** The result of each command. */
+export type CommandResults = { readonly [K in CommandName]: Commands[K]["result"]["Type"] }
+
+/** The decoded input of a command. */
+export type InputOf<C extends CommandName> = CommandInputs[C]
+
+/** The result of a command. */
+export type ResultOf<C extends CommandName> = CommandResults[C]
+
+/** Every command, in the spec's order: reads then writes. */
+export const catalogue: ReadonlyArray<Commands[CommandName]> = Object.values(commands)
+
+/** The names of every command, in the catalogue's order. */
+export const commandNames: ReadonlyArray<CommandName> = catalogue.map((entry) => entry.name)
+
+const isRead = (name: CommandName): name is ReadCommand => commands[name].kind === "read"
+
+/** The read commands' names. */
+export const readCommands: ReadonlyArray<ReadCommand> = commandNames.filter(isRead)
+
+/** The write commands' names. */
+export const writeCommands: ReadonlyArray<WriteCommand> = commandNames.filter(
+  (name): name is WriteCommand => !isRead(name)
+)
+
+/** A command name, as a schema (for the `command` of `POST /v1/jobs`). */
+export const CommandNameSchema = Schema.Literals([
+  "get_profile",
+  "get_company",
+  "search_people",
+  "search_companies",
+  "get_posts",
+  "get_post",
+  "list_chats",
+  "get_conversation",
+  "list_invites",
+  "profile_viewers",
+  "ssi",
+  "connect",
+  "withdraw_invite",
+  "send_message",
+  "accept_invite",
+  "decline_invite",
+  "endorse",
+  "save_lead",
+  "react",
+  "comment",
+  "create_post"
+]).annotate({ description: "A command: 11 reads and 10 writes" })
+
+/** Whether a string names a command. */
+export const isCommandName = (name: string): name is CommandName => Object.hasOwn(commands, name)

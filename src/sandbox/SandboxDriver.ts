@@ -1,0 +1,92 @@
+/**
+ * The sandbox driver (the default): a deterministic simulated network.
+ * Sign-in: usernames containing `2fa`, `otp`, `captcha` or `app` stop at that
+ * checkpoint; the code `000000` passes (in-app approval needs no code).
+ * Reads come from the generators, seen by the account; writes are recorded in
+ * the sandbox's tables (so it needs a `SqlClient`), and `sync` reports how
+ * people answered them as the clock passes the seeded moments; tests can
+ * force answers and messages with `simulate`.
+ *
+ * @since 1.0.0
+ */
+import { Clock, Effect, Layer } from "effect"
+import { type CheckpointType, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
+import { sandboxProfile } from "./AccountProfiles.ts"
+import { messageReaches, reads, type Session } from "./Reads.ts"
+import { personIn } from "./Refs.ts"
+import { simulate } from "./Simulations.ts"
+import * as State from "./State.ts"
+import { syncSince } from "./Syncing.ts"
+import { writes } from "./Writes.ts"
+
+export { sandboxProfile } from "./AccountProfiles.ts"
+
+/** The code that passes every sandbox checkpoint. */
+export const passingCode = "000000"
+
+const checkpointMessages: Record<CheckpointType, string> = {
+  "2fa": "Enter the 6-digit code from the authenticator app.",
+  otp: "Enter the one-time code the network sent by e-mail or SMS.",
+  captcha: "Solve the CAPTCHA and send its answer as the code.",
+  in_app_approval: "Approve the sign-in in the network's mobile app, then call native-checkpoint without a code."
+}
+
+/** The checkpoint a sandbox username asks for, if any (first match wins). */
+export const checkpointFor = (username: string): CheckpointType | undefined => {
+  const name = username.toLowerCase()
+  if (name.includes("2fa")) return "2fa"
+  if (name.includes("otp")) return "otp"
+  if (name.includes("captcha")) return "captcha"
+  if (name.includes("app")) return "in_app_approval"
+  return undefined
+}
+
+const connected = (accountId: string): SignInStep => ({ _tag: "Connected", profile: sandboxProfile(accountId) })
+
+/** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
+export const layer = Layer.effect(
+  NetworkDriver,
+  Effect.gen(function*() {
+    const state = yield* State.make
+    const session = (accountId: string): Effect.Effect<Session> =>
+      Effect.map(Clock.currentTimeMillis, (now) => ({ accountId, now, state }))
+    return NetworkDriver.of({
+      name: "sandbox",
+      signIn: ({ accountId, username }) =>
+        Effect.sync((): SignInStep => {
+          const checkpoint = checkpointFor(username)
+          return checkpoint === undefined
+            ? connected(accountId)
+            : { _tag: "Checkpoint", checkpoint, message: checkpointMessages[checkpoint] }
+        }),
+      passCheckpoint: ({ accountId, checkpoint, code }) =>
+        Effect.sync((): SignInStep =>
+          checkpoint === "in_app_approval" || code === passingCode
+            ? connected(accountId)
+            : { _tag: "Rejected", message: "The code is not right." }
+        ),
+      profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId)),
+      identify: (address) =>
+        Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl })),
+      messageReaches: (accountId, providerId) =>
+        Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
+      read: (accountId, command, input) =>
+        Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
+          Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })
+        ),
+      write: (accountId, command, input) =>
+        Effect.flatMap(session(accountId), (current) => writes[command](current, input)).pipe(
+          Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })
+        ),
+      accountRecorded: (account) => state.recordAccount(account),
+      sync: (accountId, since) =>
+        Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(
+          Effect.withSpan("SandboxDriver.sync", { attributes: { accountId } })
+        ),
+      simulate: (accountId, event) =>
+        Effect.flatMap(session(accountId), (current) => simulate(current, event)).pipe(
+          Effect.withSpan("SandboxDriver.simulate", { attributes: { accountId, type: event.type } })
+        )
+    })
+  })
+)
