@@ -178,6 +178,9 @@ export const writeCommands: ReadonlyArray<WriteCommand> = commandNames.filter(
   (name): name is WriteCommand => !isRead(name)
 )
 
+/** Whether a name is a write command's. */
+export const isWriteCommand = (name: string): name is WriteCommand => isCommandName(name) && !isRead(name)
+
 /** A command name, as a schema (for the `command` of `POST /v1/jobs`). */
 export const CommandNameSchema = Schema.Literals([
   "get_profile",

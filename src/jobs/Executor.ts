@@ -8,7 +8,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
-import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
+import { type CommandName, commands, isCommandName, isWriteCommand } from "../domain/Commands.ts"
 import { checkInviteQuality } from "../domain/InviteQuality.ts"
 import type { JobFailure } from "../domain/Job.ts"
 import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Limits.ts"
@@ -25,6 +25,17 @@ export type Outcome =
     readonly spend: { readonly category: Category; readonly units: number } | null
   }
   | { readonly _tag: "Failed"; readonly error: JobFailure }
+
+/**
+ * What a write that a crash left running came to, as the network knows it: `Completed` with its
+ * result when it happened, `NotReached` when it surely did not, `Unknown` when the driver cannot tell.
+ */
+export type Recovery =
+  | Extract<Outcome, { readonly _tag: "Completed" }>
+  | { readonly _tag: "NotReached" }
+  | { readonly _tag: "Unknown" }
+
+const unknown: Recovery = { _tag: "Unknown" }
 
 const failed = (error: JobFailure): Outcome => ({ _tag: "Failed", error })
 
@@ -49,6 +60,8 @@ const unitsOf = (category: Category, result: unknown): number => {
 export class Executor extends Context.Service<Executor, {
   /** Runs a started job as its account; never fails (a refusal is a `Failed` outcome). */
   readonly run: (job: JobRow, account: AccountRow) => Effect.Effect<Outcome>
+  /** Asks the network whether a write left running by a dead process happened (`NetworkDriver.outcomeOf`). */
+  readonly recover: (job: JobRow) => Effect.Effect<Recovery>
 }>()("outreach/JobExecutor") {
   static readonly layer = Layer.effect(
     Executor,
@@ -103,7 +116,7 @@ export class Executor extends Context.Service<Executor, {
           }
           const result: unknown = spec.kind === "read"
             ? yield* network.read(account.id, kind as never, decoded.value as never)
-            : yield* network.write(account.id, kind as never, decoded.value as never)
+            : yield* network.write(account.id, kind as never, decoded.value as never, { key: job.id })
           const encoded = yield* Schema.encodeUnknownEffect(spec.result)(result).pipe(Effect.orDie)
           const category = categoryOfJob(kind, input)
           const outcome: Outcome = {
@@ -125,7 +138,30 @@ export class Executor extends Context.Service<Executor, {
             next: "Create the job with one of the commands in the API reference."
           }))
 
-      return Executor.of({ run })
+      const recover = (job: JobRow): Effect.Effect<Recovery> =>
+        Effect.gen(function*() {
+          const kind = job.kind
+          if (network.outcomeOf === undefined || !isWriteCommand(kind)) return unknown
+          const known = yield* network.outcomeOf(job.accountId, kind, job.id)
+          if (known._tag === "NotHappened") return { _tag: "NotReached" } as const
+          if (known._tag === "Unknown") return unknown
+          const spec = commands[kind]
+          // The driver's record is checked like any result; one that does not fit cannot be trusted.
+          const decoded = yield* Schema.decodeUnknownEffect(spec.result)(known.result).pipe(Effect.option)
+          if (decoded._tag === "None") return unknown
+          const result = yield* Schema.encodeUnknownEffect(spec.result)(decoded.value).pipe(Effect.orDie)
+          const category = categoryOfJob(kind, job.input)
+          return {
+            _tag: "Completed",
+            result,
+            spend: category === null ? null : { category, units: unitsOf(category, result) }
+          } as const
+        }).pipe(
+          Effect.catchTag("NetworkError", () => Effect.succeed(unknown)),
+          Effect.withSpan("Executor.recover", { attributes: { "job.id": job.id, "job.kind": job.kind } })
+        )
+
+      return Executor.of({ run, recover })
     })
   )
 }

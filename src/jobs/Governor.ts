@@ -10,8 +10,10 @@
  * (recording the attempt first, so a crash never runs a write twice), fails
  * it, or records why it waits and sleeps on the `Clock` until then or until
  * woken. After a restart every account with open work gets its fiber back;
- * a job left `running` by a dead process is reconciled: a read runs again, a
- * write fails as `interrupted` (it may have reached the network).
+ * a job left `running` by a dead process is reconciled: a read runs again; a
+ * write is settled by asking the network driver whether it happened
+ * (`outcomeOf`): completed with its result if it did, run again if it surely
+ * did not, and failed as `interrupted` only when the driver cannot tell.
  *
  * @since 1.0.0
  */
@@ -45,7 +47,7 @@ export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/Go
 const interrupted: JobFailure = {
   type: "interrupted",
   message:
-    "The service stopped while this write was in flight. It may or may not have reached the network, so it is not tried again: a write never runs twice.",
+    "The service stopped while this write was in flight, and the network cannot tell whether it went out, so it is not tried again: a write never runs twice.",
   next: "Check the account on the network (list_invites, get_conversation...) and create the job again if it did not go out."
 }
 
@@ -228,16 +230,35 @@ export class Governor extends Context.Service<Governor, {
           yield* Effect.forEach(parked, (job) => submitRead(job.id), { discard: true })
         })
 
-      /** Jobs left running by a dead process: reads go back in the queue, writes fail. */
+      /** A write a dead process left running: settled by what the network knows of it, never sent twice. */
+      const settleWrite = (job: JobRow) =>
+        Effect.gen(function*() {
+          const recovery = yield* executor.recover(job)
+          const log = (message: string) =>
+            Effect.logWarning(message).pipe(Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind }))
+          switch (recovery._tag) {
+            case "Completed": {
+              const now = yield* Time.now
+              const writesNotBefore = now.ms + pacingGap(yield* Random.next)
+              yield* finish(job, { ...recovery, writesNotBefore }, ["running"])
+              return yield* log("write left running by a restart had reached the network: completed with its result")
+            }
+            case "NotReached":
+              yield* store.requeue(job.id)
+              return yield* log("write left running by a restart had not reached the network: queued again")
+            case "Unknown":
+              yield* finish(job, { _tag: "Failed", error: interrupted, writesNotBefore: null }, ["running"])
+              return yield* log("write left running by a restart: the network cannot tell whether it went out, so it failed")
+          }
+        })
+
+      /** Jobs left running by a dead process: reads go back in the queue, writes are settled by the network's word. */
       const reconcile = Effect.gen(function*() {
         const now = yield* Time.now
         const stale = yield* store.staleRunning(now.ms - Duration.toMillis(settings.staleAfter))
         for (const job of stale) {
           if (job.isWrite) {
-            yield* finish(job, { _tag: "Failed", error: interrupted, writesNotBefore: null }, ["running"])
-            yield* Effect.logWarning("write interrupted by a restart: failed, not retried").pipe(
-              Effect.annotateLogs({ jobId: job.id, accountId: job.accountId })
-            )
+            yield* settleWrite(job)
           } else {
             yield* store.requeue(job.id)
             yield* submitRead(job.id)

@@ -65,6 +65,18 @@ export type SimulatedEvent =
     readonly chatId?: string | undefined
   }
 
+/** What identifies one write across its attempts. */
+export interface WriteAttempt {
+  /** The job's id. */
+  readonly key: string
+}
+
+/** What the network knows of a write whose outcome a crash left unknown. */
+export type WriteOutcome =
+  | { readonly _tag: "Happened"; readonly result: unknown }
+  | { readonly _tag: "NotHappened" }
+  | { readonly _tag: "Unknown" }
+
 export class NetworkDriver extends Context.Service<NetworkDriver, {
   /** The driver's name, as configured by `OUTREACH_NETWORK`. */
   readonly name: string
@@ -102,12 +114,26 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
     command: C,
     input: InputOf<C>
   ) => Effect.Effect<ResultOf<C>, NetworkError>
-  /** Runs a write command as the account; the network's own rules fail with named `NetworkError` types. */
+  /**
+   * Runs a write command as the account; the network's own rules fail with named `NetworkError`
+   * types. `attempt.key` (the job's id) is the same for every attempt of one job: a driver that
+   * keeps it with what it did can answer `outcomeOf` after a crash.
+   */
   readonly write: <C extends WriteCommand>(
     accountId: string,
     command: C,
-    input: InputOf<C>
+    input: InputOf<C>,
+    attempt?: WriteAttempt
   ) => Effect.Effect<ResultOf<C>, NetworkError>
+  /**
+   * Whether the write keyed `key` reached the network, asked when a crash left its job running
+   * with its outcome unknown: `Happened` with the write's result, `NotHappened` when it surely
+   * did not (it is then run again), `Unknown` otherwise (it then fails `interrupted`, never sent
+   * twice). The result is the command's result as JSON, checked by the service against the
+   * command's result schema. Optional: a driver that cannot tell leaves it out, which counts as
+   * `Unknown`.
+   */
+  readonly outcomeOf?: (accountId: string, command: WriteCommand, key: string) => Effect.Effect<WriteOutcome, NetworkError>
   /**
    * What changed on the network for the account in (`since`, now], `since`
    * in epoch milliseconds: sent invitations with their current status and
@@ -138,7 +164,11 @@ export type ReadHandlers = {
 
 /** A driver's writes, one function per write command it supports. */
 export type WriteHandlers = {
-  readonly [C in WriteCommand]?: (accountId: string, input: InputOf<C>) => Effect.Effect<ResultOf<C>, NetworkError>
+  readonly [C in WriteCommand]?: (
+    accountId: string,
+    input: InputOf<C>,
+    attempt: WriteAttempt | undefined
+  ) => Effect.Effect<ResultOf<C>, NetworkError>
 }
 
 const unsupported = (driver: string, command: string) =>
@@ -163,9 +193,9 @@ export const make = (driver: Omit<NetworkDriver["Service"], "read" | "write"> & 
       const handler = reads[command]
       return handler === undefined ? unsupported(driver.name, command) : handler(accountId, input)
     },
-    write: (accountId, command, input) => {
+    write: (accountId, command, input, attempt) => {
       const handler = writes[command]
-      return handler === undefined ? unsupported(driver.name, command) : handler(accountId, input)
+      return handler === undefined ? unsupported(driver.name, command) : handler(accountId, input, attempt)
     }
   })
 }

@@ -22,6 +22,7 @@ import workflows from "../../migrations/0080_workflows.ts"
 import webhookSubscriptions from "../../migrations/0130_webhook_subscriptions.ts"
 import workflowWaitReason from "../../migrations/0131_workflow_wait_reason.ts"
 import sandboxAccounts from "../../migrations/0140_sandbox_accounts.ts"
+import sandboxWrites from "../../migrations/0150_sandbox_writes.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -39,7 +40,8 @@ export const migrations = {
   "0080_workflows": workflows,
   "0130_webhook_subscriptions": webhookSubscriptions,
   "0131_workflow_wait_reason": workflowWaitReason,
-  "0140_sandbox_accounts": sandboxAccounts
+  "0140_sandbox_accounts": sandboxAccounts,
+  "0150_sandbox_writes": sandboxWrites
 }
 
 /** Applies the pending migrations and logs what ran. */

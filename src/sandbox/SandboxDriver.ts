@@ -9,8 +9,9 @@
  *
  * @since 1.0.0
  */
-import { Clock, Effect, Layer } from "effect"
-import { type CheckpointType, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
+import { Clock, Effect, Layer, Schema } from "effect"
+import { commands } from "../domain/Commands.ts"
+import { type CheckpointType, NetworkDriver, type SignInStep, type WriteOutcome } from "../network/NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { messageReaches, reads, type Session } from "./Reads.ts"
 import { personIn } from "./Refs.ts"
@@ -74,10 +75,21 @@ export const layer = Layer.effect(
         Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
           Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })
         ),
-      write: (accountId, command, input) =>
-        Effect.flatMap(session(accountId), (current) => writes[command](current, input)).pipe(
-          Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })
-        ),
+      write: (accountId, command, input, attempt) =>
+        Effect.gen(function*() {
+          const current = yield* session(accountId)
+          if (attempt === undefined) return yield* writes[command](current, input)
+          // The write and its record commit together: `outcomeOf` then knows for sure.
+          return yield* state.transaction(Effect.gen(function*() {
+            const result = yield* writes[command](current, input)
+            const encoded = yield* Schema.encodeUnknownEffect(commands[command].result)(result).pipe(Effect.orDie)
+            yield* state.recordWrite({ key: attempt.key, accountId, command, result: encoded, atMs: current.now })
+            return result
+          }))
+        }).pipe(Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })),
+      outcomeOf: (accountId, _command, key) =>
+        Effect.map(state.writeOf(accountId, key), (done): WriteOutcome =>
+          done === undefined ? { _tag: "NotHappened" } : { _tag: "Happened", result: done.result }),
       accountRecorded: (account) => state.recordAccount(account),
       sync: (accountId, since) =>
         Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(

@@ -94,6 +94,8 @@ const messageColumns = `id, account_id AS "accountId", provider_id AS "providerI
 const inboundColumns = `id, account_id AS "accountId", provider_id AS "providerId", chat_id AS "chatId", text,
   received_at_ms AS "receivedAtMs"`
 
+const WriteRow = Schema.Struct({ result: Schema.Unknown })
+
 /** The state store, on the ambient `SqlClient`. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -111,6 +113,30 @@ export const make = Effect.gen(function*() {
     /** Runs the effect in one transaction. */
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
+
+    /** Keeps the write carried out for `key` (a job's id), in the write's own transaction. */
+    recordWrite: (write: {
+      readonly key: string
+      readonly accountId: string
+      readonly command: string
+      readonly result: unknown
+      readonly atMs: number
+    }) =>
+      run(sql`INSERT INTO sandbox_writes ${
+        sql.insert({
+          key: write.key,
+          account_id: write.accountId,
+          command: write.command,
+          result: JSON.stringify(write.result),
+          at_ms: write.atMs
+        })
+      }`),
+
+    /** The result of the write carried out for `key` by the account, or undefined when none was. */
+    writeOf: (accountId: string, key: string): Effect.Effect<{ readonly result: unknown } | undefined> =>
+      decode(WriteRow)(sql`SELECT result FROM sandbox_writes WHERE key = ${key} AND account_id = ${accountId}`).pipe(
+        Effect.map((rows) => rows[0])
+      ),
 
     /** The account's tier, products and workspace as the service recorded them, or null when it never told of it. */
     account: (accountId: string): Effect.Effect<AccountFacts | null> =>

@@ -1,22 +1,45 @@
-import { assert, it } from "@effect/vitest"
+/**
+ * A restart in the middle of an account's queue: no job is lost, and a write
+ * left in flight by the dead process is settled by asking the network whether
+ * it happened: completed with its result if it did, run again if it surely did
+ * not, failed `interrupted` only when the driver cannot tell. Never sent twice.
+ */
+import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
+import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
+import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
 import { jobAfter, jobNow, settle, workspaceWithAccount } from "./support.ts"
 
 const post = (text: string) => ({ text })
 
-it.effect("a restart in the middle of a queue loses no job and runs no write twice", () =>
+/** The sandbox as a driver that cannot tell whether a write happened (no `outcomeOf`). */
+const forgetfulSandbox = Layer.effect(
+  NetworkDriver,
+  Effect.gen(function*() {
+    const { outcomeOf: _, ...rest } = yield* NetworkDriver
+    return NetworkDriver.of(rest)
+  })
+).pipe(Layer.provide(SandboxDriver.layer))
+
+/**
+ * First life: `a` done, `b` waiting for its pacing gap, `c` in flight when the process dies (its
+ * attempt recorded; with `reached`, its post already on the network). Then down long enough for
+ * the attempt to be clearly dead, and a second life on `driver`.
+ */
+const restartWithWriteInFlight = (options: {
+  readonly reached: boolean
+  readonly driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient>
+}) =>
   Effect.gen(function*() {
     const open = yield* TestDatabase.reopenable
-
-    // First life: one write done, one waiting for its pacing gap, one "in flight" when the process dies.
     const first = yield* Scope.make()
-    const firstContext = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(first))
+    const firstContext = yield* Layer.build(restartableServer(open(), options.driver)).pipe(Scope.provide(first))
     const ids = yield* Effect.gen(function*() {
       const { workspaceId, accountId } = yield* workspaceWithAccount()
       const jobs = yield* Jobs
@@ -26,30 +49,89 @@ it.effect("a restart in the middle of a queue loses no job and runs no write twi
       const c = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("c") })
       yield* settle
       assert.strictEqual((yield* jobNow(workspaceId, b.id)).waitingFor?.reason, "pacing")
-      // As if the process died while `c` was on the network: its attempt is recorded, nothing else.
+      const sent = options.reached
+        ? yield* (yield* NetworkDriver).write(accountId, "create_post", post("c"), { key: c.id })
+        : undefined
       const sql = yield* SqlClient.SqlClient
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql`UPDATE jobs SET status = 'running', started_at = ${now}::timestamptz,
                    attempt_started_at = ${now}::timestamptz WHERE id = ${c.id}`
-      return { workspaceId, a: a.id, b: b.id, c: c.id }
+      return { workspaceId, a: a.id, b: b.id, c: c.id, sentPostId: sent?.post.id }
     }).pipe(Effect.provideContext(firstContext))
     yield* Scope.close(first, Exit.void)
 
-    // Down for a while: the pacing gap passes and the in-flight attempt is clearly dead.
     yield* TestClock.adjust(PACING_MAX_MS + 180_000)
     const second = yield* Scope.make()
-    const secondContext = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(second))
-    yield* Effect.gen(function*() {
-      const b = yield* jobAfter(ids.workspaceId, ids.b, 10)
-      assert.strictEqual(b.status, "completed", JSON.stringify(b))
-      const c = yield* jobNow(ids.workspaceId, ids.c)
-      assert.strictEqual(c.status, "failed", JSON.stringify(c))
-      assert.strictEqual((c.error as { type: string }).type, "interrupted")
-      const sql = yield* SqlClient.SqlClient
-      const spent = yield* sql<{ jobId: string }>`SELECT job_id::text AS "jobId" FROM budget_spend ORDER BY spent_at`
-      assert.deepStrictEqual(spent.map((row) => row.jobId), [ids.a, ids.b])
-      const completed = yield* sql<{ id: string }>`SELECT id::text AS id FROM jobs WHERE status = 'completed' ORDER BY seq`
-      assert.deepStrictEqual(completed.map((row) => row.id), [ids.a, ids.b])
-    }).pipe(Effect.provideContext(secondContext))
-    yield* Scope.close(second, Exit.void)
-  }), { timeout: 60_000 })
+    const secondContext = yield* Layer.build(restartableServer(open(), options.driver)).pipe(Scope.provide(second))
+    return { ids, second, secondContext }
+  })
+
+/** The job once it completes, moving the clock a day at a time past the budget it may wait for (a post a day while warming). */
+const completedEventually = (workspaceId: string, id: string) =>
+  Effect.gen(function*() {
+    for (let day = 0; day < 4; day++) {
+      const job = yield* jobAfter(workspaceId, id, 10)
+      if (job.status === "completed" || job.status === "failed" || job.status === "cancelled") return job
+      yield* TestClock.adjust(86_400_000)
+    }
+    return yield* jobNow(workspaceId, id)
+  })
+
+/** How many times the network saw a post with this text. */
+const postsWithText = (text: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM sandbox_actions WHERE kind = 'create_post' AND detail->>'text' = ${text}`
+    return rows[0].n
+  })
+
+const spentBy = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const spent = yield* sql<{ jobId: string }>`SELECT job_id::text AS "jobId" FROM budget_spend ORDER BY spent_at, job_id`
+  return spent.map((row) => row.jobId)
+})
+
+describe("a restart with a write in flight", () => {
+  it.effect("that never reached the network: it runs once, after the restart", () =>
+    Effect.gen(function*() {
+      const { ids, second, secondContext } = yield* restartWithWriteInFlight({ reached: false, driver: SandboxDriver.layer })
+      yield* Effect.gen(function*() {
+        assert.strictEqual((yield* completedEventually(ids.workspaceId, ids.b)).status, "completed")
+        const c = yield* completedEventually(ids.workspaceId, ids.c)
+        assert.strictEqual(c.status, "completed", JSON.stringify(c))
+        assert.strictEqual(yield* postsWithText("c"), 1)
+        assert.sameMembers([...(yield* spentBy)], [ids.a, ids.b, ids.c])
+      }).pipe(Effect.provideContext(secondContext))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 60_000 })
+
+  it.effect("that reached the network: it completes with what the network did, and is not sent again", () =>
+    Effect.gen(function*() {
+      const { ids, second, secondContext } = yield* restartWithWriteInFlight({ reached: true, driver: SandboxDriver.layer })
+      yield* Effect.gen(function*() {
+        const c = yield* jobNow(ids.workspaceId, ids.c)
+        assert.strictEqual(c.status, "completed", JSON.stringify(c))
+        assert.isDefined(ids.sentPostId)
+        assert.include(JSON.stringify(c.result), `"id":"${ids.sentPostId}"`)
+        assert.strictEqual((yield* completedEventually(ids.workspaceId, ids.b)).status, "completed")
+        assert.strictEqual(yield* postsWithText("c"), 1)
+        assert.sameMembers([...(yield* spentBy)], [ids.a, ids.b, ids.c])
+      }).pipe(Effect.provideContext(secondContext))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 60_000 })
+
+  it.effect("on a driver that cannot tell: it fails `interrupted` and is never tried again", () =>
+    Effect.gen(function*() {
+      const { ids, second, secondContext } = yield* restartWithWriteInFlight({ reached: true, driver: forgetfulSandbox })
+      yield* Effect.gen(function*() {
+        assert.strictEqual((yield* jobAfter(ids.workspaceId, ids.b, 10)).status, "completed")
+        const c = yield* jobNow(ids.workspaceId, ids.c)
+        assert.strictEqual(c.status, "failed", JSON.stringify(c))
+        assert.propertyVal(c.error, "type", "interrupted")
+        assert.strictEqual(yield* postsWithText("c"), 1)
+        assert.sameMembers([...(yield* spentBy)], [ids.a, ids.b])
+      }).pipe(Effect.provideContext(secondContext))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 60_000 })
+})

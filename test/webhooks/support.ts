@@ -9,6 +9,7 @@ import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Outbox } from "../../src/events/Outbox.ts"
 import type { NewEvent } from "../../src/domain/Events.ts"
+import type { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { NodeHttpServer } from "@effect/platform-node"
 import { HttpRouter } from "effect/http"
 import * as App from "../../src/App.ts"
@@ -106,10 +107,13 @@ export const serverLayer = (overrides: Partial<AppSettings> = { allowPrivateWebh
  * The service on a database that outlives it (`TestDatabase.reopenable`):
  * build, close and build again to restart it.
  */
-export const restartableServer = (database: Layer.Layer<SqlClient.SqlClient>) =>
+export const restartableServer = (
+  database: Layer.Layer<SqlClient.SqlClient>,
+  driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient> = App.network
+) =>
   HttpRouter.serve(Server.routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(App.core),
+    Layer.provideMerge(App.coreWith(driver)),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(database),
     Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true, inboxSync: false })),
