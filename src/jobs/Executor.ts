@@ -6,13 +6,13 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
 import { type CommandName, commands, isCommandName, isWriteCommand } from "../domain/Commands.ts"
 import { checkInviteQuality } from "../domain/InviteQuality.ts"
 import type { JobFailure } from "../domain/Job.ts"
 import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Limits.ts"
-import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { otherSeatRefusal, People } from "../people/People.ts"
 import type { JobRow } from "./JobRow.ts"
@@ -99,11 +99,12 @@ export class Executor extends Context.Service<Executor, {
           return conversation.attendee.providerId
         })
 
-      const call = (job: JobRow, kind: CommandName, input: unknown, account: AccountRow) =>
+      const calls = callsOf(network)
+
+      const call = <C extends CommandName>(job: JobRow, kind: C, input: unknown, account: AccountRow) =>
         Effect.gen(function*() {
-          const spec = commands[kind]
-          const decoded = yield* Schema.decodeUnknownEffect(spec.input)(input).pipe(Effect.option)
-          if (decoded._tag === "None") {
+          const ready = calls[kind](input)
+          if (Option.isNone(ready)) {
             return failed({
               type: "invalidInput",
               message: `The stored input of this ${kind} job no longer fits the command.`,
@@ -114,9 +115,8 @@ export class Executor extends Context.Service<Executor, {
             const refusal = yield* guardrails(job, account, kind, input)
             if (refusal !== null) return failed(refusal)
           }
-          const result: unknown = spec.kind === "read"
-            ? yield* network.read(account.id, kind as never, decoded.value as never)
-            : yield* network.write(account.id, kind as never, decoded.value as never, { key: job.id })
+          const result: unknown = yield* ready.value(account.id, { key: job.id })
+          const spec = commands[kind]
           const encoded = yield* Schema.encodeUnknownEffect(spec.result)(result).pipe(Effect.orDie)
           const category = categoryOfJob(kind, input)
           const outcome: Outcome = {

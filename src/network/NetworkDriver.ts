@@ -7,8 +7,8 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, type Redacted } from "effect"
-import type { InputOf, ReadCommand, ResultOf, WriteCommand } from "../domain/Commands.ts"
+import { Context, Effect, Option, type Redacted, Schema } from "effect"
+import { type CommandName, commands, type InputOf, type ReadCommand, type ResultOf, type WriteCommand } from "../domain/Commands.ts"
 import type { Tier } from "../domain/Limits.ts"
 import { type NetworkError, networkError } from "./NetworkErrors.ts"
 import type { SyncResult } from "./Sync.ts"
@@ -198,4 +198,54 @@ export const make = (driver: Omit<NetworkDriver["Service"], "read" | "write"> & 
       return handler === undefined ? unsupported(driver.name, command) : handler(accountId, input, attempt)
     }
   })
+}
+
+/** A command's input, checked against its schema, ready to run as an account (a write is told its attempt: the job). */
+export type ReadyCall<C extends CommandName> = (
+  accountId: string,
+  attempt: WriteAttempt
+) => Effect.Effect<ResultOf<C>, NetworkError>
+
+/** Every command of the catalogue as a call on a driver: its input checked, then run, typed by the command. */
+export type CommandCalls = {
+  readonly [C in CommandName]: (input: unknown) => Option.Option<ReadyCall<C>>
+}
+
+/**
+ * The calls of `driver`, one per command: the input decoded with the command's schema (none when it
+ * does not fit), then a read sent through `read` and a write through `write`; the compiler refuses a
+ * command sent the wrong way. A caller holding any command name runs it without casting its input.
+ */
+export const callsOf = (driver: NetworkDriver["Service"]): CommandCalls => {
+  const call = <I, A>(
+    schema: Schema.Decoder<I>,
+    run: (accountId: string, input: I, attempt: WriteAttempt) => Effect.Effect<A, NetworkError>
+  ) => {
+    const decode = Schema.decodeUnknownOption(schema)
+    return (input: unknown) =>
+      Option.map(decode(input), (decoded) => (accountId: string, attempt: WriteAttempt) => run(accountId, decoded, attempt))
+  }
+  return {
+    get_profile: call(commands.get_profile.input, (accountId, input) => driver.read(accountId, "get_profile", input)),
+    get_company: call(commands.get_company.input, (accountId, input) => driver.read(accountId, "get_company", input)),
+    search_people: call(commands.search_people.input, (accountId, input) => driver.read(accountId, "search_people", input)),
+    search_companies: call(commands.search_companies.input, (accountId, input) => driver.read(accountId, "search_companies", input)),
+    get_posts: call(commands.get_posts.input, (accountId, input) => driver.read(accountId, "get_posts", input)),
+    get_post: call(commands.get_post.input, (accountId, input) => driver.read(accountId, "get_post", input)),
+    list_chats: call(commands.list_chats.input, (accountId, input) => driver.read(accountId, "list_chats", input)),
+    get_conversation: call(commands.get_conversation.input, (accountId, input) => driver.read(accountId, "get_conversation", input)),
+    list_invites: call(commands.list_invites.input, (accountId, input) => driver.read(accountId, "list_invites", input)),
+    profile_viewers: call(commands.profile_viewers.input, (accountId, input) => driver.read(accountId, "profile_viewers", input)),
+    ssi: call(commands.ssi.input, (accountId, input) => driver.read(accountId, "ssi", input)),
+    connect: call(commands.connect.input, (accountId, input, attempt) => driver.write(accountId, "connect", input, attempt)),
+    withdraw_invite: call(commands.withdraw_invite.input, (accountId, input, attempt) => driver.write(accountId, "withdraw_invite", input, attempt)),
+    send_message: call(commands.send_message.input, (accountId, input, attempt) => driver.write(accountId, "send_message", input, attempt)),
+    accept_invite: call(commands.accept_invite.input, (accountId, input, attempt) => driver.write(accountId, "accept_invite", input, attempt)),
+    decline_invite: call(commands.decline_invite.input, (accountId, input, attempt) => driver.write(accountId, "decline_invite", input, attempt)),
+    endorse: call(commands.endorse.input, (accountId, input, attempt) => driver.write(accountId, "endorse", input, attempt)),
+    save_lead: call(commands.save_lead.input, (accountId, input, attempt) => driver.write(accountId, "save_lead", input, attempt)),
+    react: call(commands.react.input, (accountId, input, attempt) => driver.write(accountId, "react", input, attempt)),
+    comment: call(commands.comment.input, (accountId, input, attempt) => driver.write(accountId, "comment", input, attempt)),
+    create_post: call(commands.create_post.input, (accountId, input, attempt) => driver.write(accountId, "create_post", input, attempt))
+  }
 }

@@ -18,6 +18,10 @@ import { finishedWorkflowStatuses } from "../domain/Workflow.ts"
 import { Workflows } from "./Workflows.ts"
 import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
+// What an automation is lives in the domain; the library's `Automations` namespace keeps offering it.
+export { MAX_MESSAGES, MAX_PEOPLE, Sequence, SequenceMessage, stepsOf } from "../domain/Automation.ts"
+export type { AutomationStatus } from "../domain/Automation.ts"
+
 const AutomationRow = Schema.Struct({
   id: Schema.String,
   accountId: Schema.String,

@@ -1,0 +1,204 @@
+/**
+ * The accounts as stored in PostgreSQL: their rows (decoded as `AccountRow`),
+ * the seats a workspace has, the limit overrides and what was spent. It writes
+ * what the lifecycle rules (`Lifecycle.ts`) decide and decides nothing itself.
+ * A failure of the database is a defect here.
+ *
+ * @since 1.0.0
+ */
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { NotFound } from "../api/Errors.ts"
+import type { LimitOverride, Usage } from "../domain/Limits.ts"
+import * as Time from "../domain/Time.ts"
+import type { WorkingHours } from "../domain/WorkingHours.ts"
+import { accountColumns, AccountRow } from "./AccountRow.ts"
+import { limitOverridesOf, usageOf } from "./Budgets.ts"
+import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
+
+const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
+
+/** The answer for an account that is not in the workspace (or was removed). */
+export const accountNotFound = (id: string) =>
+  new NotFound({
+    error: { message: `No account ${id} in this workspace.`, next: "List the workspace's accounts with GET /v1/accounts." }
+  })
+
+/** A new account, connecting, with its first sign-in link. */
+export interface NewAccount {
+  readonly id: string
+  readonly workspaceId: string
+  readonly label: string
+  readonly workingHours: WorkingHours
+  readonly link: SignInLink & { readonly expiresAt: number }
+}
+
+/** The columns an update writes. */
+const columnsOf = (update: AccountUpdate): Record<string, unknown> => {
+  const iso = (ms: number | null) => ms === null ? null : Time.toIso(ms)
+  const columns: Record<string, unknown> = {}
+  if (update.status !== undefined) columns["status"] = update.status
+  if (update.resumeStatus !== undefined) columns["resume_status"] = update.resumeStatus
+  if (update.tier !== undefined) columns["tier"] = update.tier
+  if (update.products !== undefined) columns["products"] = JSON.stringify(update.products)
+  if (update.connections !== undefined) columns["connections"] = update.connections
+  if (update.link !== undefined) {
+    columns["link_hash"] = update.link === null ? null : update.link.hash
+    columns["link_url"] = update.link === null ? null : update.link.url
+    columns["link_expires_at"] = update.link === null ? null : iso(update.link.expiresAt)
+  }
+  if (update.checkpoint !== undefined) columns["checkpoint"] = update.checkpoint
+  if (update.connectedAt !== undefined) columns["connected_at"] = iso(update.connectedAt)
+  if (update.warmupStartedAt !== undefined) columns["warmup_started_at"] = iso(update.warmupStartedAt)
+  if (update.warmupStartDay !== undefined) columns["warmup_start_day"] = update.warmupStartDay
+  if (update.readsOnlyUntil !== undefined) columns["reads_only_until"] = iso(update.readsOnlyUntil)
+  if (update.restrictedAt !== undefined) columns["restricted_at"] = iso(update.restrictedAt)
+  if (update.healthLevel !== undefined) columns["health_level"] = update.healthLevel
+  if (update.healthReason !== undefined) columns["health_reason"] = update.healthReason
+  if (update.workingHours !== undefined) {
+    columns["working_days"] = JSON.stringify(update.workingHours.days)
+    columns["work_from"] = update.workingHours.from
+    columns["work_to"] = update.workingHours.to
+    columns["timezone"] = update.workingHours.timezone
+  }
+  if (update.label !== undefined) columns["label"] = update.label
+  if (update.offHoursPolicy !== undefined) columns["off_hours_policy"] = update.offHoursPolicy
+  if (update.minInviteQuality !== undefined) columns["min_invite_quality"] = update.minInviteQuality
+  if (update.autoWithdrawDays !== undefined) columns["auto_withdraw_days"] = update.autoWithdrawDays
+  if (update.mode !== undefined) columns["mode"] = update.mode
+  return columns
+}
+
+export class AccountStore extends Context.Service<AccountStore, {
+  /** Runs `effect` in one transaction; a failure of the database is a defect. */
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** The workspace's accounts (removed ones left out), oldest first. */
+  readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<AccountRow>>
+  /** How many seats the workspace has in all. */
+  readonly seatsTotal: (workspaceId: string) => Effect.Effect<number>
+  /**
+   * Locks the workspace's seats for the rest of the transaction (concurrent connects of one
+   * workspace wait for each other) and counts those taken and those there are.
+   */
+  readonly lockSeats: (workspaceId: string) => Effect.Effect<{ readonly taken: number; readonly total: number }>
+  readonly insert: (account: NewAccount, nowMs: number) => Effect.Effect<void>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<AccountRow, NotFound>
+  /** The account, locked for the rest of the transaction. */
+  readonly lock: (workspaceId: string, id: string) => Effect.Effect<AccountRow, NotFound>
+  /** The account whose sign-in link has this hash and is still valid at `nowMs`. */
+  readonly byLink: (hash: string, nowMs: number) => Effect.Effect<AccountRow | undefined>
+  /** Writes `update`, with the time of the change. */
+  readonly update: (id: string, update: AccountUpdate, nowMs: number) => Effect.Effect<void>
+  /** Marks the account removed and its sign-in link unusable. */
+  readonly markRemoved: (id: string, nowMs: number) => Effect.Effect<void>
+  /** The account's `PUT /limits` overrides. */
+  readonly overrides: (id: string) => Effect.Effect<ReadonlyArray<LimitOverride>>
+  readonly replaceOverrides: (id: string, overrides: ReadonlyArray<LimitOverride>) => Effect.Effect<void>
+  /** What the account has spent of each budget at `nowMs`, periods in its own zone. */
+  readonly usage: (row: AccountRow, nowMs: number) => Effect.Effect<Usage>
+}>()("outreach/AccountStore") {
+  static readonly layer = Layer.effect(
+    AccountStore,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const select = sql.unsafe(accountColumns)
+
+      const rowsWhere = (where: Statement.Fragment) =>
+        sql`SELECT ${select} FROM accounts a WHERE a.removed_at IS NULL AND ${where} ORDER BY a.created_at, a.id`.pipe(
+          Effect.flatMap(decodeAccounts),
+          Effect.orDie
+        )
+
+      const one = (rows: ReadonlyArray<AccountRow>, id: string) =>
+        rows.length === 0 ? Effect.fail(accountNotFound(id)) : Effect.succeed(rows[0])
+
+      const update = (id: string, columns: Record<string, unknown>, nowMs: number) =>
+        sql`UPDATE accounts SET ${sql.update({ ...columns, updated_at: Time.toIso(nowMs) })} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+
+      return AccountStore.of({
+        transaction: (effect) => sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
+
+        list: (workspaceId) => rowsWhere(sql`a.workspace_id = ${workspaceId}`),
+
+        seatsTotal: (workspaceId) =>
+          sql<{ readonly total: number }>`SELECT seats_total AS total FROM workspaces WHERE id = ${workspaceId}`.pipe(
+            Effect.map((rows) => rows[0]?.total ?? 0),
+            Effect.orDie
+          ),
+
+        // The workspace row lock serialises connects of one workspace: seats can never be oversold.
+        // The count is a statement of its own, so it sees what the previous holder of the lock committed.
+        lockSeats: (workspaceId) =>
+          Effect.gen(function*() {
+            const locked = yield* sql<{ readonly total: number }>`
+              SELECT seats_total AS total FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`
+            const counted = yield* sql<{ readonly taken: number }>`
+              SELECT count(*)::int AS taken FROM accounts WHERE workspace_id = ${workspaceId} AND removed_at IS NULL`
+            return { taken: counted[0].taken, total: locked[0].total }
+          }).pipe(Effect.orDie),
+
+        insert: (account, nowMs) => {
+          const now = Time.toIso(nowMs)
+          return sql`INSERT INTO accounts ${
+            sql.insert({
+              id: account.id,
+              workspace_id: account.workspaceId,
+              label: account.label,
+              status: "connecting",
+              working_days: JSON.stringify(account.workingHours.days),
+              work_from: account.workingHours.from,
+              work_to: account.workingHours.to,
+              timezone: account.workingHours.timezone,
+              created_at: now,
+              updated_at: now,
+              link_hash: account.link.hash,
+              link_url: account.link.url,
+              link_expires_at: Time.toIso(account.link.expiresAt)
+            })
+          }`.pipe(Effect.asVoid, Effect.orDie)
+        },
+
+        get: (workspaceId, id) =>
+          Effect.flatMap(rowsWhere(sql`a.id = ${id} AND a.workspace_id = ${workspaceId}`), (rows) => one(rows, id)),
+
+        lock: (workspaceId, id) =>
+          sql`SELECT ${select} FROM accounts a
+              WHERE a.id = ${id} AND a.workspace_id = ${workspaceId} AND a.removed_at IS NULL FOR UPDATE`.pipe(
+            Effect.flatMap(decodeAccounts),
+            Effect.orDie,
+            Effect.flatMap((rows) => one(rows, id))
+          ),
+
+        byLink: (hash, nowMs) =>
+          Effect.map(
+            rowsWhere(sql`a.link_hash = ${hash} AND a.link_expires_at > ${Time.toIso(nowMs)}::timestamptz`),
+            (rows) => rows[0]
+          ),
+
+        update: (id, change, nowMs) => update(id, columnsOf(change), nowMs),
+
+        markRemoved: (id, nowMs) => update(id, { removed_at: Time.toIso(nowMs), link_hash: null, link_url: null }, nowMs),
+
+        overrides: (id) => limitOverridesOf(sql, id),
+
+        replaceOverrides: (id, overrides) =>
+          Effect.gen(function*() {
+            yield* sql`DELETE FROM account_limits WHERE account_id = ${id}`
+            const rows = overrides.map((o) => ({
+              account_id: id,
+              category: o.category,
+              period: o.period,
+              max_value: o.maxValue,
+              is_enabled: o.isEnabled
+            }))
+            if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO account_limits ${sql.insert(rows)}`
+          }).pipe(Effect.orDie),
+
+        usage: (row, nowMs) => usageOf(sql, row.id, row.timezone, nowMs)
+      })
+    })
+  )
+}
