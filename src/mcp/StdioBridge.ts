@@ -53,6 +53,8 @@ export const run = Effect.gen(function*() {
       })
     }
     stdio.onclose = () => resume(Effect.void)
+    // The assistant closed its end (it quit, or stopped the server): the bridge ends with it.
+    process.stdin.once("end", () => resume(Effect.void))
     void http.start().then(() => stdio.start())
     return Effect.promise(() => Promise.all([http.close(), stdio.close()]))
   })
