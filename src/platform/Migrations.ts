@@ -21,6 +21,7 @@ import requestClaims from "../../migrations/0070_request_claims.ts"
 import workflows from "../../migrations/0080_workflows.ts"
 import webhookSubscriptions from "../../migrations/0130_webhook_subscriptions.ts"
 import workflowWaitReason from "../../migrations/0131_workflow_wait_reason.ts"
+import peopleAuth from "../../migrations/0132_people_auth.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -37,7 +38,8 @@ export const migrations = {
   "0070_request_claims": requestClaims,
   "0080_workflows": workflows,
   "0130_webhook_subscriptions": webhookSubscriptions,
-  "0131_workflow_wait_reason": workflowWaitReason
+  "0131_workflow_wait_reason": workflowWaitReason,
+  "0132_people_auth": peopleAuth
 }
 
 /** Applies the pending migrations and logs what ran. */
