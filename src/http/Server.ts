@@ -15,6 +15,7 @@ import { AccountsHandlers } from "./AccountsHandlers.ts"
 import { ApprovalsHandlers } from "./ApprovalsHandlers.ts"
 import { AutomationsHandlers } from "./AutomationsHandlers.ts"
 import * as ConnectPage from "./ConnectPage.ts"
+import * as Dashboard from "./dashboard/Dashboard.ts"
 import { SandboxHandlers } from "./SandboxHandlers.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as Gate from "./Gate.ts"
@@ -55,10 +56,12 @@ export const routes = Layer.mergeAll(
     { method: "GET", path: docsPath },
     { method: "GET", path: "/" },
     ...ConnectPage.connectRoutes,
+    ...Dashboard.routes,
     { method: "POST", path: McpHttp.mcpPath },
     { method: "DELETE", path: McpHttp.mcpPath }
   ]),
   ConnectPage.layer,
+  Dashboard.layer,
   apiReference,
   McpHttp.layer
 )

@@ -1,0 +1,50 @@
+/**
+ * The people's dashboard at `/dashboard`: every page's routes, the assets and
+ * the live counts, and an HTML page for any other path under it.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import * as Assets from "./Assets.ts"
+import * as AttentionPage from "./AttentionPage.ts"
+import { base, problemPage } from "./Layout.ts"
+import { liveCounts } from "./Live.ts"
+import { currentPerson, guarded } from "./Requests.ts"
+import * as SignInPages from "./SignInPages.ts"
+
+const live = HttpRouter.add(
+  "GET",
+  `${base}/live`,
+  guarded(Effect.gen(function*() {
+    const person = yield* currentPerson
+    // Not signed in: 204 tells the browser not to reconnect.
+    if (person === undefined) return HttpServerResponse.empty({ status: 204 })
+    return yield* liveCounts(person)
+  }))
+)
+
+/** What the gate answers for a dashboard path that is not served (a person reads it, not a program). */
+export const notFoundPage = problemPage(
+  404,
+  "Page not found",
+  "There is no such page in the dashboard. The link may be mistyped or out of date."
+)
+
+/** Whether a path belongs to the dashboard. */
+export const isDashboardPath = (path: string): boolean => path === base || path.startsWith(`${base}/`)
+
+/** Every route of the dashboard, for the gate's 404/405 table. */
+export const routes = [
+  ...AttentionPage.attentionRoutes,
+  ...SignInPages.signInRoutes,
+  ...Assets.assetRoutes,
+  { method: "GET", path: `${base}/live` }
+]
+
+export const layer = Layer.mergeAll(
+  Assets.layer,
+  SignInPages.layer,
+  AttentionPage.layer,
+  live
+)
