@@ -7,7 +7,14 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as Assets from "./Assets.ts"
+import * as ApprovalsPage from "./ApprovalsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
+import * as JobsPage from "./JobsPage.ts"
+import * as KeysPage from "./KeysPage.ts"
+import * as PeoplePage from "./PeoplePage.ts"
+import * as SecurityPage from "./SecurityPage.ts"
+import * as TeamPage from "./TeamPage.ts"
+import * as WebhooksPage from "./WebhooksPage.ts"
 import { base, problemPage } from "./Layout.ts"
 import { liveCounts } from "./Live.ts"
 import { currentPerson, guarded } from "./Requests.ts"
@@ -37,6 +44,13 @@ export const isDashboardPath = (path: string): boolean => path === base || path.
 /** Every route of the dashboard, for the gate's 404/405 table. */
 export const routes = [
   ...AttentionPage.attentionRoutes,
+  ...ApprovalsPage.approvalRoutes,
+  ...JobsPage.jobRoutes,
+  ...PeoplePage.peopleRoutes,
+  ...TeamPage.teamRoutes,
+  ...SecurityPage.securityRoutes,
+  ...KeysPage.keyRoutes,
+  ...WebhooksPage.webhookRoutes,
   ...SignInPages.signInRoutes,
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
@@ -46,5 +60,12 @@ export const layer = Layer.mergeAll(
   Assets.layer,
   SignInPages.layer,
   AttentionPage.layer,
+  ApprovalsPage.layer,
+  JobsPage.layer,
+  PeoplePage.layer,
+  TeamPage.layer,
+  SecurityPage.layer,
+  KeysPage.layer,
+  WebhooksPage.layer,
   live
 )
