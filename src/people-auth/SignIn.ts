@@ -33,8 +33,7 @@ const decodeCandidates = Schema.decodeUnknownEffect(Schema.Array(CandidateRow))
 const ChallengeRow = Schema.Struct({
   userId: Schema.String,
   email: Schema.String,
-  totpSecret: Schema.NullOr(Schema.String),
-  lastStep: Schema.NullOr(Schema.Union([Schema.Number, Schema.String]))
+  totpSecret: Schema.NullOr(Schema.String)
 })
 const decodeChallenges = Schema.decodeUnknownEffect(Schema.Array(ChallengeRow))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
@@ -108,7 +107,7 @@ export class SignIn extends Context.Service<SignIn, {
         Effect.gen(function*() {
           const now = yield* Time.now
           const rows = yield* sql`
-            SELECT u.id::text AS "userId", u.email, u.totp_secret AS "totpSecret", u.totp_last_step AS "lastStep"
+            SELECT u.id::text AS "userId", u.email, u.totp_secret AS "totpSecret"
             FROM sign_in_challenges c JOIN users u ON u.id = c.user_id
             WHERE c.hash = ${hashCredential(challenge)} AND c.expires_at > ${now.iso}::timestamptz`.pipe(
             Effect.flatMap(decodeChallenges),

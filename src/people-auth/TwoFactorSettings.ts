@@ -25,7 +25,7 @@ const StatusRow = Schema.Struct({
   secret: Schema.NullOr(Schema.String),
   pending: Schema.NullOr(Schema.String),
   enabledAt: NullableTimestamp,
-  codesLeft: Schema.Union([Schema.Number, Schema.String])
+  codesLeft: Schema.Number
 })
 const decodeStatus = Schema.decodeUnknownEffect(Schema.Array(StatusRow))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
@@ -53,7 +53,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
       const read = (userId: string) =>
         sql`
           SELECT u.email, u.totp_secret AS secret, u.totp_pending_secret AS pending, u.totp_enabled_at AS "enabledAt",
-            (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS "codesLeft"
+            (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)::int AS "codesLeft"
           FROM users u WHERE u.id = ${userId}`.pipe(
           Effect.flatMap(decodeStatus),
           Effect.orDie,
