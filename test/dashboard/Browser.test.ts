@@ -164,3 +164,155 @@ layer(serverLayer())("the dashboard in a browser", (it) => {
     }), { timeout: 120_000 })
 })
 
+
+layer(serverLayer())("the dashboard in a browser: team, approvals and forms", (it) => {
+  it.effect("an owner invites a member by link; the member joins and cannot see keys or webhooks", () =>
+    Effect.gen(function*() {
+      const { base, email } = yield* setUp
+      const owner = yield* promise(() => open())
+      const page = yield* promise(() => owner.newPage())
+      const link = yield* promise(async () => {
+        await signInWithPassword(page, base, email)
+        await page.getByRole("link", { name: "Team" }).click()
+        await page.getByLabel("Email").fill("mia@acme.test")
+        await page.getByLabel("Role", { exact: true }).selectOption("member")
+        await page.getByRole("button", { name: "Create invitation link" }).click()
+        const link = await page.locator("#invitation-link").innerText()
+        await screenshot(page, "team")
+        return link
+      })
+      assert.match(link, /\/dashboard\/invitations\/sess_/)
+      const member = yield* promise(() => open())
+      const memberPage = yield* promise(() => member.newPage())
+      const cookie = yield* promise(async () => {
+        await memberPage.goto(link)
+        await screenshot(memberPage, "invitation")
+        await memberPage.getByLabel("Your name").fill("Mia Member")
+        await memberPage.getByLabel("Password").fill("short")
+        // The browser's own minlength check is bypassed to see the server's message.
+        await memberPage.locator("#new-password").evaluate((input) => input.removeAttribute("minlength"))
+        await memberPage.getByRole("button", { name: "Join and sign in" }).click()
+        assert.include(await memberPage.locator("[role=alert]").innerText(), "at least 12 characters")
+        await memberPage.getByLabel("Password").fill("a long enough passphrase")
+        await memberPage.getByRole("button", { name: "Join and sign in" }).click()
+        await memberPage.waitForURL(`${base}/dashboard`)
+        assert.include(await memberPage.locator(".who").innerText(), "Mia Member (member)")
+        const nav = await memberPage.locator("nav.main").innerText()
+        assert.notInclude(nav, "API keys")
+        assert.notInclude(nav, "Webhooks")
+        for (const path of ["/dashboard/keys", "/dashboard/webhooks"]) {
+          const response = await memberPage.goto(`${base}${path}`)
+          assert.strictEqual(response?.status(), 403)
+          assert.strictEqual(await memberPage.locator("h1").innerText(), "Owners and admins only")
+        }
+        await screenshot(memberPage, "members-may-not-see-keys")
+        return (await member.cookies()).find((c) => c.name === "outreach_session")?.value
+      })
+      // Over REST too: the member's session reads, but keys and webhooks are 403 notAllowed.
+      const headers = { cookie: `outreach_session=${cookie}` }
+      const me = yield* call("GET", "/v1/me", { headers })
+      assert.strictEqual(me.body.user.role, "member")
+      for (const path of ["/v1/keys", "/v1/webhooks"]) {
+        const reply = yield* call("GET", path, { headers })
+        assert.strictEqual(reply.status, 403)
+        assert.strictEqual(reply.body.error.type, "notAllowed")
+      }
+      // The link worked once.
+      yield* promise(async () => {
+        const again = await (await open()).newPage()
+        const response = await again.goto(link)
+        assert.strictEqual(response?.status(), 410)
+        assert.include(await again.locator("main").innerText(), "already used")
+      })
+    }), { timeout: 120_000 })
+
+  it.effect("edits and approves a write, whose job then completes; rejects another with a reason", () =>
+    Effect.gen(function*() {
+      const { base, email, token, accountId } = yield* setUp
+      const [first, second] = strangers(accountId, 2, "dashboard")
+      const asked = yield* call("POST", `/v1/accounts/${accountId}/connect`, { token, body: { person: first, note: "Hi, glad to connect." } })
+      assert.strictEqual(asked.body.job.status, "awaiting_approval", JSON.stringify(asked.body))
+      const other = yield* call("POST", `/v1/accounts/${accountId}/connect`, { token, body: { person: second, note: "Hello there." } })
+      const browser = yield* promise(() => open())
+      const page = yield* promise(() => browser.newPage())
+      const approvalId = yield* promise(async () => {
+        await signInWithPassword(page, base, email)
+        assert.strictEqual(await page.locator("[data-count=approvals]").first().innerText(), "2")
+        await page.getByRole("link", { name: "Approvals", exact: true }).click()
+        await screenshot(page, "approvals")
+        const card = page.locator("article", { hasText: first })
+        const id = (await card.getAttribute("id"))?.replace("approval-", "") ?? ""
+        assert.include(await card.locator("textarea").inputValue(), "Hi, glad to connect.")
+        await card.locator("textarea").fill("Hi María, I enjoyed your talk. Glad to connect!")
+        await card.getByRole("button", { name: "Approve" }).click()
+        // htmx swaps the card for its decided state.
+        await page.locator(`#approval-${id} .pill.ok`).waitFor()
+        assert.include(await page.locator(`#approval-${id}`).innerText(), "approved")
+        return id
+      })
+      assert.isString(approvalId)
+      // The edited text is what goes out; the Governor then runs the write.
+      yield* TestClock.adjust("5 minutes")
+      const done = yield* call("GET", `/v1/jobs/${asked.body.job.id}?wait=20`, { token })
+      assert.strictEqual(done.body.job.status, "completed", JSON.stringify(done.body.job))
+      assert.strictEqual(done.body.job.input.note, "Hi María, I enjoyed your talk. Glad to connect!")
+      yield* promise(async () => {
+        await page.locator(`#approval-${approvalId}`).getByRole("link", { name: "See its job" }).click()
+        assert.strictEqual(await page.locator("#job-status").innerText(), "completed")
+        await screenshot(page, "job")
+        await page.getByRole("link", { name: "Approvals", exact: true }).click()
+        const card = page.locator("article", { hasText: second })
+        await card.getByLabel("Reason for rejecting (optional)").fill("Wrong person: she moved company.")
+        await card.getByRole("button", { name: "Reject" }).click()
+        await page.locator(`article:has-text("Wrong person: she moved company.") .pill.bad`).waitFor()
+        await page.getByRole("link", { name: "Jobs", exact: true }).click()
+        await screenshot(page, "jobs")
+        await page.getByRole("link", { name: "People", exact: true }).click()
+        await screenshot(page, "people")
+        await page.getByRole("link", { name: "Seats", exact: true }).click()
+        await screenshot(page, "seats")
+        await page.getByRole("link", { name: "Inbox", exact: true }).click()
+        await screenshot(page, "inbox")
+      })
+      const rejected = yield* call("GET", `/v1/jobs/${other.body.job.id}`, { token })
+      assert.strictEqual(rejected.body.job.status, "failed")
+      assert.include(JSON.stringify(rejected.body.job.error), "Wrong person: she moved company.")
+      // On a phone the approvals page reads in one column.
+      const phone = yield* promise(() => open({ phone: true }))
+      yield* promise(async () => {
+        const small = await phone.newPage()
+        await signInWithPassword(small, base, email)
+        await small.goto(`${base}/dashboard/approvals`)
+        const width = await small.locator("html").evaluate((root) => root.scrollWidth)
+        assert.isAtMost(width, 390)
+        await screenshot(small, "approvals-phone")
+      })
+    }), { timeout: 120_000 })
+
+  it.effect("a form without its CSRF token is refused and changes nothing; keys and webhooks pages work for owners", () =>
+    Effect.gen(function*() {
+      const { base, email, token } = yield* setUp
+      const before = yield* call("GET", "/v1/keys", { token })
+      const browser = yield* promise(() => open())
+      const page = yield* promise(() => browser.newPage())
+      yield* promise(async () => {
+        await signInWithPassword(page, base, email)
+        await page.getByRole("link", { name: "API keys", exact: true }).click()
+        await page.locator("form[action='/dashboard/keys'] input[name=_csrf]").evaluate((input) => input.remove())
+        await page.getByLabel("What the new key is for").fill("Forged")
+        await page.getByRole("button", { name: "Create key" }).click()
+        assert.strictEqual(await page.locator("h1").innerText(), "This form cannot be accepted")
+        await screenshot(page, "csrf-refused")
+        await page.goto(`${base}/dashboard/keys`)
+        await page.getByLabel("What the new key is for").fill("CRM sync")
+        await page.getByRole("button", { name: "Create key" }).click()
+        assert.match(await page.locator("#key-value").innerText(), /^svc_/)
+        await screenshot(page, "keys")
+        await page.getByRole("link", { name: "Webhooks", exact: true }).click()
+        await screenshot(page, "webhooks")
+      })
+      const after = yield* call("GET", "/v1/keys", { token })
+      assert.strictEqual(after.body.keys.length, before.body.keys.length + 1)
+      assert.notInclude(after.body.keys.map((k: { name: string }) => k.name), "Forged")
+    }), { timeout: 120_000 })
+})

@@ -9,9 +9,11 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as Assets from "./Assets.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
+import * as InboxPage from "./InboxPage.ts"
 import * as JobsPage from "./JobsPage.ts"
 import * as KeysPage from "./KeysPage.ts"
 import * as PeoplePage from "./PeoplePage.ts"
+import * as SeatsPage from "./SeatsPage.ts"
 import * as SecurityPage from "./SecurityPage.ts"
 import * as TeamPage from "./TeamPage.ts"
 import * as WebhooksPage from "./WebhooksPage.ts"
@@ -45,6 +47,8 @@ export const isDashboardPath = (path: string): boolean => path === base || path.
 export const routes = [
   ...AttentionPage.attentionRoutes,
   ...ApprovalsPage.approvalRoutes,
+  ...SeatsPage.seatRoutes,
+  ...InboxPage.inboxRoutes,
   ...JobsPage.jobRoutes,
   ...PeoplePage.peopleRoutes,
   ...TeamPage.teamRoutes,
@@ -61,6 +65,8 @@ export const layer = Layer.mergeAll(
   SignInPages.layer,
   AttentionPage.layer,
   ApprovalsPage.layer,
+  SeatsPage.layer,
+  InboxPage.layer,
   JobsPage.layer,
   PeoplePage.layer,
   TeamPage.layer,

@@ -36,6 +36,7 @@ a:hover { color: var(--accent-dark); }
 .skip:focus { left: .5rem; }
 header.top { background: #102a43; color: #fff; padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; }
 header.top a, header.top .who { color: #fff; }
+header.top .pill { background: #fff; font-weight: 700; }
 header.top .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
 nav.main { background: #fff; border-bottom: 1px solid var(--line); overflow-x: auto; }
 nav.main ul { list-style: none; display: flex; gap: .25rem; margin: 0 auto; padding: .25rem 1rem; max-width: 72rem; }
