@@ -238,6 +238,7 @@ layer(serverLayer())("the dashboard in a browser: team, approvals and forms", (i
       const approvalId = yield* promise(async () => {
         await signInWithPassword(page, base, email)
         assert.strictEqual(await page.locator("[data-count=approvals]").first().innerText(), "2")
+        await screenshot(page, "needs-attention")
         await page.getByRole("link", { name: "Approvals", exact: true }).click()
         await screenshot(page, "approvals")
         const card = page.locator("article", { hasText: first })
