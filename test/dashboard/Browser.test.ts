@@ -249,6 +249,8 @@ layer(serverLayer())("the dashboard in a browser: team, approvals and forms", (i
         // htmx swaps the card for its decided state.
         await page.locator(`#approval-${id} .pill.ok`).waitFor()
         assert.include(await page.locator(`#approval-${id}`).innerText(), "approved")
+        // The header's count follows over server-sent events, without a reload.
+        await page.locator("#live [data-count=approvals]", { hasText: /^1$/ }).waitFor({ timeout: 15_000 })
         return id
       })
       assert.isString(approvalId)
