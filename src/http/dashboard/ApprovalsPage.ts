@@ -208,11 +208,12 @@ const approve = signedInAction((person, form) =>
   Effect.gen(function*() {
     const approvals = yield* Approvals
     const id = yield* idOf
-    const submitted = form.get("text")
+    // Browsers send a textarea's line breaks as CRLF: the text keeps the service's own line breaks.
+    const submitted = form.get("text")?.replace(/\r\n?/g, "\n")
     // The text is passed only when the person changed it: an untouched text is approved as it is.
     const current = (yield* approvals.list(person.workspaceId, { status: "pending", limit: 100 }).pipe(Effect.orDie)).approvals
       .find((a) => a.id === id)
-    const text = submitted !== undefined && current !== undefined && submitted !== (current.text ?? "") ? submitted : undefined
+    const text = submitted !== undefined && (current === undefined || submitted !== (current.text ?? "")) ? submitted : undefined
     if (text !== undefined && text.trim() === "") {
       return yield* decided(person, Effect.fail(blankText), "approved")
     }

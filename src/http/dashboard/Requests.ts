@@ -142,7 +142,10 @@ export const signedInAction = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const person = yield* currentPerson
     const referer = request.headers["referer"]
-    if (person === undefined) return sessionEnded(safeNext(referer === undefined ? undefined : new URL(referer, "http://x").pathname))
+    if (person === undefined) {
+      const back = referer !== undefined && URL.canParse(referer, "http://localhost") ? new URL(referer, "http://localhost").pathname : undefined
+      return sessionEnded(safeNext(back))
+    }
     const form = yield* Effect.option(readForm)
     if (Option.isNone(form)) return unreadableForm
     if (!csrfMatches(person.token, form.value.get(csrfField))) return csrfRefused
