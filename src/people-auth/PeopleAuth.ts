@@ -1,7 +1,7 @@
 /**
  * The people's side of the service wired together: sign-in with its lockout
  * and sessions, two-factor settings, and the team with its mail sender (the
- * logging one; an embedder provides its own with `layerWithMail`). Needs a
+ * logging one; an embedder provides its own to `layerNoMailSender`). Needs a
  * migrated `SqlClient` and `Credentials`.
  *
  * @since 1.0.0
@@ -14,10 +14,10 @@ import { SignIn } from "./SignIn.ts"
 import { Team } from "./Team.ts"
 import { TwoFactorSettings } from "./TwoFactorSettings.ts"
 
-/** Everything but the mail sender. */
-export const layerWithMail = Layer.mergeAll(SignIn.layer, TwoFactorSettings.layer, Team.layer).pipe(
+/** Everything but the mail sender (provide a `MailSender`). */
+export const layerNoMailSender = Layer.mergeAll(SignIn.layer, TwoFactorSettings.layer, Team.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Sessions.layer, Lockout.layer))
 )
 
 /** With the logging mail sender. */
-export const layer = layerWithMail.pipe(Layer.provideMerge(MailSender.layerLog))
+export const layer = layerNoMailSender.pipe(Layer.provideMerge(MailSender.layerLog))
