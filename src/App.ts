@@ -26,6 +26,7 @@ import { JobWatch } from "./jobs/JobWatch.ts"
 import type { NetworkDriver } from "./network/NetworkDriver.ts"
 import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
 import { People } from "./people/People.ts"
+import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Database from "./platform/Database.ts"
 import * as Observability from "./platform/Observability.ts"
@@ -70,7 +71,8 @@ export const workflows = Automations.layer.pipe(
 /**
  * The core services on the network `driver` of your choice (an embedder's own implementation of
  * the `NetworkDriver` port): workspaces, keys, credentials, accounts, outbox, jobs and the
- * Governor, approvals, webhooks, the inbox, people, workflows and reply triage. Needs a migrated
+ * Governor, approvals, webhooks, the inbox, people, workflows, reply triage, and the
+ * dashboard's people (sign-in, two-factor, team). Needs a migrated
  * `SqlClient`, `AppConfig` and what the driver needs.
  */
 export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
@@ -78,7 +80,7 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
     Layer.provideMerge(Governor.layerNoDeps),
     Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
-    Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer)),
+    Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer, PeopleAuth.layer)),
     Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, driver, triage, Draining.layer))
   )
 

@@ -18,6 +18,7 @@ import { AccountsHandlers } from "./http/AccountsHandlers.ts"
 import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
 import { AutomationsHandlers } from "./http/AutomationsHandlers.ts"
 import { answerClientErrors } from "./http/ClientErrors.ts"
+import * as Dashboard from "./http/dashboard/Dashboard.ts"
 import * as Gate from "./http/Gate.ts"
 import { IdentityHandlers } from "./http/IdentityHandlers.ts"
 import { InboxHandlers } from "./http/InboxHandlers.ts"
@@ -59,10 +60,12 @@ export const routes = Layer.mergeAll(
     { method: "GET", path: docsPath },
     { method: "GET", path: "/" },
     ...ConnectPage.connectRoutes,
+    ...Dashboard.routes,
     { method: "POST", path: McpHttp.mcpPath },
     { method: "DELETE", path: McpHttp.mcpPath }
   ]),
   ConnectPage.layer,
+  Dashboard.layer,
   apiReference,
   McpHttp.layer
 )

@@ -10,9 +10,10 @@ import * as Database from "./platform/Database.ts"
 import { teardown } from "./platform/Shutdown.ts"
 import * as StartFailure from "./platform/StartFailure.ts"
 import { Credentials } from "./auth/Credentials.ts"
+import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
 import { Workspaces } from "./workspaces/Workspaces.ts"
 
-const services = Workspaces.layer.pipe(
+const services = Layer.merge(Workspaces.layer, PeopleAuth.layer).pipe(
   Layer.provide(Credentials.layer),
   Layer.provide(Database.layer),
   Layer.provide(AppConfig.layer),

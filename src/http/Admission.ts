@@ -11,6 +11,11 @@ import type { Principal } from "../domain/Principal.ts"
 export interface Admitted {
   readonly resolved: boolean
   readonly principal: Principal | undefined
+  /**
+   * Where the credential came from: an `Authorization` header, or the dashboard's session
+   * cookie (ambient: a change made with it needs the CSRF token too).
+   */
+  readonly via?: "bearer" | "cookie" | undefined
 }
 
 export const Admitted = Context.Reference<Admitted>("outreach/http/Admitted", {

@@ -14,6 +14,8 @@ import { isDatabaseUnreachable } from "../platform/Causes.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
 import { Draining } from "./Draining.ts"
+import * as Dashboard from "./dashboard/Dashboard.ts"
+import { sessionTokenOf } from "./dashboard/Session.ts"
 import { ensureEnvelope, errorResponse } from "./Errors.ts"
 
 /** Paths the gate lets through untouched: load balancers poll them. */
@@ -97,6 +99,7 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
           })
         }
         if (allowed.length === 0) {
+          if (Dashboard.isDashboardPath(path)) return Dashboard.notFoundPage
           return errorResponse(404, {
             message: `There is no route ${request.method} ${path}.`,
             next: "Check the path against GET /openapi.json; every API path starts with /v1."
@@ -145,10 +148,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
       const serve = (
         request: HttpServerRequest.HttpServerRequest,
         httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>,
-        admission: Admission
+        admission: Admission,
+        via: "bearer" | "cookie" | undefined
       ) => {
         const admitted = httpEffect.pipe(
-          Effect.provideService(Admitted, { resolved: true, principal: admission.principal }),
+          Effect.provideService(Admitted, { resolved: true, principal: admission.principal, via }),
           Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
         )
         return Effect.catchCause(admitted, (cause) =>
@@ -158,10 +162,14 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
       const gate = (
         request: HttpServerRequest.HttpServerRequest,
         httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
-      ) =>
-        Effect.flatMap(
+      ) => {
+        // A request without an Authorization header may carry the dashboard's session cookie.
+        const bearer = bearerToken(request.headers.authorization)
+        const cookie = bearer === undefined ? sessionTokenOf(request) : undefined
+        const via = bearer !== undefined ? "bearer" as const : cookie !== undefined ? "cookie" as const : undefined
+        return Effect.flatMap(
           credentials.admit({
-            token: bearerToken(request.headers.authorization),
+            token: bearer ?? cookie,
             clientAddress: Option.getOrElse(request.remoteAddress, () => "unknown")
           }),
           (admission) => {
@@ -189,10 +197,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
             if (declaredLength > config.maxBodyBytes) {
               return Effect.succeed(HttpServerResponse.setHeaders(tooLarge, headers))
             }
-            return Effect.map(serve(request, httpEffect, admission), (response) =>
+            return Effect.map(serve(request, httpEffect, admission, via), (response) =>
               HttpServerResponse.setHeaders(ensureEnvelope(response), headers))
           }
         )
+      }
 
       return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>): Effect.Effect<
         HttpServerResponse.HttpServerResponse,

@@ -4,7 +4,7 @@
  * @since 1.0.0
  */
 import { Effect, Layer, Redacted, type Types } from "effect"
-import type { HttpServerResponse } from "effect/http"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts"
 import { describeProblems, missingObject, namedProblems } from "../api/Problems.ts"
@@ -12,6 +12,7 @@ import { Authentication, RequestErrors, RequireManager } from "../api/Security.t
 import { Credentials } from "../auth/Credentials.ts"
 import { canManageWorkspace, CurrentPrincipal } from "../domain/Principal.ts"
 import { Admitted } from "./Admission.ts"
+import { csrfHeader, csrfMatches, sessionTokenOf } from "./dashboard/Session.ts"
 
 const missingKey = new Unauthorized({
   error: {
@@ -28,6 +29,40 @@ const unknownKey = new Unauthorized({
   }
 })
 
+const cookieWithoutCsrf = new Unauthorized({
+  error: {
+    message: "The dashboard's session cookie alone does not authorize a change: the CSRF token is missing or wrong.",
+    next:
+      "Send the `x-csrf-token` header the dashboard's pages carry, or authenticate with `Authorization: Bearer ...` instead."
+  }
+})
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
+
+/**
+ * A request with no `Authorization` header, signed in by the dashboard's session cookie: the
+ * person's session, for reads; a change also needs the CSRF token (`x-csrf-token`), since a
+ * browser sends the cookie on its own.
+ */
+const cookieSession = <E, R>(
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  credentials: Credentials["Service"]
+) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const token = sessionTokenOf(request)
+    if (token === undefined) return yield* missingKey
+    const admitted = yield* Admitted
+    const principal = admitted.resolved
+      ? (admitted.via === "cookie" ? admitted.principal : undefined)
+      : yield* credentials.resolve(token)
+    if (principal === undefined || principal.kind !== "session") return yield* unknownKey
+    if (!safeMethods.has(request.method) && !csrfMatches(token, request.headers[csrfHeader])) {
+      return yield* cookieWithoutCsrf
+    }
+    return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+  })
+
 /** Bearer authentication: uses the gate's lookup when there was one, else looks the key up. */
 export const AuthenticationLive = Layer.effect(
   Authentication,
@@ -37,7 +72,7 @@ export const AuthenticationLive = Layer.effect(
       // On every request: plain combinators, no generator.
       bearer: (httpEffect, { credential }) => {
         const token = Redacted.value(credential)
-        if (token === "") return Effect.fail(missingKey)
+        if (token === "") return cookieSession(httpEffect, credentials)
         return Effect.flatMap(Admitted, (admitted) =>
           Effect.flatMap(
             admitted.resolved ? Effect.succeed(admitted.principal) : credentials.resolve(token),

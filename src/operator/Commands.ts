@@ -5,9 +5,10 @@
  *
  * @since 1.0.0
  */
-import { Console, Effect } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Config, Console, Effect, Option, Redacted } from "effect"
+import { Argument, Command, Flag, Prompt } from "effect/cli"
 import { ApiKeys } from "../keys/ApiKeys.ts"
+import { Team } from "../people-auth/Team.ts"
 import { Workspaces } from "../workspaces/Workspaces.ts"
 
 const workspaceId = Argument.String("workspace-id").pipe(Argument.withDescription("The workspace's id"))
@@ -98,8 +99,43 @@ const session = Command.make("session").pipe(
   ])
 )
 
+/**
+ * The password of a new owner: from `OUTREACH_OWNER_PASSWORD` when set (scripts), else typed at a
+ * hidden prompt. Never a flag: a command line is visible to every user of the machine.
+ */
+const ownerPassword = Effect.gen(function*() {
+  const fromEnv = yield* Config.option(Config.Redacted("OUTREACH_OWNER_PASSWORD"))
+  if (Option.isSome(fromEnv)) return Redacted.value(fromEnv.value)
+  return Redacted.value(yield* Prompt.run(Prompt.Password({ message: "Password (12 characters or more)" })))
+})
+
+const person = Command.make("person").pipe(
+  Command.withDescription("People who sign in to the dashboard"),
+  Command.withSubcommands([
+    Command.make("create-owner", {
+      workspaceId: Flag.String("workspace").pipe(Flag.withDescription("The workspace's id (see `workspace list`)")),
+      email: Flag.String("email"),
+      name: Flag.String("name")
+    }, (input) =>
+      Effect.gen(function*() {
+        const workspace = yield* (yield* Workspaces).get(input.workspaceId)
+        const password = yield* ownerPassword
+        const { userId } = yield* (yield* Team).createOwner({ ...input, password }).pipe(
+          // Reported in the CLI's own words, like an API error (`{error: {message, next}}`).
+          Effect.catchTag("InputRefused", (refused) =>
+            Effect.fail({ error: { message: refused.message, next: "Run the command again with another value." } }))
+        )
+        yield* Console.log(
+          `${input.email} (${userId}) is an owner of workspace ${workspace.id} "${workspace.name}": sign in at /dashboard`
+        )
+      })).pipe(Command.withDescription(
+        "Create the workspace's first owner (or make an existing person an owner) with a password; the password comes from OUTREACH_OWNER_PASSWORD or a hidden prompt"
+      ))
+  ])
+)
+
 /** The `outreach` operator command. */
 export const cli = Command.make("outreach").pipe(
   Command.withDescription("Operator commands for the outreach service"),
-  Command.withSubcommands([workspace, key, session])
+  Command.withSubcommands([workspace, key, session, person])
 )

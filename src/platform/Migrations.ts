@@ -23,6 +23,7 @@ import webhookSubscriptions from "../../migrations/0130_webhook_subscriptions.ts
 import workflowWaitReason from "../../migrations/0131_workflow_wait_reason.ts"
 import sandboxAccounts from "../../migrations/0140_sandbox_accounts.ts"
 import sandboxWrites from "../../migrations/0150_sandbox_writes.ts"
+import peopleAuth from "../../migrations/0160_people_auth.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -41,7 +42,8 @@ export const migrations = {
   "0130_webhook_subscriptions": webhookSubscriptions,
   "0131_workflow_wait_reason": workflowWaitReason,
   "0140_sandbox_accounts": sandboxAccounts,
-  "0150_sandbox_writes": sandboxWrites
+  "0150_sandbox_writes": sandboxWrites,
+  "0160_people_auth": peopleAuth
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -1,0 +1,74 @@
+/**
+ * `/dashboard`: what needs a person now — approvals waiting (with the time
+ * left of their 72 hours), seats that need reconnecting or are restricted or
+ * stopped, and failing webhook endpoints (owners and admins).
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { HttpRouter } from "effect/http"
+import * as Time from "../../domain/Time.ts"
+import { attentionOf } from "./Attention.ts"
+import { framed } from "./Frame.ts"
+import { html } from "./Html.ts"
+import { base, relative, when } from "./Layout.ts"
+import { isManager, signedInPage } from "./Requests.ts"
+
+const seatProblem: Record<string, string> = {
+  reconnect_required: "The network signed this seat out: reconnect it.",
+  restricted: "The network restricted this seat: it may only read until its restriction ends.",
+  stopped: "Stopped by the service because its health turned red."
+}
+
+const show = signedInPage((person) =>
+  Effect.gen(function*() {
+    const now = yield* Time.now
+    const attention = yield* attentionOf(person.workspaceId, { webhooks: isManager(person) })
+    const approvals = attention.approvals.length === 0
+      ? html`<p class="muted">No writes are waiting for approval.</p>`
+      : html`<ul>${
+        attention.approvals.slice(0, 10).map((a) =>
+          html`<li><a href="${base}/approvals#approval-${a.id}">${a.kind}</a> from ${attention.accountLabels.get(a.accountId) ?? "a seat"}${
+            a.target === null ? "" : html` to ${a.target}`
+          }: expires <time datetime="${a.expiresAt}">${relative(Date.parse(a.expiresAt), now.ms)}</time></li>`
+        )
+      }</ul><p><a class="button" href="${base}/approvals">Review ${attention.approvals.length} ${
+        attention.approvals.length === 1 ? "approval" : "approvals"
+      }</a></p>`
+    const seats = attention.seats.length === 0
+      ? html`<p class="muted">Every seat is fine.</p>`
+      : html`<ul>${
+        attention.seats.map((s) =>
+          html`<li><strong>${s.label === "" ? "Unnamed seat" : s.label}</strong> <span class="pill bad">${s.status}</span>: ${
+            seatProblem[s.status] ?? s.status
+          }${s.health.reason === null ? "" : html` (${s.health.reason})`}${
+            s.health.readsOnlyUntil === null ? "" : html` Reads only until ${when(s.health.readsOnlyUntil)}.`
+          }${s.reconnectUrl === null ? "" : html` <a href="${s.reconnectUrl}">Reconnect</a>`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
+        )
+      }</ul>`
+    const webhooks = !isManager(person)
+      ? ""
+      : html`<section class="card" aria-labelledby="webhooks-title"><h2 id="webhooks-title">Failing webhooks</h2>${
+        attention.webhooks.length === 0
+          ? html`<p class="muted">Every webhook endpoint is receiving its events.</p>`
+          : html`<ul>${
+            attention.webhooks.map((w) =>
+              html`<li><a href="${base}/webhooks/${w.endpoint.id}">${w.endpoint.url}</a>: ${w.latest.eventType} ${w.latest.status}${
+                w.lastError === null ? "" : html` (${w.lastError})`
+              }</li>`
+            )
+          }</ul>`
+      }</section>`
+    return yield* framed(person, {
+      title: "Needs attention",
+      section: "",
+      body: html`<section class="card" aria-labelledby="approvals-title"><h2 id="approvals-title">Approvals waiting</h2>${approvals}</section>
+<section class="card" aria-labelledby="seats-title"><h2 id="seats-title">Seats that need you</h2>${seats}</section>
+${webhooks}`
+    })
+  })
+)
+
+export const attentionRoutes = [{ method: "GET", path: base }] as const
+
+export const layer = HttpRouter.add("GET", base, show)

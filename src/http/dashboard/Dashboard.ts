@@ -1,0 +1,77 @@
+/**
+ * The people's dashboard at `/dashboard`: every page's routes, the assets and
+ * the live counts, and an HTML page for any other path under it.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import * as Assets from "./Assets.ts"
+import * as ApprovalsPage from "./ApprovalsPage.ts"
+import * as AttentionPage from "./AttentionPage.ts"
+import * as InboxPage from "./InboxPage.ts"
+import * as JobsPage from "./JobsPage.ts"
+import * as KeysPage from "./KeysPage.ts"
+import * as PeoplePage from "./PeoplePage.ts"
+import * as SeatsPage from "./SeatsPage.ts"
+import * as SecurityPage from "./SecurityPage.ts"
+import * as TeamPage from "./TeamPage.ts"
+import * as WebhooksPage from "./WebhooksPage.ts"
+import { base, problemPage } from "./Layout.ts"
+import { liveCounts } from "./Live.ts"
+import { currentPerson, guarded } from "./Requests.ts"
+import * as SignInPages from "./SignInPages.ts"
+
+const live = HttpRouter.add(
+  "GET",
+  `${base}/live`,
+  guarded(Effect.gen(function*() {
+    const person = yield* currentPerson
+    // Not signed in: 204 tells the browser not to reconnect.
+    if (person === undefined) return HttpServerResponse.empty({ status: 204 })
+    return yield* liveCounts(person)
+  }))
+)
+
+/** What the gate answers for a dashboard path that is not served (a person reads it, not a program). */
+export const notFoundPage = problemPage(
+  404,
+  "Page not found",
+  "There is no such page in the dashboard. The link may be mistyped or out of date."
+)
+
+/** Whether a path belongs to the dashboard. */
+export const isDashboardPath = (path: string): boolean => path === base || path.startsWith(`${base}/`)
+
+/** Every route of the dashboard, for the gate's 404/405 table. */
+export const routes = [
+  ...AttentionPage.attentionRoutes,
+  ...ApprovalsPage.approvalRoutes,
+  ...SeatsPage.seatRoutes,
+  ...InboxPage.inboxRoutes,
+  ...JobsPage.jobRoutes,
+  ...PeoplePage.peopleRoutes,
+  ...TeamPage.teamRoutes,
+  ...SecurityPage.securityRoutes,
+  ...KeysPage.keyRoutes,
+  ...WebhooksPage.webhookRoutes,
+  ...SignInPages.signInRoutes,
+  ...Assets.assetRoutes,
+  { method: "GET", path: `${base}/live` }
+]
+
+export const layer = Layer.mergeAll(
+  Assets.layer,
+  SignInPages.layer,
+  AttentionPage.layer,
+  ApprovalsPage.layer,
+  SeatsPage.layer,
+  InboxPage.layer,
+  JobsPage.layer,
+  PeoplePage.layer,
+  TeamPage.layer,
+  SecurityPage.layer,
+  KeysPage.layer,
+  WebhooksPage.layer,
+  live
+)

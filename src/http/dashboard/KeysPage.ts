@@ -1,0 +1,86 @@
+/**
+ * `/dashboard/keys` (owners and admins): the workspace's API keys; create one
+ * (its value shown once) and revoke one (at once, on every server), through
+ * the ApiKeys service.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { ApiKeys } from "../../keys/ApiKeys.ts"
+import { framed, noticeFrom } from "./Frame.ts"
+import { html } from "./Html.ts"
+import { base, csrfInput, when } from "./Layout.ts"
+import { isManager, managersOnly, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+
+export const keyRoutes = [
+  { method: "GET", path: `${base}/keys` },
+  { method: "POST", path: `${base}/keys` },
+  { method: "POST", path: `${base}/keys/:id/revoke` }
+] as const
+
+const notices: Record<string, string> = { revoked: "The key is revoked: requests with it are refused from now on." }
+
+const nameMax = 80
+
+const render = (person: Person, options: { readonly created?: { readonly name: string; readonly value: string }; readonly notice?: string | undefined; readonly error?: string; readonly status?: number }) =>
+  Effect.gen(function*() {
+    const keys = yield* (yield* ApiKeys).list(person.workspaceId)
+    return yield* framed(person, {
+      title: "API keys",
+      section: "/keys",
+      notice: options.notice,
+      error: options.error,
+      status: options.status ?? 200,
+      body: html`${
+        options.created === undefined ? "" : html`<section class="card" aria-labelledby="new-key"><h2 id="new-key">Key "${options.created.name}"</h2>
+<p>Copy it now: it is shown only this once, and the service keeps only a hash.</p><p class="secret" id="key-value">${options.created.value}</p></section>`
+      }
+<form class="card" method="post" action="${base}/keys">${csrfInput(person)}
+<label for="key-name">What the new key is for</label><input id="key-name" name="name" type="text" required maxlength="${nameMax}">
+<button type="submit">Create key</button></form>
+<div class="table-wrap"><table><caption class="muted">Keys act with the owner's rights</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
+<tbody>${
+        keys.map((k) =>
+          html`<tr><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${
+            k.revokedAt === null
+              ? html`<form class="inline" method="post" action="${base}/keys/${k.id}/revoke">${csrfInput(person)}<button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form>`
+              : html`revoked ${when(k.revokedAt)}`
+          }</td></tr>`
+        )
+      }</tbody></table></div>`
+    })
+  })
+
+const show = signedInPage((person, request) =>
+  isManager(person) ? render(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(managersOnly)
+)
+
+const create = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    if (!isManager(person)) return managersOnly
+    const name = (form.get("name") ?? "").trim()
+    if (name === "" || name.length > nameMax) {
+      return yield* render(person, { error: `Give the key a name of 1 to ${nameMax} characters.`, status: 400 })
+    }
+    const created = yield* (yield* ApiKeys).create({ workspaceId: person.workspaceId, name })
+    return yield* render(person, { created: { name, value: created.value } })
+  })
+)
+
+const revoke = signedInAction((person) =>
+  Effect.gen(function*() {
+    if (!isManager(person)) return managersOnly
+    const params = yield* HttpRouter.params
+    const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? ""))
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.error.message, status: 404 })
+    return seeOther(`${base}/keys?notice=revoked`)
+  })
+)
+
+export const layer = Layer.mergeAll(
+  HttpRouter.add("GET", `${base}/keys`, show),
+  HttpRouter.add("POST", `${base}/keys`, create),
+  HttpRouter.add("POST", `${base}/keys/:id/revoke`, revoke)
+)

@@ -1,0 +1,210 @@
+/**
+ * The frame of every dashboard page: the document, its styles (inline: no
+ * external fonts or stylesheets), the navigation for the person's role, the
+ * live counts (server-sent events through htmx), and the security headers.
+ *
+ * @since 1.0.0
+ */
+import { HttpServerResponse } from "effect/http"
+import { type Html, html, type Part, trusted } from "./Html.ts"
+import { csrfField } from "./Session.ts"
+
+/** Where the dashboard lives. */
+export const base = "/dashboard"
+
+/** What a signed-in page needs to know about its person. */
+export interface Viewer {
+  readonly name: string
+  readonly email: string
+  readonly role: "owner" | "admin" | "member"
+  readonly csrf: string
+}
+
+/** A hidden input with the form's CSRF token. */
+export const csrfInput = (viewer: { readonly csrf: string }): Html =>
+  html`<input type="hidden" name="${csrfField}" value="${viewer.csrf}">`
+
+const styles = `
+:root { color-scheme: light; --ink: #17212b; --muted: #4a5663; --line: #c9d2db; --bg: #f3f5f7; --card: #fff;
+  --accent: #0a58b0; --accent-dark: #073f80; --ok: #1b6b34; --warn: #8a4b00; --bad: #a4161a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
+a { color: var(--accent); }
+a:hover { color: var(--accent-dark); }
+:focus-visible { outline: 3px solid #e8a317; outline-offset: 2px; }
+.skip { position: absolute; left: -999px; top: 0; background: #fff; padding: .5rem 1rem; z-index: 10; }
+.skip:focus { left: .5rem; }
+header.top { background: #102a43; color: #fff; padding: .5rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; }
+header.top a, header.top .who { color: #fff; }
+header.top .pill { background: #fff; font-weight: 700; }
+header.top .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
+nav.main { background: #fff; border-bottom: 1px solid var(--line); overflow-x: auto; }
+nav.main ul { list-style: none; display: flex; gap: .25rem; margin: 0 auto; padding: .25rem 1rem; max-width: 72rem; }
+nav.main a { display: block; padding: .55rem .75rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
+nav.main a[aria-current="page"] { background: #dde9f7; color: var(--accent-dark); font-weight: 600; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1rem; margin: 0 0 1rem; }
+.narrow { max-width: 28rem; margin: 8vh auto; }
+.muted { color: var(--muted); }
+.counts { display: flex; gap: .75rem; flex-wrap: wrap; font-size: .95rem; }
+.counts a { text-decoration: none; }
+.pill { display: inline-block; border-radius: 999px; padding: 0 .6rem; font-size: .85rem; border: 1px solid currentColor; }
+.pill.ok { color: var(--ok); } .pill.warn { color: var(--warn); } .pill.bad { color: var(--bad); }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
+input[type=text], input[type=email], input[type=password], input[type=url], input[type=number], input[type=time], select, textarea {
+  width: 100%; font: inherit; padding: .55rem .6rem; border: 1px solid #7b8794; border-radius: 6px; background: #fff; color: var(--ink); }
+textarea { min-height: 6rem; }
+button, .button { font: inherit; padding: .55rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
+  color: #fff; cursor: pointer; text-decoration: none; display: inline-block; margin: .5rem .5rem 0 0; }
+button:hover, .button:hover { background: var(--accent-dark); color: #fff; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: var(--bad); border-color: var(--bad); }
+.notice { border-left: 4px solid var(--ok); background: #e8f5ec; padding: .75rem 1rem; border-radius: 6px; margin: 0 0 1rem; }
+.error { border-left: 4px solid var(--bad); background: #fdecec; padding: .75rem 1rem; border-radius: 6px; margin: 0 0 1rem; }
+.secret { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; background: #f0f3f6; padding: .5rem; border-radius: 6px; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; background: #fff; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .9rem; color: var(--muted); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .5rem 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; }
+.row { display: flex; flex-wrap: wrap; gap: 1rem; }
+.row > * { flex: 1 1 16rem; }
+.quote { white-space: pre-wrap; background: #f6f8fa; border-radius: 6px; padding: .5rem .75rem; }
+fieldset { border: 1px solid var(--line); border-radius: 8px; margin: .75rem 0; }
+.inline { display: inline; }
+.check { font-weight: normal; display: flex; gap: .5rem; align-items: center; }
+.qr svg { width: 14rem; height: 14rem; background: #fff; }
+@media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; } }
+`
+
+/** The headers every page carries: no caching of personal pages, no framing, scripts only from here. */
+const securityHeaders = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+}
+
+/** An HTML response with the security headers. */
+export const respond = (body: Html, status = 200, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(body.value, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...securityHeaders, ...headers }
+  })
+
+const document = (title: string, head: Part, body: Part) =>
+  html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Outreach dashboard</title>
+<style>${trusted(styles)}</style>
+${head}
+</head>
+<body>${body}</body>
+</html>`
+
+/** The pages of the navigation; managers (owners and admins) also see keys and webhooks. */
+const sections = [
+  { path: "", label: "Needs attention", managers: false },
+  { path: "/approvals", label: "Approvals", managers: false },
+  { path: "/seats", label: "Seats", managers: false },
+  { path: "/inbox", label: "Inbox", managers: false },
+  { path: "/jobs", label: "Jobs", managers: false },
+  { path: "/people", label: "People", managers: false },
+  { path: "/team", label: "Team", managers: false },
+  { path: "/keys", label: "API keys", managers: true },
+  { path: "/webhooks", label: "Webhooks", managers: true },
+  { path: "/security", label: "Two-factor", managers: false }
+] as const
+
+export type Section = (typeof sections)[number]["path"]
+
+/** A signed-in page. `live` is the counts block, replaced by the server's events as they change. */
+export const page = (options: {
+  readonly title: string
+  readonly viewer: Viewer
+  readonly section: Section
+  readonly live: Html
+  readonly body: Part
+  readonly notice?: string | undefined
+  readonly error?: string | undefined
+  readonly status?: number
+}) => {
+  const { viewer } = options
+  const manager = viewer.role !== "member"
+  const nav = sections.filter((s) => manager || !s.managers).map((s) =>
+    html`<li><a href="${base}${s.path}"${
+      s.path === options.section ? html` aria-current="page"` : ""
+    }>${s.label}</a></li>`
+  )
+  return respond(
+    document(
+      options.title,
+      html`<script src="${base}/assets/htmx.min.js" defer></script>
+<script src="${base}/assets/hx-sse.min.js" defer></script>`,
+      html`<a class="skip" href="#content">Skip to content</a>
+<header class="top">
+  <a class="brand" href="${base}">Outreach dashboard</a>
+  <div id="live" class="counts" hx-sse:connect="${base}/live" aria-label="Live counts">${options.live}</div>
+  <span class="who">${viewer.name} (${viewer.role})</span>
+  <form class="inline" method="post" action="${base}/sign-out">${csrfInput(viewer)}<button type="submit" class="secondary">Sign out</button></form>
+</header>
+<nav class="main" aria-label="Dashboard"><ul>${nav}</ul></nav>
+<main id="content">
+<h1>${options.title}</h1>
+${options.notice === undefined ? "" : html`<p class="notice" role="status">${options.notice}</p>`}
+${options.error === undefined ? "" : html`<p class="error" role="alert">${options.error}</p>`}
+${options.body}
+</main>`
+    ),
+    options.status ?? 200
+  )
+}
+
+/** A page for someone not signed in (sign-in, invitations, errors). */
+export const plainPage = (options: {
+  readonly title: string
+  readonly body: Part
+  readonly error?: string | undefined
+  readonly notice?: string | undefined
+  readonly status?: number
+}) =>
+  respond(
+    document(
+      options.title,
+      "",
+      html`<main id="content" class="narrow"><div class="card">
+<h1>${options.title}</h1>
+${options.notice === undefined ? "" : html`<p class="notice" role="status">${options.notice}</p>`}
+${options.error === undefined ? "" : html`<p class="error" role="alert">${options.error}</p>`}
+${options.body}
+</div></main>`
+    ),
+    options.status ?? 200
+  )
+
+/** A page that says what went wrong and where to go, for any failure a person can meet. */
+export const problemPage = (status: number, title: string, message: string, link = html`<a href="${base}">Back to the dashboard</a>`) =>
+  plainPage({ title, status, body: html`<p>${message}</p><p>${link}</p>` })
+
+/** "in 3 h 5 min" / "5 min ago": a time relative to now, for countdowns. */
+export const relative = (atMs: number, nowMs: number): string => {
+  const minutes = Math.round(Math.abs(atMs - nowMs) / 60_000)
+  const days = Math.floor(minutes / 1440)
+  const hours = Math.floor((minutes % 1440) / 60)
+  const mins = minutes % 60
+  const text = days > 0 ? `${days} d ${hours} h` : hours > 0 ? `${hours} h ${mins} min` : `${mins} min`
+  return atMs >= nowMs ? `in ${text}` : `${text} ago`
+}
+
+/** An ISO time as people read it: `2026-11-23 08:55 UTC`. */
+export const when = (iso: string | null): string => iso === null ? "—" : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`

@@ -1,0 +1,57 @@
+/**
+ * `GET /dashboard/live`: the header's counts as server-sent events. htmx's
+ * SSE extension swaps each message into the counts block. The counts are
+ * looked at every few seconds and sent only when they change (a comment
+ * keeps the connection open otherwise); the stream ends when the session
+ * does, and at once when the service begins to stop.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Stream } from "effect"
+import { HttpServerResponse } from "effect/http"
+import type { Accounts } from "../../accounts/Accounts.ts"
+import { Credentials } from "../../auth/Credentials.ts"
+import type { Approvals } from "../../jobs/Approvals.ts"
+import type { WebhookEndpoints } from "../../webhooks/Endpoints.ts"
+import * as Time from "../../domain/Time.ts"
+import { Draining } from "../Draining.ts"
+import { attentionOf, countsHtml } from "./Attention.ts"
+import { isManager, type Person } from "./Requests.ts"
+
+/** How often the counts are looked at. */
+export const liveInterval = "3 seconds"
+
+/** One SSE message carrying `markup` (each line a `data:` line). */
+export const sseMessage = (markup: string): string =>
+  markup.split(/\r?\n/).map((line) => `data: ${line}`).join("\n") + "\n\n"
+
+/** The counts stream of a signed-in person. */
+export const liveCounts = (person: Person) =>
+  Effect.gen(function*() {
+    const credentials = yield* Credentials
+    const draining = yield* Draining
+    const context = yield* Effect.context<Accounts | Approvals | WebhookEndpoints>()
+    const webhooks = isManager(person)
+    const counts = Effect.map(attentionOf(person.workspaceId, { webhooks }), (attention) => countsHtml(attention, { webhooks }).value)
+    const first = yield* counts
+    const events = Stream.unfold(first, (last) =>
+      Effect.gen(function*() {
+        yield* Time.liveSleep(liveInterval)
+        // Signed out, expired or removed: the stream ends and the browser stops asking.
+        const still = yield* credentials.resolve(person.token)
+        if (still === undefined) return undefined
+        const now = yield* counts
+        return [now === last ? ": still here\n\n" : sseMessage(now), now] as const
+      }))
+    return HttpServerResponse.stream(
+      Stream.concat(Stream.make(sseMessage(first)), events).pipe(
+        Stream.interruptWhen(draining.started),
+        Stream.encodeText,
+        Stream.provideContext(context)
+      ),
+      {
+        contentType: "text/event-stream",
+        headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+      }
+    )
+  })

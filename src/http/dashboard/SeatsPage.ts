@@ -1,0 +1,165 @@
+/**
+ * `/dashboard/seats`: each seat's status, health, warm-up day, budgets left
+ * today and this week, working hours (open now or when they next open), mode,
+ * and what its unfinished jobs wait for. Owners and admins change the mode,
+ * working hours, off-hours policy and daily limits; the values are checked
+ * with the API's own schemas and applied through the Accounts service.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer, Schema } from "effect"
+import { HttpRouter } from "effect/http"
+import { Accounts } from "../../accounts/Accounts.ts"
+import { type Account, UpdateAccount } from "../../api/AccountsApi.ts"
+import { LimitUpdate } from "../../domain/Limits.ts"
+import * as Time from "../../domain/Time.ts"
+import { Jobs } from "../../jobs/Jobs.ts"
+import { framed, noticeFrom } from "./Frame.ts"
+import { html } from "./Html.ts"
+import { base, csrfInput, relative, when } from "./Layout.ts"
+import { isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+
+export const seatRoutes = [
+  { method: "GET", path: `${base}/seats` },
+  { method: "POST", path: `${base}/seats/:id/settings` }
+] as const
+
+const notices: Record<string, string> = { saved: "Settings saved; they apply to the seat's next job." }
+
+const dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+const modes = ["approve", "assist", "autopilot"] as const
+const policies = ["queue", "reject", "run"] as const
+
+type AccountView = typeof Account.Type
+
+const waits = (person: Person, account: AccountView) =>
+  Effect.gen(function*() {
+    const jobs = yield* Jobs
+    const open = yield* Effect.forEach(["awaiting_approval", "scheduled", "queued"] as const, (status) =>
+      Effect.map(jobs.list(person.workspaceId, { accountId: account.id, status, limit: 50 }).pipe(Effect.orDie), (page) => page.jobs))
+    const reasons = new Map<string, number>()
+    for (const job of open.flat()) {
+      const reason = job.waitingFor?.reason ?? job.status
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+    }
+    return [...reasons].map(([reason, count]) => `${count} waiting for ${reason.replace("_", " ")}`)
+  })
+
+const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<string>, nowMs: number) => {
+  const hours = account.workingHours
+  const budgets = account.budgets === null
+    ? html`<p class="muted">Budgets start once the seat is connected.</p>`
+    : html`<div class="table-wrap"><table><caption class="muted">Budget left</caption><thead><tr><th scope="col">Category</th><th scope="col">Today</th><th scope="col">This week</th></tr></thead><tbody>${
+      Object.entries(account.budgets).map(([category, budget]) =>
+        html`<tr><td>${category.replace("_", " ")}</td><td>${budget.today}</td><td>${budget.week ?? "—"}</td></tr>`
+      )
+    }</tbody></table></div>`
+  const settings = !isManager(person) ? "" : html`<details><summary>Change settings</summary>
+<form method="post" action="${base}/seats/${account.id}/settings">${csrfInput(person)}
+<label for="mode-${account.id}">Mode</label><select id="mode-${account.id}" name="mode">${
+    modes.map((m) => html`<option value="${m}"${m === account.mode ? html` selected` : ""}>${m}</option>`)
+  }</select>
+<fieldset><legend>Working days</legend>${
+    dayNames.map((name, i) =>
+      html`<label class="check"><input type="checkbox" name="days" value="${i + 1}"${hours.days.includes(i + 1) ? html` checked` : ""}> ${name}</label>`
+    )
+  }</fieldset>
+<div class="row"><div><label for="from-${account.id}">From</label><input id="from-${account.id}" name="from" type="time" value="${hours.from}" required></div>
+<div><label for="to-${account.id}">To</label><input id="to-${account.id}" name="to" type="time" value="${hours.to}" required></div>
+<div><label for="tz-${account.id}">Time zone</label><input id="tz-${account.id}" name="timezone" type="text" value="${hours.timezone}" required></div></div>
+<label for="policy-${account.id}">Outside working hours, writes</label><select id="policy-${account.id}" name="offHoursPolicy">${
+    policies.map((p) => html`<option value="${p}"${p === account.offHoursPolicy ? html` selected` : ""}>${p === "queue" ? "wait for the next opening" : p === "reject" ? "fail at once" : "run anyway"}</option>`)
+  }</select>
+<div class="row"><div><label for="invites-${account.id}">Invitations a day (limit)</label><input id="invites-${account.id}" name="invitesDaily" type="number" min="0" inputmode="numeric"></div>
+<div><label for="messages-${account.id}">Messages a day (limit)</label><input id="messages-${account.id}" name="messagesDaily" type="number" min="0" inputmode="numeric"></div></div>
+<p class="muted">Leave a limit empty to keep it; values above the plan's ceiling are capped.</p>
+<button type="submit">Save settings</button></form></details>`
+  return html`<article class="card" id="seat-${account.id}" aria-labelledby="seat-title-${account.id}">
+<h2 id="seat-title-${account.id}">${account.label === "" ? "Unnamed seat" : account.label}</h2>
+<dl class="facts">
+<dt>Status</dt><dd><span class="pill ${account.status === "active" || account.status === "warming" ? "ok" : "bad"}">${account.status}</span></dd>
+<dt>Health</dt><dd>${account.health.level}${account.health.reason === null ? "" : html` — ${account.health.reason}`}${
+    account.health.readsOnlyUntil === null ? "" : html`; reads only until ${when(account.health.readsOnlyUntil)}`
+  }</dd>
+<dt>Warm-up</dt><dd>day ${account.warmup.day} of ${account.warmup.of}</dd>
+<dt>Mode</dt><dd>${account.mode}</dd>
+<dt>Working hours</dt><dd>${hours.days.map((d) => dayNames[d - 1] ?? String(d)).join(", ")} ${hours.from}–${hours.to} (${hours.timezone}): ${
+    hours.openNow
+      ? html`<strong>open now</strong>`
+      : hours.nextOpening === null
+      ? "closed"
+      : html`closed, opens ${relative(Date.parse(hours.nextOpening), nowMs)} (${when(hours.nextOpening)})`
+  }</dd>
+<dt>Waiting</dt><dd>${waiting.length === 0 ? "nothing" : waiting.join("; ")}</dd>
+</dl>
+${budgets}
+${account.reconnectUrl === null ? "" : html`<p><a class="button" href="${account.reconnectUrl}">Reconnect this seat</a></p>`}
+${settings}
+</article>`
+}
+
+const render = (person: Person, options: { readonly notice?: string | undefined; readonly error?: string; readonly status?: number }) =>
+  Effect.gen(function*() {
+    const now = yield* Time.now
+    const { accounts, seats } = yield* (yield* Accounts).list(person.workspaceId)
+    const cards = yield* Effect.forEach(accounts, (account) =>
+      Effect.map(waits(person, account), (waiting) => seatCard(person, account, waiting, now.ms)))
+    return yield* framed(person, {
+      title: "Seats",
+      section: "/seats",
+      notice: options.notice,
+      error: options.error,
+      status: options.status ?? 200,
+      body: html`<p>${seats.used} of ${seats.total} seats in use${seats.pending > 0 ? html`, ${seats.pending} connecting` : ""}.</p>${
+        accounts.length === 0 ? html`<p class="card">No seats are connected yet. Connect one with <code>POST /v1/accounts/connect</code>.</p>` : cards
+      }`
+    })
+  })
+
+const show = signedInPage((person, request) => render(person, { notice: noticeFrom(request.url, notices) }))
+
+const decodeUpdate = Schema.decodeUnknownEffect(UpdateAccount)
+const decodeLimit = Schema.decodeUnknownEffect(LimitUpdate)
+
+const save = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    if (!isManager(person)) return yield* render(person, { error: "Only owners and admins can change a seat's settings.", status: 403 })
+    const accounts = yield* Accounts
+    const params = yield* HttpRouter.params
+    const id = params["id"] ?? ""
+    const patch = yield* Effect.result(decodeUpdate({
+      mode: form.get("mode"),
+      offHoursPolicy: form.get("offHoursPolicy"),
+      workingHours: {
+        days: form.all("days").map(Number),
+        from: form.get("from"),
+        to: form.get("to"),
+        timezone: (form.get("timezone") ?? "").trim()
+      }
+    }))
+    if (patch._tag === "Failure") {
+      return yield* render(person, { error: `These settings cannot be saved: ${patch.failure.message}`, status: 400 })
+    }
+    const limits = [["invitesDaily", "invites"], ["messagesDaily", "messages"]] as const
+    const updates = []
+    for (const [field, category] of limits) {
+      const value = (form.get(field) ?? "").trim()
+      if (value === "") continue
+      const update = yield* Effect.result(decodeLimit({ category, period: "daily", maxValue: Number(value) }))
+      if (update._tag === "Failure") return yield* render(person, { error: `The ${category} limit must be a whole number, 0 or more.`, status: 400 })
+      updates.push(update.success)
+    }
+    const updated = yield* Effect.result(accounts.update(person.workspaceId, id, patch.success))
+    if (updated._tag === "Failure") return yield* render(person, { error: updated.failure.error.message, status: 422 })
+    if (updates.length > 0) {
+      const limited = yield* Effect.result(accounts.setLimits(person.workspaceId, id, updates))
+      if (limited._tag === "Failure") return yield* render(person, { error: limited.failure.error.message, status: 422 })
+    }
+    return seeOther(`${base}/seats?notice=saved#seat-${id}`)
+  })
+)
+
+export const layer = Layer.mergeAll(
+  HttpRouter.add("GET", `${base}/seats`, show),
+  HttpRouter.add("POST", `${base}/seats/:id/settings`, save)
+)

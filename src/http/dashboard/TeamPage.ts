@@ -1,0 +1,234 @@
+/**
+ * `/dashboard/team`: the workspace's people and their roles. Owners and
+ * admins invite by a one-time link (shown here; the mail sender gets it too),
+ * change roles and remove people, under the Team service's rules (only an
+ * owner makes or changes an owner; the last owner stays). The link leads to
+ * `/dashboard/invitations/{token}`, where the invited person picks a name and
+ * password and is signed in.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import type { Role } from "../../domain/Principal.ts"
+import { AppConfig } from "../../platform/AppConfig.ts"
+import { passwordLength } from "../../people-auth/Password.ts"
+import { invitationDays, sessionHours } from "../../people-auth/Policy.ts"
+import { type Actor, Team } from "../../people-auth/Team.ts"
+import { baseUrlOf } from "../BaseUrl.ts"
+import { framed, noticeFrom } from "./Frame.ts"
+import { html } from "./Html.ts"
+import { base, csrfInput, plainPage, problemPage, when } from "./Layout.ts"
+import { anonymousAction, guarded, isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, sessionCookie, withCookie } from "./Session.ts"
+
+export const teamRoutes = [
+  { method: "GET", path: `${base}/team` },
+  { method: "POST", path: `${base}/team/invite` },
+  { method: "POST", path: `${base}/team/invitations/:id/revoke` },
+  { method: "POST", path: `${base}/team/:id/role` },
+  { method: "POST", path: `${base}/team/:id/remove` },
+  { method: "GET", path: `${base}/invitations/:token` },
+  { method: "POST", path: `${base}/invitations/:token` }
+] as const
+
+const notices: Record<string, string> = {
+  "role-changed": "The role is changed; it applies to their next request.",
+  removed: "Removed: their sessions ended at once.",
+  "invitation-revoked": "The invitation was withdrawn: its link no longer works."
+}
+
+const roles: ReadonlyArray<Role> = ["owner", "admin", "member"]
+const isRole = (value: string | undefined): value is Role => value === "owner" || value === "admin" || value === "member"
+
+const actorOf = (person: Person): Actor => ({ ...person.principal.user, workspaceId: person.workspaceId })
+
+const render = (person: Person, options: {
+  readonly link?: string
+  readonly notice?: string | undefined
+  readonly error?: string | undefined
+  readonly status?: number
+}) =>
+  Effect.gen(function*() {
+    const team = yield* Team
+    const members = yield* team.members(person.workspaceId)
+    const manager = isManager(person)
+    const invitations = manager ? yield* team.invitations(person.workspaceId) : []
+    const offered = roles.filter((role) => role !== "owner" || person.role === "owner")
+    const rows = members.map((m) =>
+      html`<tr><td>${m.name}${m.id === person.userId ? " (you)" : ""}</td><td>${m.email}</td><td>${m.role}</td><td>${
+        m.twoFactor ? "on" : "off"
+      }</td>${
+        manager
+          ? html`<td><form class="inline" method="post" action="${base}/team/${m.id}/role">${csrfInput(person)}
+<label class="check" for="role-${m.id}">Role <select id="role-${m.id}" name="role">${
+            offered.map((r) => html`<option value="${r}"${r === m.role ? html` selected` : ""}>${r}</option>`)
+          }</select></label><button type="submit" class="secondary">Change</button></form>
+<form class="inline" method="post" action="${base}/team/${m.id}/remove">${csrfInput(person)}<button type="submit" class="danger" aria-label="Remove ${m.name}">Remove</button></form></td>`
+          : ""
+      }</tr>`
+    )
+    const inviteForm = !manager ? "" : html`<section class="card" aria-labelledby="invite-title"><h2 id="invite-title">Invite a teammate</h2>
+<form method="post" action="${base}/team/invite">${csrfInput(person)}
+<label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required>
+<label for="invite-role">Role</label><select id="invite-role" name="role">${
+      offered.map((r) => html`<option value="${r}"${r === "member" ? html` selected` : ""}>${r}</option>`)
+    }</select>
+<button type="submit">Create invitation link</button></form>
+<p class="muted">No mail is sent from here: copy the link and send it yourself. It works once, for ${invitationDays} days.</p></section>`
+    const shownLink = options.link === undefined ? "" : html`<section class="card" aria-labelledby="link-title"><h2 id="link-title">Invitation link</h2>
+<p>Send this link to your teammate. It is shown only now.</p><p class="secret" id="invitation-link">${options.link}</p></section>`
+    const pending = invitations.length === 0 ? "" : html`<section class="card" aria-labelledby="pending-title"><h2 id="pending-title">Invitations not used yet</h2><ul>${
+      invitations.map((i) =>
+        html`<li>${i.email} as ${i.role}, expires ${when(i.expiresAt)} <form class="inline" method="post" action="${base}/team/invitations/${i.id}/revoke">${
+          csrfInput(person)
+        }<button type="submit" class="secondary">Withdraw</button></form></li>`
+      )
+    }</ul></section>`
+    return yield* framed(person, {
+      title: "Team",
+      section: "/team",
+      notice: options.notice,
+      error: options.error,
+      status: options.status ?? 200,
+      body: html`${shownLink}
+<div class="table-wrap"><table><caption class="muted">People of this workspace</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Two-factor</th>${
+        manager ? html`<th scope="col">Change</th>` : ""
+      }</tr></thead><tbody>${rows}</tbody></table></div>
+${inviteForm}${pending}`
+    })
+  })
+
+const show = signedInPage((person, request) => render(person, { notice: noticeFrom(request.url, notices) }))
+
+const invite = signedInAction((person, form, request) =>
+  Effect.gen(function*() {
+    const team = yield* Team
+    const config = yield* AppConfig
+    const role = form.get("role")
+    if (!isRole(role)) return yield* render(person, { error: "Choose a role: owner, admin or member.", status: 400 })
+    const outcome = yield* Effect.result(
+      team.invite(actorOf(person), { email: form.get("email") ?? "", role, baseUrl: baseUrlOf(request, config) })
+    )
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 422 })
+    return yield* render(person, { link: outcome.success.link, notice: `Invitation for ${outcome.success.invitation.email} created.` })
+  })
+)
+
+const idParam = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
+
+const revoke = signedInAction((person) =>
+  Effect.gen(function*() {
+    const outcome = yield* Effect.result((yield* Team).revokeInvitation(actorOf(person), yield* idParam))
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 403 })
+    return seeOther(`${base}/team?notice=invitation-revoked`)
+  })
+)
+
+const changeRole = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    const role = form.get("role")
+    if (!isRole(role)) return yield* render(person, { error: "Choose a role: owner, admin or member.", status: 400 })
+    const outcome = yield* Effect.result((yield* Team).changeRole(actorOf(person), yield* idParam, role))
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 403 })
+    return seeOther(`${base}/team?notice=role-changed`)
+  })
+)
+
+const remove = signedInAction((person) =>
+  Effect.gen(function*() {
+    const id = yield* idParam
+    const outcome = yield* Effect.result((yield* Team).remove(actorOf(person), id))
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 403 })
+    return seeOther(id === person.userId ? `${base}/sign-in?notice=removed` : `${base}/team?notice=removed`)
+  })
+)
+
+const tokenParam = Effect.map(HttpRouter.params, (params) => params["token"] ?? "")
+
+const joinForm = (options: {
+  readonly token: string
+  readonly csrf: string
+  readonly email: string
+  readonly role: Role
+  readonly workspace: string
+  readonly name?: string
+  readonly error?: string
+  readonly status?: number
+}) =>
+  plainPage({
+    title: `Join ${options.workspace}`,
+    status: options.status ?? 200,
+    error: options.error,
+    body: html`<p>You are invited as <strong>${options.role}</strong> with the email <strong>${options.email}</strong>.</p>
+<form method="post" action="${base}/invitations/${options.token}">
+<input type="hidden" name="${csrfField}" value="${options.csrf}">
+<label for="name">Your name</label><input id="name" name="name" type="text" autocomplete="name" required maxlength="80" value="${options.name ?? ""}">
+<label for="new-password">Password</label>
+<input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="${passwordLength.min}" maxlength="${passwordLength.max}" aria-describedby="password-help">
+<p id="password-help" class="muted">At least ${passwordLength.min} characters. A few unrelated words make a good one.</p>
+<button type="submit">Join and sign in</button></form>`
+  })
+
+const unusable = (message: string) =>
+  problemPage(410, "This invitation cannot be used", message, html`<a href="${base}/sign-in">Sign in</a>`)
+
+const showInvitation = guarded(Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const config = yield* AppConfig
+  const token = yield* tokenParam
+  const found = yield* Effect.result((yield* Team).invitation(token))
+  if (found._tag === "Failure") return unusable(found.failure.message)
+  const existing = request.cookies[browserCookie]
+  const value = existing !== undefined && existing.length >= 16 ? existing : newBrowserValue()
+  const page = joinForm({
+    token,
+    csrf: csrfTokenFor(value),
+    email: found.success.email,
+    role: found.success.role,
+    workspace: found.success.workspaceName
+  })
+  return existing === value ? page : withCookie(page, browserCookie, value, { secure: isHttps(request, config), path: base, maxAgeSeconds: 86_400 })
+}))
+
+const acceptInvitation = anonymousAction(
+  (request) => request.cookies[browserCookie],
+  (form, request) =>
+    Effect.gen(function*() {
+      const team = yield* Team
+      const config = yield* AppConfig
+      const token = yield* tokenParam
+      const found = yield* Effect.result(team.invitation(token))
+      if (found._tag === "Failure") return unusable(found.failure.message)
+      const accepted = yield* Effect.result(team.accept(token, { name: form.get("name") ?? "", password: form.get("password") ?? "" }))
+      if (accepted._tag === "Failure") {
+        if (accepted.failure._tag === "InvitationUnusable") return unusable(accepted.failure.message)
+        return joinForm({
+          token,
+          csrf: csrfTokenFor(request.cookies[browserCookie] ?? ""),
+          email: found.success.email,
+          role: found.success.role,
+          workspace: found.success.workspaceName,
+          name: form.get("name") ?? "",
+          error: accepted.failure.message,
+          status: 422
+        })
+      }
+      return withCookie(seeOther(base), sessionCookie, accepted.success.token, {
+        secure: isHttps(request, config),
+        path: "/",
+        maxAgeSeconds: sessionHours * 3600
+      })
+    })
+)
+
+export const layer = Layer.mergeAll(
+  HttpRouter.add("GET", `${base}/team`, show),
+  HttpRouter.add("POST", `${base}/team/invite`, invite),
+  HttpRouter.add("POST", `${base}/team/invitations/:id/revoke`, revoke),
+  HttpRouter.add("POST", `${base}/team/:id/role`, changeRole),
+  HttpRouter.add("POST", `${base}/team/:id/remove`, remove),
+  HttpRouter.add("GET", `${base}/invitations/:token`, showInvitation),
+  HttpRouter.add("POST", `${base}/invitations/:token`, acceptInvitation)
+)

@@ -1,0 +1,23 @@
+/**
+ * The people's side of the service wired together: sign-in with its lockout
+ * and sessions, two-factor settings, and the team with its mail sender (the
+ * logging one; an embedder provides its own to `layerNoMailSender`). Needs a
+ * migrated `SqlClient` and `Credentials`.
+ *
+ * @since 1.0.0
+ */
+import { Layer } from "effect"
+import { Lockout } from "./Lockout.ts"
+import { MailSender } from "./MailSender.ts"
+import { Sessions } from "./Sessions.ts"
+import { SignIn } from "./SignIn.ts"
+import { Team } from "./Team.ts"
+import { TwoFactorSettings } from "./TwoFactorSettings.ts"
+
+/** Everything but the mail sender (provide a `MailSender`). */
+export const layerNoMailSender = Layer.mergeAll(SignIn.layer, TwoFactorSettings.layer, Team.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Sessions.layer, Lockout.layer))
+)
+
+/** With the logging mail sender. */
+export const layer = layerNoMailSender.pipe(Layer.provideMerge(MailSender.layerLog))

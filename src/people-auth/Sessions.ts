@@ -1,0 +1,86 @@
+/**
+ * Sessions of people signed in to the dashboard: `sess_` credentials (only a
+ * hash stored), lasting {@link sessionHours}. Ending one, or all of a
+ * person's, tells every server at once (a session is a credential like a key).
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Credentials } from "../auth/Credentials.ts"
+import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
+import * as Time from "../domain/Time.ts"
+import { sessionHours } from "./Policy.ts"
+
+/** A new session: the token is shown to the browser once, in its cookie. */
+export interface NewSession {
+  readonly token: string
+  readonly sessionId: string
+  readonly expiresAt: string
+}
+
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
+
+export class Sessions extends Context.Service<Sessions, {
+  readonly create: (userId: string) => Effect.Effect<NewSession>
+  /** Ends one session (signing out). */
+  readonly end: (sessionId: string) => Effect.Effect<void>
+  /** Ends every session of a person (sign out everywhere, removal, a role change); returns how many. */
+  readonly endAllOf: (userId: string) => Effect.Effect<number>
+  /** Tells every server to look again at a person's sessions (their role changed). */
+  readonly refresh: (userId: string) => Effect.Effect<void>
+}>()("outreach/Sessions") {
+  static readonly layer = Layer.effect(
+    Sessions,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const credentials = yield* Credentials
+
+      const create = Effect.fn("Sessions.create")(function*(userId: string) {
+        const now = yield* Time.now
+        const token = yield* newSessionToken
+        const sessionId = crypto.randomUUID()
+        const expiresAt = Time.toIso(now.ms + sessionHours * 3_600_000)
+        yield* sql`
+          INSERT INTO sessions (id, user_id, hash, created_at, expires_at)
+          VALUES (${sessionId}, ${userId}, ${hashCredential(token)}, ${now.iso}::timestamptz, ${expiresAt}::timestamptz)`
+          .pipe(Effect.orDie)
+        return { token, sessionId, expiresAt }
+      })
+
+      const end = Effect.fn("Sessions.end")(function*(sessionId: string) {
+        const now = yield* Time.now
+        yield* sql`UPDATE sessions SET revoked_at = ${now.iso}::timestamptz WHERE id = ${sessionId} AND revoked_at IS NULL`
+          .pipe(Effect.orDie)
+        yield* credentials.forgetCredential(sessionId)
+      })
+
+      const live = (userId: string, nowIso: string) =>
+        sql`SELECT id::text AS id FROM sessions
+            WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${nowIso}::timestamptz`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.orDie
+        )
+
+      const endAllOf = Effect.fn("Sessions.endAllOf")(function*(userId: string) {
+        const now = yield* Time.now
+        const ended = yield* sql`
+          UPDATE sessions SET revoked_at = ${now.iso}::timestamptz
+          WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id::text AS id`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.orDie
+        )
+        yield* Effect.forEach(ended, ({ id }) => credentials.forgetCredential(id), { discard: true })
+        return ended.length
+      })
+
+      const refresh = Effect.fn("Sessions.refresh")(function*(userId: string) {
+        const now = yield* Time.now
+        const sessions = yield* live(userId, now.iso)
+        yield* Effect.forEach(sessions, ({ id }) => credentials.forgetCredential(id), { discard: true })
+      })
+
+      return Sessions.of({ create, end, endAllOf, refresh })
+    })
+  )
+}

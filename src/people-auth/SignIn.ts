@@ -1,0 +1,160 @@
+/**
+ * Signing in to the dashboard: email and password, then (for a person with
+ * two-factor on) a TOTP code or a one-time recovery code, under the
+ * failed-attempt lockout. A right password for a person with two-factor on
+ * opens a short challenge (its token goes back to the browser) instead of a
+ * session.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
+import * as Time from "../domain/Time.ts"
+import { ChallengeExpired, LockedOut, SignInRefused } from "./Errors.ts"
+import { Lockout } from "./Lockout.ts"
+import { hashPassword, verifyPassword } from "./Password.ts"
+import { challengeMinutes, normalizeEmail } from "./Policy.ts"
+import { type NewSession, Sessions } from "./Sessions.ts"
+import { recoveryCodeHash, totpStep } from "./TwoFactor.ts"
+
+/** What a right password leads to. */
+export type PasswordOutcome =
+  | { readonly _tag: "SignedIn"; readonly session: NewSession }
+  | { readonly _tag: "TwoFactorNeeded"; readonly challenge: string; readonly expiresAt: string }
+
+const CandidateRow = Schema.Struct({
+  id: Schema.String,
+  passwordHash: Schema.NullOr(Schema.String),
+  totpSecret: Schema.NullOr(Schema.String)
+})
+const decodeCandidates = Schema.decodeUnknownEffect(Schema.Array(CandidateRow))
+
+const ChallengeRow = Schema.Struct({
+  userId: Schema.String,
+  email: Schema.String,
+  totpSecret: Schema.NullOr(Schema.String)
+})
+const decodeChallenges = Schema.decodeUnknownEffect(Schema.Array(ChallengeRow))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
+
+const wrongPassword = (attemptsLeft: number) =>
+  new SignInRefused({
+    message: `Wrong email or password. ${attemptsLeft} ${
+      attemptsLeft === 1 ? "attempt" : "attempts"
+    } left before signing in with this email is locked for a while.`
+  })
+
+const wrongCode = (attemptsLeft: number) =>
+  new SignInRefused({
+    message: `That code is not right (or was already used). ${attemptsLeft} ${
+      attemptsLeft === 1 ? "attempt" : "attempts"
+    } left before signing in is locked for a while.`
+  })
+
+export class SignIn extends Context.Service<SignIn, {
+  /** The first step: email and password. */
+  readonly password: (email: string, password: string) => Effect.Effect<PasswordOutcome, SignInRefused | LockedOut>
+  /** The second step: a 6-digit TOTP code, or a recovery code (used once). */
+  readonly secondFactor: (challenge: string, code: string) => Effect.Effect<
+    NewSession,
+    SignInRefused | LockedOut | ChallengeExpired
+  >
+  /** Whether a challenge token is still open (the code page is shown only then). */
+  readonly challengeOpen: (challenge: string) => Effect.Effect<boolean>
+}>()("outreach/SignIn") {
+  static readonly layer = Layer.effect(
+    SignIn,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const lockout = yield* Lockout
+      const sessions = yield* Sessions
+      // Checked when no one has the email, so a wrong email costs the same time as a wrong password.
+      const decoy = yield* hashPassword("decoy password, never anyone's")
+
+      const password = Effect.fn("SignIn.password")(function*(email: string, password: string) {
+        const key = normalizeEmail(email)
+        yield* lockout.check(key)
+        const candidates = yield* sql`
+          SELECT u.id::text AS id, u.password_hash AS "passwordHash", u.totp_secret AS "totpSecret"
+          FROM users u JOIN workspaces w ON w.id = u.workspace_id
+          WHERE lower(u.email) = ${key} AND w.status = 'active'
+          ORDER BY u.created_at, u.id`.pipe(Effect.flatMap(decodeCandidates), Effect.orDie)
+        let matched: typeof CandidateRow.Type | undefined
+        for (const candidate of candidates) {
+          if (candidate.passwordHash !== null && (yield* verifyPassword(password, candidate.passwordHash))) {
+            matched = candidate
+            break
+          }
+        }
+        if (candidates.length === 0) yield* verifyPassword(password, decoy)
+        if (matched === undefined) return yield* Effect.flatMap(lockout.failed(key), (left) => Effect.fail(wrongPassword(left)))
+        if (matched.totpSecret === null) {
+          yield* lockout.cleared(key)
+          return { _tag: "SignedIn" as const, session: yield* sessions.create(matched.id) }
+        }
+        const now = yield* Time.now
+        const challenge = yield* newSessionToken
+        const expiresAt = Time.toIso(now.ms + challengeMinutes * 60_000)
+        yield* sql`
+          INSERT INTO sign_in_challenges (hash, user_id, created_at, expires_at)
+          VALUES (${hashCredential(challenge)}, ${matched.id}, ${now.iso}::timestamptz, ${expiresAt}::timestamptz)`
+          .pipe(Effect.orDie)
+        return { _tag: "TwoFactorNeeded" as const, challenge, expiresAt }
+      })
+
+      const openChallenge = (challenge: string) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          const rows = yield* sql`
+            SELECT u.id::text AS "userId", u.email, u.totp_secret AS "totpSecret"
+            FROM sign_in_challenges c JOIN users u ON u.id = c.user_id
+            WHERE c.hash = ${hashCredential(challenge)} AND c.expires_at > ${now.iso}::timestamptz`.pipe(
+            Effect.flatMap(decodeChallenges),
+            Effect.orDie
+          )
+          return rows[0]
+        })
+
+      const challengeOpen = Effect.fn("SignIn.challengeOpen")(function*(challenge: string) {
+        return (yield* openChallenge(challenge)) !== undefined
+      })
+
+      /** Accepts a TOTP code once per time step, or an unused recovery code; true when one matched. */
+      const codeMatches = (row: typeof ChallengeRow.Type, code: string) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          if (/^\s*\d[\d\s]*$/.test(code)) {
+            if (row.totpSecret === null) return false
+            const step = yield* totpStep(row.totpSecret, code)
+            if (step === undefined) return false
+            // Only a step later than the last one accepted: the same code never works twice.
+            const taken = yield* sql`
+              UPDATE users SET totp_last_step = ${step}
+              WHERE id = ${row.userId} AND (totp_last_step IS NULL OR totp_last_step < ${step})
+              RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
+            return taken.length === 1
+          }
+          const used = yield* sql`
+            UPDATE recovery_codes SET used_at = ${now.iso}::timestamptz
+            WHERE user_id = ${row.userId} AND hash = ${recoveryCodeHash(code)} AND used_at IS NULL
+            RETURNING user_id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
+          return used.length === 1
+        })
+
+      const secondFactor = Effect.fn("SignIn.secondFactor")(function*(challenge: string, code: string) {
+        const row = yield* openChallenge(challenge)
+        if (row === undefined) return yield* new ChallengeExpired()
+        yield* lockout.check(row.email)
+        if (!(yield* codeMatches(row, code))) {
+          return yield* Effect.flatMap(lockout.failed(row.email), (left) => Effect.fail(wrongCode(left)))
+        }
+        yield* sql`DELETE FROM sign_in_challenges WHERE hash = ${hashCredential(challenge)}`.pipe(Effect.orDie)
+        yield* lockout.cleared(row.email)
+        return yield* sessions.create(row.userId)
+      })
+
+      return SignIn.of({ password, secondFactor, challengeOpen })
+    })
+  )
+}

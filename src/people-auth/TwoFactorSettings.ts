@@ -1,0 +1,143 @@
+/**
+ * A person's own two-factor settings: set up (a secret shown as a QR code,
+ * confirmed by a first code, which gives ten recovery codes once), new
+ * recovery codes, and turning it off (with a current code).
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Time from "../domain/Time.ts"
+import { NullableTimestamp } from "../platform/Rows.ts"
+import { TwoFactorRefused } from "./Errors.ts"
+import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./TwoFactor.ts"
+
+/** Where a person's two-factor stands. */
+export interface TwoFactorStatus {
+  readonly enabledAt: string | null
+  readonly recoveryCodesLeft: number
+  /** A secret being set up (shown until confirmed). */
+  readonly pending: { readonly secret: string; readonly uri: string } | undefined
+}
+
+const StatusRow = Schema.Struct({
+  email: Schema.String,
+  secret: Schema.NullOr(Schema.String),
+  pending: Schema.NullOr(Schema.String),
+  enabledAt: NullableTimestamp,
+  codesLeft: Schema.Number
+})
+const decodeStatus = Schema.decodeUnknownEffect(Schema.Array(StatusRow))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
+
+const wrongCode = new TwoFactorRefused({
+  message: "That code is not right. Type the 6 digits your authenticator app shows now."
+})
+
+export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
+  readonly status: (userId: string) => Effect.Effect<TwoFactorStatus>
+  /** Starts (or restarts) setting up: a new secret, kept aside until a code confirms it. */
+  readonly begin: (userId: string) => Effect.Effect<{ readonly secret: string; readonly uri: string }>
+  /** Confirms the secret being set up with a code from it; returns the recovery codes, once. */
+  readonly confirm: (userId: string, code: string) => Effect.Effect<ReadonlyArray<string>, TwoFactorRefused>
+  /** Replaces the recovery codes (a current code needed); returns the new ones, once. */
+  readonly newRecoveryCodes: (userId: string, code: string) => Effect.Effect<ReadonlyArray<string>, TwoFactorRefused>
+  /** Turns two-factor off (a current code needed). */
+  readonly disable: (userId: string, code: string) => Effect.Effect<void, TwoFactorRefused>
+}>()("outreach/TwoFactorSettings") {
+  static readonly layer = Layer.effect(
+    TwoFactorSettings,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const read = (userId: string) =>
+        sql`
+          SELECT u.email, u.totp_secret AS secret, u.totp_pending_secret AS pending, u.totp_enabled_at AS "enabledAt",
+            (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)::int AS "codesLeft"
+          FROM users u WHERE u.id = ${userId}`.pipe(
+          Effect.flatMap(decodeStatus),
+          Effect.orDie,
+          Effect.flatMap((rows) =>
+            rows[0] === undefined ? Effect.die(new Error(`no person ${userId}`)) : Effect.succeed(rows[0])
+          )
+        )
+
+      const status = Effect.fn("TwoFactorSettings.status")(function*(userId: string) {
+        const row = yield* read(userId)
+        return {
+          enabledAt: row.secret === null ? null : row.enabledAt,
+          recoveryCodesLeft: Number(row.codesLeft),
+          pending: row.pending === null ? undefined : { secret: row.pending, uri: totpUri(row.pending, row.email) }
+        }
+      })
+
+      const begin = Effect.fn("TwoFactorSettings.begin")(function*(userId: string) {
+        const row = yield* read(userId)
+        const secret = yield* newTotpSecret
+        yield* sql`UPDATE users SET totp_pending_secret = ${secret} WHERE id = ${userId}`.pipe(Effect.orDie)
+        return { secret, uri: totpUri(secret, row.email) }
+      })
+
+      const replaceCodes = (userId: string) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          const codes = yield* newRecoveryCodes
+          yield* sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`
+          yield* Effect.forEach(codes, (code) =>
+            sql`INSERT INTO recovery_codes (user_id, hash, created_at)
+                VALUES (${userId}, ${recoveryCodeHash(code)}, ${now.iso}::timestamptz)`, { discard: true })
+          return codes
+        })
+
+      /** A code from the secret in use, taking its time step (a code is accepted once). */
+      const currentCode = (userId: string, code: string) =>
+        Effect.gen(function*() {
+          const row = yield* read(userId)
+          if (row.secret === null) return yield* new TwoFactorRefused({ message: "Two-factor sign-in is not on." })
+          const step = yield* totpStep(row.secret, code)
+          if (step === undefined) return yield* wrongCode
+          const taken = yield* sql`
+            UPDATE users SET totp_last_step = ${step}
+            WHERE id = ${userId} AND (totp_last_step IS NULL OR totp_last_step < ${step})
+            RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
+          if (taken.length === 0) {
+            return yield* new TwoFactorRefused({ message: "That code was already used. Wait for the next one." })
+          }
+        })
+
+      const confirm = Effect.fn("TwoFactorSettings.confirm")(function*(userId: string, code: string) {
+        const row = yield* read(userId)
+        if (row.pending === null) {
+          return yield* new TwoFactorRefused({ message: "Nothing is being set up. Start setting up two-factor again." })
+        }
+        const step = yield* totpStep(row.pending, code)
+        if (step === undefined) return yield* wrongCode
+        const now = yield* Time.now
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL,
+              totp_enabled_at = ${now.iso}::timestamptz, totp_last_step = ${step}
+            WHERE id = ${userId}`
+          return yield* replaceCodes(userId)
+        })).pipe(Effect.orDie)
+      })
+
+      const newCodes = Effect.fn("TwoFactorSettings.newRecoveryCodes")(function*(userId: string, code: string) {
+        yield* currentCode(userId, code)
+        return yield* sql.withTransaction(replaceCodes(userId)).pipe(Effect.orDie)
+      })
+
+      const disable = Effect.fn("TwoFactorSettings.disable")(function*(userId: string, code: string) {
+        yield* currentCode(userId, code)
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_enabled_at = NULL
+            WHERE id = ${userId}`
+          yield* sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`
+        })).pipe(Effect.orDie)
+      })
+
+      return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable })
+    })
+  )
+}

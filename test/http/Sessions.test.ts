@@ -1,0 +1,204 @@
+/**
+ * The session and role rules over HTTP: the dashboard's cookie is a session on
+ * the REST API (changes need the CSRF token), members get 403 `notAllowed` on
+ * keys and webhooks, and signing out, signing out everywhere, a role change and
+ * a removal take effect on the very next request. Bad input on the dashboard
+ * gets a page that says what happened.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { Sessions } from "../../src/people-auth/Sessions.ts"
+import { SignIn } from "../../src/people-auth/SignIn.ts"
+import { type Actor, Team } from "../../src/people-auth/Team.ts"
+import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
+
+const password = "a long enough passphrase"
+
+/** A workspace with an owner who signed in with a password; returns the session token. */
+const ownerSession = Effect.gen(function*() {
+  const { keyValue, workspace } = yield* newWorkspace()
+  const email = `owner-${crypto.randomUUID().slice(0, 8)}@acme.test`
+  const { userId } = yield* (yield* Team).createOwner({ workspaceId: workspace.id, email, name: "Olivia", password })
+  const outcome = yield* (yield* SignIn).password(email, password)
+  assert.strictEqual(outcome._tag, "SignedIn")
+  const token = outcome._tag === "SignedIn" ? outcome.session.token : ""
+  const actor: Actor = { id: userId, email, name: "Olivia", role: "owner", workspaceId: workspace.id }
+  return { key: keyValue, workspaceId: workspace.id, token, actor, email }
+})
+
+/** Invites and signs in a teammate with `role`. */
+const teammate = (actor: Actor, role: "admin" | "member") =>
+  Effect.gen(function*() {
+    const team = yield* Team
+    const email = `${role}-${crypto.randomUUID().slice(0, 8)}@acme.test`
+    const { link } = yield* team.invite(actor, { email, role, baseUrl: "http://x" })
+    const session = yield* team.accept(link.split("/").pop() ?? "", { name: role, password })
+    const members = yield* team.members(actor.workspaceId)
+    const id = members.find((m) => m.email === email)?.id ?? ""
+    return { token: session.token, id }
+  })
+
+const cookie = (token: string) => ({ cookie: `outreach_session=${token}` })
+
+layer(serverLayer())("sessions and roles over HTTP", (it) => {
+  it.effect("the session cookie is a session on the REST API; a change needs its CSRF token", () =>
+    Effect.gen(function*() {
+      const { token, workspaceId, email } = yield* ownerSession
+      const me = yield* call("GET", "/v1/me", { headers: cookie(token) })
+      assert.strictEqual(me.status, 200)
+      assert.strictEqual(me.body.kind, "session")
+      assert.strictEqual(me.body.org.id, workspaceId)
+      assert.strictEqual(me.body.user.email, email)
+      assert.strictEqual(me.body.user.role, "owner")
+      const forged = yield* call("POST", "/v1/keys", { headers: cookie(token), body: { name: "forged" } })
+      assert.strictEqual(forged.status, 401)
+      assert.include(forged.body.error.message, "CSRF")
+      const wrong = yield* call("POST", "/v1/keys", {
+        headers: { ...cookie(token), "x-csrf-token": csrfTokenFor("sess_other") },
+        body: { name: "forged" }
+      })
+      assert.strictEqual(wrong.status, 401)
+      const made = yield* call("POST", "/v1/keys", {
+        headers: { ...cookie(token), "x-csrf-token": csrfTokenFor(token) },
+        body: { name: "from the dashboard" }
+      })
+      assert.strictEqual(made.status, 201, JSON.stringify(made.body))
+      // As a bearer credential the session needs no CSRF token: nothing sends it on its own.
+      const bearer = yield* call("POST", "/v1/keys", { token, body: { name: "scripted" } })
+      assert.strictEqual(bearer.status, 201)
+    }))
+
+  it.effect("members get 403 notAllowed on keys and webhooks; admins and owners do not", () =>
+    Effect.gen(function*() {
+      const { actor, token } = yield* ownerSession
+      const member = yield* teammate(actor, "member")
+      const admin = yield* teammate(actor, "admin")
+      for (const [method, path, body] of [
+        ["GET", "/v1/keys", undefined],
+        ["POST", "/v1/keys", { name: "x" }],
+        ["GET", "/v1/webhooks", undefined],
+        ["POST", "/v1/webhooks", { url: "https://hooks.example.com/x" }]
+      ] as const) {
+        const reply = yield* call(method, path, { token: member.token, body })
+        assert.strictEqual(reply.status, 403, `${method} ${path}`)
+        assert.strictEqual(reply.body.error.type, "notAllowed")
+      }
+      assert.strictEqual((yield* call("GET", "/v1/accounts", { token: member.token })).status, 200)
+      assert.strictEqual((yield* call("GET", "/v1/approvals", { token: member.token })).status, 200)
+      assert.strictEqual((yield* call("GET", "/v1/keys", { token: admin.token })).status, 200)
+      assert.strictEqual((yield* call("GET", "/v1/webhooks", { token })).status, 200)
+      // With the cookie as well.
+      const viaCookie = yield* call("GET", "/v1/webhooks", { headers: cookie(member.token) })
+      assert.strictEqual(viaCookie.status, 403)
+    }))
+
+  it.effect("a role change and a removal apply on the next request; the last owner stays", () =>
+    Effect.gen(function*() {
+      const { actor } = yield* ownerSession
+      const team = yield* Team
+      const admin = yield* teammate(actor, "admin")
+      assert.strictEqual((yield* call("GET", "/v1/keys", { token: admin.token })).status, 200)
+      yield* team.changeRole(actor, admin.id, "member")
+      assert.strictEqual((yield* call("GET", "/v1/keys", { token: admin.token })).status, 403)
+      yield* team.remove(actor, admin.id)
+      assert.strictEqual((yield* call("GET", "/v1/me", { token: admin.token })).status, 401)
+      const alone = yield* Effect.flip(team.remove(actor, actor.id))
+      assert.include(alone.message, "last owner")
+      const demoted = yield* Effect.flip(team.changeRole(actor, actor.id, "admin"))
+      assert.include(demoted.message, "last owner")
+      // An admin may not touch an owner, nor make one.
+      const other = yield* teammate(actor, "admin")
+      const adminActor: Actor = { ...actor, id: other.id, role: "admin", email: "a@x", name: "A" }
+      assert.include((yield* Effect.flip(team.remove(adminActor, actor.id))).message, "Only an owner")
+      assert.include((yield* Effect.flip(team.invite(adminActor, { email: "o@x.test", role: "owner", baseUrl: "" }))).message, "Only an owner")
+    }))
+
+  it.effect("signing out ends the session; signing out everywhere ends all of them", () =>
+    Effect.gen(function*() {
+      const { token, email } = yield* ownerSession
+      const signIn = yield* SignIn
+      const sessions = yield* Sessions
+      const second = yield* signIn.password(email, password)
+      const secondToken = second._tag === "SignedIn" ? second.session.token : ""
+      const me = yield* call("GET", "/v1/me", { token })
+      assert.strictEqual(me.status, 200)
+      // Sign-out through the dashboard's form: the session is over at once.
+      const page = yield* call("GET", "/dashboard", { headers: cookie(token) })
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(String(page.body))?.[1] ?? ""
+      const out = yield* call("POST", "/dashboard/sign-out", {
+        headers: { ...cookie(token), "content-type": "application/x-www-form-urlencoded" },
+        raw: { text: `_csrf=${encodeURIComponent(csrf)}`, contentType: "application/x-www-form-urlencoded" }
+      })
+      // The client follows the redirect to the sign-in page, which says so.
+      assert.strictEqual(out.status, 200)
+      assert.include(String(out.body), "You are signed out.")
+      assert.strictEqual((yield* call("GET", "/v1/me", { token })).status, 401)
+      assert.strictEqual((yield* call("GET", "/v1/me", { token: secondToken })).status, 200)
+      const third = yield* signIn.password(email, password)
+      const userId = me.body.user.id
+      assert.strictEqual(yield* sessions.endAllOf(userId), 2)
+      assert.strictEqual((yield* call("GET", "/v1/me", { token: secondToken })).status, 401)
+      assert.strictEqual(
+        (yield* call("GET", "/v1/me", { token: third._tag === "SignedIn" ? third.session.token : "" })).status,
+        401
+      )
+    }))
+
+  it.effect("sessions expire after 12 hours", () =>
+    Effect.gen(function*() {
+      const { token } = yield* ownerSession
+      assert.strictEqual((yield* call("GET", "/v1/me", { token })).status, 200)
+      yield* TestClock.adjust("12 hours")
+      yield* TestClock.adjust("1 minute")
+      assert.strictEqual((yield* call("GET", "/v1/me", { token })).status, 401)
+      const page = yield* call("GET", "/dashboard/approvals", { headers: cookie(token) })
+      // Sent to sign in (the client follows the redirect), to come back to the approvals after.
+      assert.strictEqual(page.status, 200)
+      assert.include(String(page.body), "<title>Sign in")
+      assert.include(String(page.body), `name="next" value="/dashboard/approvals"`)
+    }))
+
+  it.effect("bad input on the dashboard gets a page that says so, never a stack trace", () =>
+    Effect.gen(function*() {
+      const { token, actor } = yield* ownerSession
+      const form = { contentType: "application/x-www-form-urlencoded" }
+      const pages: ReadonlyArray<readonly [string, { status: number; body: unknown }, number, string]> = [
+        ["no CSRF token", yield* call("POST", "/dashboard/keys", { headers: cookie(token), raw: { ...form, text: "name=x" } }), 403, "cannot be accepted"],
+        ["an ended session", yield* call("POST", "/dashboard/keys", { headers: cookie("sess_gone"), raw: { ...form, text: "name=x" } }), 401, "sign in again"],
+        ["an unknown page", yield* call("GET", "/dashboard/nowhere", { headers: cookie(token) }), 404, "no such page"],
+        ["an unknown invitation", yield* call("GET", "/dashboard/invitations/sess_nothing", {}), 410, "not valid"],
+        ["an unknown job", yield* call("GET", "/dashboard/jobs/00000000-0000-4000-8000-000000000000", { headers: cookie(token) }), 404, "no such job"],
+        ["a sign-in form without its token", yield* call("POST", "/dashboard/sign-in", { raw: { ...form, text: "email=a&password=b" } }), 403, "cannot be accepted"]
+      ]
+      const { link } = yield* (yield* Team).invite(actor, { email: "late@acme.test", role: "member", baseUrl: "" })
+      yield* TestClock.adjust("8 days")
+      const expired = yield* call("GET", link, {})
+      for (const [what, reply, status, text] of [...pages, ["an expired invitation", expired, 410, "expired"] as const]) {
+        assert.strictEqual(reply.status, status, what)
+        const body = String(reply.body)
+        assert.match(body, /^<!doctype html>/, what)
+        assert.include(body.toLowerCase(), text.toLowerCase(), what)
+        assert.notMatch(body, /at .*\.ts:\d+|Error:/, what)
+      }
+    }))
+
+  it.effect("five wrong passwords lock the email for 15 minutes, whoever has it", () =>
+    Effect.gen(function*() {
+      const { email } = yield* ownerSession
+      const signIn = yield* SignIn
+      for (let i = 0; i < 4; i++) {
+        const refused = yield* Effect.flip(signIn.password(email, "wrong password here"))
+        assert.strictEqual(refused._tag, "SignInRefused")
+      }
+      assert.strictEqual((yield* Effect.flip(signIn.password(email, "wrong password here")))._tag, "LockedOut")
+      assert.strictEqual((yield* Effect.flip(signIn.password(email, password)))._tag, "LockedOut")
+      // An email nobody has locks the same way, so a lockout tells nothing.
+      for (let i = 0; i < 5; i++) yield* Effect.flip(signIn.password("nobody@acme.test", "whatever it is"))
+      assert.strictEqual((yield* Effect.flip(signIn.password("nobody@acme.test", "whatever it is")))._tag, "LockedOut")
+      yield* TestClock.adjust("15 minutes")
+      const after = yield* signIn.password(email, password)
+      assert.strictEqual(after._tag, "SignedIn")
+    }))
+})

@@ -1,0 +1,53 @@
+/**
+ * Debian's chromium driven through playwright-core (nothing downloads a
+ * browser): each `open()` is a fresh browser with its own profile directory,
+ * so each stands for one person; `closeAll()` ends them.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type BrowserContext, chromium, type Page } from "playwright-core"
+
+export const chromiumPath = "/usr/bin/chromium"
+
+/** Where the tests leave a screenshot of every page (a CI artefact, not committed). */
+export const screenshotDir = join(import.meta.dirname, "..", "..", ".ci", "results", "screenshots")
+
+const opened: Array<{ readonly context: BrowserContext; readonly dir: string }> = []
+
+/** A fresh browser (its own `--user-data-dir`) at a desktop size, or a phone's. */
+export const open = async (options: { readonly phone?: boolean } = {}): Promise<BrowserContext> => {
+  const dir = mkdtempSync(join(tmpdir(), "outreach-chromium-"))
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath,
+    headless: true,
+    chromiumSandbox: false,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync"
+    ],
+    viewport: options.phone === true ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+    ...(options.phone === true ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {})
+  })
+  opened.push({ context, dir })
+  return context
+}
+
+export const closeAll = async () => {
+  for (const { context, dir } of opened.splice(0)) {
+    await context.close().catch(() => undefined)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Saves a full-page screenshot as `<name>.png` among the CI artefacts. */
+export const screenshot = async (page: Page, name: string) => {
+  mkdirSync(screenshotDir, { recursive: true })
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true })
+}
