@@ -52,7 +52,8 @@ it.live(`a second SIGINT exits at once while the first waits for a request in fl
       socket.once("connect", () => resume(Effect.void))
     })
     socket.write("POST /v1/keys HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"name\":")
-    yield* Effect.sleep("300 millis")
+    // Time for the server to take the request in, even on a busy machine.
+    yield* Effect.sleep("1000 millis")
     server.child.kill("SIGINT")
     yield* Effect.sleep("1500 millis")
     assert.isNull(server.child.exitCode, `the first signal should wait for the request in flight:\n${server.output()}`)
