@@ -73,9 +73,12 @@ export const routes = Layer.mergeAll(
 /**
  * Node's HTTP server with the envelope on the parser's refusals. Node's own 400
  * for a request without `Host` has no body, so that check is left to the gate.
+ * Idle connections stay open 65 seconds: with Node's 5, a client reusing a
+ * connection in the instant the server closed it got ECONNRESET (seen with the
+ * MCP SDK's client on a busy machine); a graceful stop still closes them.
  */
 export const nodeServer = (now: () => number) => () =>
-  answerClientErrors(createServer({ requireHostHeader: false }), now)
+  answerClientErrors(createServer({ requireHostHeader: false, keepAliveTimeout: 65_000 }), now)
 
 /** The routes served on `HOST:PORT`; one log line per request only with `LOG_REQUESTS=true`. */
 export const layer = Layer.unwrap(Effect.gen(function*() {
