@@ -23,7 +23,8 @@ it.effect("a restart in the middle of the retry schedule resumes it from the dat
         eventually(
           `attempt ${n}`,
           Effect.map(call("GET", `/v1/webhooks/${hookId}/deliveries`, { token }), (reply) => reply.body.deliveries),
-          (d: Array<any>) => d[0]?.attemptCount === n
+          (d: Array<any>) => d[0]?.attemptCount === n,
+          30_000
         )
       const [afterOne] = yield* deliveries(1)
       yield* TestClock.setTime(Date.parse(afterOne.nextAttemptAt))
@@ -41,7 +42,9 @@ it.effect("a restart in the middle of the retry schedule resumes it from the dat
     const [resumed] = yield* eventually(
       "attempt 3 after restart",
       Effect.map(call("GET", `/v1/webhooks/${hookId}/deliveries`, { token }), (reply) => reply.body.deliveries),
-      (d: Array<any>) => d[0]?.status === "succeeded"
+      (d: Array<any>) => d[0]?.status === "succeeded",
+      // A second start on a busy machine (migrations checked, dispatcher started) can take seconds.
+      30_000
     ).pipe(Effect.provideContext(secondContext))
     yield* Scope.close(second, Exit.void)
 
