@@ -16,6 +16,7 @@ import { Outbox } from "../events/Outbox.ts"
 import { recordJobResult } from "../people/Invitations.ts"
 import { linkJobResult } from "../people/Touches.ts"
 import { EpochMillis } from "../platform/Rows.ts"
+import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
 /** What a new job is. */
@@ -98,6 +99,7 @@ export class JobStore extends Context.Service<JobStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
+      const approvals = yield* ApprovalTable
       const select = sql.unsafe(jobColumns)
       const runnable = [...runnableStatuses]
       const cancellable = [...cancellableStatuses]
@@ -134,11 +136,17 @@ export class JobStore extends Context.Service<JobStore, {
                     ${job.approval === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
                     ${approvalId}, ${now.iso}::timestamptz)`
           if (job.approval !== null && approvalId !== null) {
-            yield* sql`
-              INSERT INTO approvals (id, workspace_id, account_id, job_id, kind, target, text, status, created_at, expires_at)
-              VALUES (${approvalId}, ${job.workspaceId}, ${job.accountId}, ${id}, ${job.kind}, ${job.approval.target},
-                      ${job.approval.text}, 'pending', ${now.iso}::timestamptz,
-                      ${Time.toIso(job.approval.expiresAt)}::timestamptz)`
+            yield* approvals.insertPending({
+              id: approvalId,
+              workspaceId: job.workspaceId,
+              accountId: job.accountId,
+              jobId: id,
+              kind: job.kind,
+              target: job.approval.target,
+              text: job.approval.text,
+              createdIso: now.iso,
+              expiresAt: job.approval.expiresAt
+            })
           }
         })).pipe(Effect.orDie)
         const row = yield* byId(id)
@@ -244,10 +252,7 @@ export class JobStore extends Context.Service<JobStore, {
           }
           // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
           if (ending._tag === "Failed" && ending.error.type === "cancelled") {
-            yield* sql`
-              UPDATE approvals SET status = 'rejected', reason = ${ending.error.message},
-                decided_at = ${now.iso}::timestamptz, decided_by = 'cancellation'
-              WHERE job_id = ${job.id} AND status = 'pending'`
+            yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
           }
           const finished = yield* byId(job.id)
           if (finished !== undefined) yield* announce(finished)
@@ -299,7 +304,7 @@ export class JobStore extends Context.Service<JobStore, {
         requeue
       })
     })
-  )
+  ).pipe(Layer.provide(ApprovalTable.layer))
 }
 
 /** The envelope fields of a stored job error, for job events. */
