@@ -83,9 +83,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
           if (job === undefined || job.status !== "awaiting_approval") return "notPending"
           if (decision._tag === "Approve") {
             yield* table.markApproved(current.id, decision.text ?? current.text, now.iso, by)
-            yield* sql`
-              UPDATE jobs SET status = 'queued', input = ${JSON.stringify(decision.input)}::jsonb
-              WHERE id = ${current.jobId} AND status = 'awaiting_approval'`
+            yield* jobs.release(current.jobId, decision.input)
           } else {
             yield* table.markRejected(current.id, decision.reason, now.iso, by)
             yield* jobs.finish(

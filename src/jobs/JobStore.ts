@@ -93,6 +93,8 @@ export class JobStore extends Context.Service<JobStore, {
   readonly staleRunning: (beforeMs: number) => Effect.Effect<ReadonlyArray<JobRow>>
   /** Puts an interrupted read back in the queue. */
   readonly requeue: (id: string) => Effect.Effect<void>
+  /** Queues a job awaiting approval, with the input it was approved with (encoded). */
+  readonly release: (id: string, input: unknown) => Effect.Effect<void>
 }>()("outreach/JobStore") {
   static readonly layer = Layer.effect(
     JobStore,
@@ -287,6 +289,10 @@ export class JobStore extends Context.Service<JobStore, {
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
             WHERE id = ${id} AND status = 'running'`.pipe(Effect.asVoid, Effect.orDie)
 
+      const release = (id: string, input: unknown) =>
+        sql`UPDATE jobs SET status = 'queued', input = ${JSON.stringify(input)}::jsonb
+            WHERE id = ${id} AND status = 'awaiting_approval'`.pipe(Effect.asVoid, Effect.orDie)
+
       return JobStore.of({
         create,
         get,
@@ -301,7 +307,8 @@ export class JobStore extends Context.Service<JobStore, {
         cancel,
         cancelOpenOf,
         staleRunning,
-        requeue
+        requeue,
+        release
       })
     })
   ).pipe(Layer.provide(ApprovalTable.layer))
