@@ -27,9 +27,10 @@ import type { NotFound } from "../api/Errors.ts"
 import { eventTypes } from "../domain/Events.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
+import { type AttemptTarget, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -76,23 +77,6 @@ const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventRow))
 const TargetRow = Schema.Struct({ id: Schema.String, mode: Schema.Literals(["fat", "thin"]) })
 const decodeTargets = Schema.decodeUnknownEffect(Schema.Array(TargetRow))
 
-const DueRow = Schema.Struct({ id: Schema.String, endpointId: Schema.String })
-const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
-
-const AttemptTarget = Schema.Struct({
-  id: Schema.String,
-  endpointId: Schema.String,
-  eventType: Schema.Literals(eventTypes),
-  body: Schema.String,
-  status: Schema.Literals(["pending", "succeeded", "failed"]),
-  attemptCount: Schema.Number,
-  url: Schema.String,
-  secret: Schema.String,
-  previousSecret: Schema.NullOr(Schema.String),
-  previousSecretExpiresAt: NullableTimestamp
-})
-const decodeAttemptTargets = Schema.decodeUnknownEffect(Schema.Array(AttemptTarget))
-
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
 
@@ -115,6 +99,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
       const endpoints = yield* WebhookEndpoints
+      const deliveries = yield* DeliveryStore
       const settings = yield* DispatcherSettings
       const resolver = yield* WebhookResolver
       const guard = { allowPrivate: config.allowPrivateWebhooks }
@@ -183,12 +168,14 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
                 AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`
               .pipe(Effect.flatMap(decodeTargets))
             for (const target of targets) {
-              yield* sql`
-                INSERT INTO webhook_deliveries
-                  (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
-                VALUES (${crypto.randomUUID()}, ${event.workspaceId}, ${target.id}, ${event.id}, ${event.type},
-                        ${envelopeBody(event, target.mode)}, 'pending', ${now.iso}::timestamptz, ${now.iso}::timestamptz)
-                ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+              yield* deliveries.insertPending({
+                workspaceId: event.workspaceId,
+                endpointId: target.id,
+                eventId: event.id,
+                eventType: event.type,
+                body: envelopeBody(event, target.mode),
+                nowIso: now.iso
+              })
             }
             advancedTo = event.seq
           }
@@ -199,16 +186,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }))
       }, Effect.orDie)
 
-      const loadTarget = (deliveryId: string) =>
-        sql`
-          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType", d.body, d.status,
-                 d.attempt_count AS "attemptCount", e.url, e.secret, e.previous_secret AS "previousSecret",
-                 e.previous_secret_expires_at AS "previousSecretExpiresAt"
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie, Effect.map((rows) => rows[0]))
+      const loadTarget = deliveries.attemptTarget
 
       /** Vet (again: DNS answers change), sign with a fresh timestamp, send pinned. */
-      const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: typeof AttemptTarget.Type) {
+      const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: AttemptTarget) {
         const vetted = yield* vetUrl(target.url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.option)
         if (Option.isNone(vetted)) {
           const refusal = yield* vetUrl(target.url, guard).pipe(
@@ -241,31 +222,29 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       const record = Effect.fn("WebhookDispatcher.record")(function*(
-        target: typeof AttemptTarget.Type,
+        target: AttemptTarget,
         trigger: AttemptTrigger,
         outcome: DeliveryOutcome
       ) {
         const now = yield* Time.now
         yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
-            INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
-            VALUES (${target.id}, ${trigger}, ${now.iso}::timestamptz, ${outcome.status}, ${outcome.error ?? null},
-                    ${Math.round(outcome.durationMs)}, ${outcome.ok})`
+          yield* deliveries.recordAttempt({
+            deliveryId: target.id,
+            trigger,
+            atIso: now.iso,
+            statusCode: outcome.status,
+            error: outcome.error ?? null,
+            durationMs: Math.round(outcome.durationMs),
+            succeeded: outcome.ok
+          })
           if (outcome.ok) {
-            yield* sql`
-              UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, lease_until = NULL,
-                attempt_count = attempt_count + ${trigger === "automatic" ? 1 : 0}
-              WHERE id = ${target.id}`
+            yield* deliveries.markSucceeded(target.id, trigger === "automatic")
           } else if (trigger === "automatic") {
             const made = target.attemptCount + 1
             const next = nextAttemptAt(made, now.ms, yield* Random.next)
             yield* Option.match(next, {
-              onNone: () =>
-                sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
-                      attempt_count = ${made} WHERE id = ${target.id}`,
-              onSome: (at) =>
-                sql`UPDATE webhook_deliveries SET next_attempt_at = ${Time.toIso(at)}::timestamptz, lease_until = NULL,
-                      attempt_count = ${made} WHERE id = ${target.id}`
+              onNone: () => deliveries.markFailed(target.id, made),
+              onSome: (at) => deliveries.scheduleRetry(target.id, made, Time.toIso(at))
             })
           }
         })).pipe(Effect.orDie)
@@ -293,15 +272,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const free = settings.concurrency - inFlight.size
         if (free <= 0) return
         const now = yield* Time.now
-        const candidates = yield* sql`
-          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId"
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND e.enabled AND d.next_attempt_at <= ${now.iso}::timestamptz
-            AND (d.lease_until IS NULL OR d.lease_until <= ${now.iso}::timestamptz)
-          ORDER BY d.next_attempt_at, d.seq LIMIT ${free * 4}`.pipe(Effect.flatMap(decodeDue))
+        const candidates = yield* deliveries.due(now.iso, free * 4)
         const perEndpoint = new Map<string, number>()
         for (const endpointId of inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1)
-        const chosen: Array<typeof DueRow.Type> = []
+        const chosen: Array<DueRow> = []
         for (const row of candidates) {
           if (chosen.length >= free) break
           const busy = perEndpoint.get(row.endpointId) ?? 0
@@ -312,12 +286,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         if (chosen.length === 0) return
         const leaseUntil = Time.toIso(now.ms + leaseMs)
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        const leased = yield* sql<{ id: string }>`
-          UPDATE webhook_deliveries SET lease_until = ${leaseUntil}::timestamptz
-          WHERE ${sql.in("id", chosen.map((row) => row.id))} AND status = 'pending'
-            AND (lease_until IS NULL OR lease_until <= ${now.iso}::timestamptz)
-          RETURNING id::text AS id`
-        const won = new Set(leased.map((row) => row.id))
+        const won = new Set(yield* deliveries.lease(chosen.map((row) => row.id), leaseUntil, now.iso))
         for (const row of chosen) {
           if (!won.has(row.id)) continue
           inFlight.set(row.id, row.endpointId)
@@ -354,7 +323,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
     })
-  )
+  ).pipe(Layer.provide(DeliveryStore.layer))
 }
 
 /** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */

@@ -12,7 +12,9 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
-  approvals: "src/jobs/ApprovalTable.ts"
+  approvals: "src/jobs/ApprovalTable.ts",
+  webhook_attempts: "src/webhooks/DeliveryStore.ts",
+  webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
 
 const templates = /`(?:[^`\\]|\\.)*`/g
