@@ -1,7 +1,9 @@
 /**
  * An account's budgets as stored: its `PUT /limits` overrides, and what it
  * has spent of each category in its current local day, ISO week and month
- * (the `budget_spend` rows written when jobs run).
+ * (the `budget_spend` rows written when jobs run). The one module with SQL
+ * on `budget_spend` (issue #19): jobs and syncs record their spend here,
+ * inside their own transaction.
  *
  * @since 1.0.0
  */
@@ -48,3 +50,21 @@ export const usageOf = (sql: SqlClient.SqlClient, accountId: string, timezone: s
     Effect.orDie
   )
 }
+
+/** Records units spent by the account (by a job, or by the service's own work when `jobId` is null). */
+export const recordSpend = (
+  sql: SqlClient.SqlClient,
+  spend: {
+    readonly accountId: string
+    readonly category: Category
+    readonly units: number
+    readonly jobId: string | null
+    readonly atIso: string
+  }
+): Effect.Effect<void> =>
+  sql`
+    INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
+    VALUES (${spend.accountId}, ${spend.category}, ${spend.units}, ${spend.jobId}, ${spend.atIso}::timestamptz)`.pipe(
+    Effect.asVoid,
+    Effect.orDie
+  )

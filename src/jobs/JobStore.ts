@@ -9,6 +9,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { recordSpend } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
@@ -240,9 +241,13 @@ export class JobStore extends Context.Service<JobStore, {
               WHERE id = ${job.id} AND ${sql.in("status", [...from])} RETURNING id`
           if (updated.length === 0) return undefined
           if (ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0) {
-            yield* sql`
-              INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
-              VALUES (${job.accountId}, ${ending.spend.category}, ${ending.spend.units}, ${job.id}, ${now.iso}::timestamptz)`
+            yield* recordSpend(sql, {
+              accountId: job.accountId,
+              category: ending.spend.category,
+              units: ending.spend.units,
+              jobId: job.id,
+              atIso: now.iso
+            })
           }
           // The invitation a connect sent, or a withdrawal, is the service's record from this moment on.
           if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)

@@ -13,6 +13,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
   approvals: "src/jobs/ApprovalTable.ts",
+  budget_spend: "src/accounts/Budgets.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
