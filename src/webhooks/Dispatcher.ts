@@ -24,10 +24,9 @@
 import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
-import { eventTypes } from "../domain/Events.ts"
 import * as Time from "../domain/Time.ts"
+import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
 import { type AttemptTarget, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
@@ -61,19 +60,6 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
   })
 })
 
-const EventRow = Schema.Struct({
-  seq: BigIntNumber,
-  id: Schema.String,
-  workspaceId: Schema.String,
-  type: Schema.Literals(eventTypes),
-  createdAt: Timestamp,
-  data: Schema.Unknown,
-  /** The transaction that wrote the event, to tell which endpoints existed before it committed. */
-  writerXid: Schema.String,
-  settled: Schema.Boolean
-})
-const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventRow))
-
 const TargetRow = Schema.Struct({ id: Schema.String, mode: Schema.Literals(["fat", "thin"]) })
 const decodeTargets = Schema.decodeUnknownEffect(Schema.Array(TargetRow))
 
@@ -100,6 +86,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const config = yield* AppConfig
       const endpoints = yield* WebhookEndpoints
       const deliveries = yield* DeliveryStore
+      const outbox = yield* Outbox
       const settings = yield* DispatcherSettings
       const resolver = yield* WebhookResolver
       const guard = { allowPrivate: config.allowPrivateWebhooks }
@@ -109,37 +96,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
 
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
-      const anyNew = sql<{ readonly any: boolean }>`
-        SELECT EXISTS (
-          SELECT 1 FROM outbox_events
-          WHERE seq > COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)) AS any`.pipe(
-        Effect.map((rows) => rows[0]?.any === true)
-      )
-
-      /**
-       * The oldest transaction of this database that may still commit an
-       * outbox event: every one that holds the insert lock on
-       * `outbox_events`. Events written by older transactions are settled.
-       * Counting only these, not the whole server's oldest running
-       * transaction (`pg_snapshot_xmin`), keeps webhooks flowing while other
-       * databases on the same server, or unrelated work here, run long
-       * transactions. A writer holding the lock without a transaction id yet
-       * may already hold a lower `seq`: then nothing is settled this round.
-       */
-      const outboxWriterHorizon = sql<{ readonly horizon: string }>`
-        WITH writers AS (
-          SELECT a.backend_xid AS xid
-          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'relation' AND l.relation = 'outbox_events'::regclass AND l.mode = 'RowExclusiveLock'
-            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND l.pid <> pg_backend_pid()
-        )
-        SELECT CASE WHEN EXISTS (SELECT 1 FROM writers WHERE xid IS NULL) THEN '0'
-               ELSE COALESCE(
-                 (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) x WHERE xid(x) IN (SELECT xid FROM writers)),
-                 pg_snapshot_xmax(pg_current_snapshot()))::text END AS horizon`.pipe(
-        Effect.map((rows) => rows[0]?.horizon ?? "0")
-      )
+      const anyNew = outbox.anyAfter(sql`COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)`)
 
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
         if (!(yield* anyNew)) return false
@@ -149,12 +106,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             SELECT last_seq AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
           // Taken before the events are read: a writer running then is still counted if it commits in between.
-          const horizon = yield* outboxWriterHorizon
-          const events = yield* sql`
-            SELECT seq, id::text AS id, workspace_id::text AS "workspaceId", type, created_at AS "createdAt", data,
-                   writer_xid::text AS "writerXid", writer_xid < ${horizon}::xid8 AS settled
-            FROM outbox_events WHERE seq > ${lastSeq} ORDER BY seq LIMIT ${settings.fanOutBatch}`
-            .pipe(Effect.flatMap(decodeEvents))
+          const horizon = yield* outbox.writerHorizon
+          const events = yield* outbox.fanOutBatch(lastSeq, horizon, settings.fanOutBatch)
           let advancedTo = lastSeq
           for (const event of events) {
             // A lower seq may still be committed by an older transaction: stop before it could be skipped.
@@ -323,7 +276,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
     })
-  ).pipe(Layer.provide(DeliveryStore.layer))
+  ).pipe(Layer.provide([DeliveryStore.layer, Outbox.layer]))
 }
 
 /** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */

@@ -14,6 +14,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 export const owners: Readonly<Record<string, string>> = {
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
+  outbox_events: "src/events/Outbox.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
