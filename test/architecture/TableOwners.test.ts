@@ -15,6 +15,7 @@ export const owners: Readonly<Record<string, string>> = {
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
   outbox_events: "src/events/Outbox.ts",
+  people: "src/people/People.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
