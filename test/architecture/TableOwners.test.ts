@@ -12,6 +12,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
+  account_limits: "src/accounts/Budgets.ts",
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
   outbox_events: "src/events/Outbox.ts",
