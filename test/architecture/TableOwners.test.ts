@@ -17,6 +17,7 @@ export const owners: Readonly<Record<string, string>> = {
   budget_spend: "src/accounts/Budgets.ts",
   outbox_events: "src/events/Outbox.ts",
   people: "src/people/People.ts",
+  recovery_codes: "src/people-auth/TwoFactorSettings.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
