@@ -18,6 +18,7 @@ export const owners: Readonly<Record<string, string>> = {
   outbox_events: "src/events/Outbox.ts",
   people: "src/people/People.ts",
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",
+  sessions: "src/people-auth/Sessions.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
