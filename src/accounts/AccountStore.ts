@@ -6,14 +6,14 @@
  *
  * @since 1.0.0
  */
-import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { NotFound } from "../api/Errors.ts"
 import type { LimitOverride, Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { WorkingHours } from "../domain/WorkingHours.ts"
 import { accountColumns, AccountRow } from "./AccountRow.ts"
-import { limitOverridesOf, usageOf } from "./Budgets.ts"
+import { limitOverridesOf, replaceLimitOverrides, usageOf } from "./Budgets.ts"
 import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
@@ -184,18 +184,7 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         overrides: (id) => limitOverridesOf(sql, id),
 
-        replaceOverrides: (id, overrides) =>
-          Effect.gen(function*() {
-            yield* sql`DELETE FROM account_limits WHERE account_id = ${id}`
-            const rows = overrides.map((o) => ({
-              account_id: id,
-              category: o.category,
-              period: o.period,
-              max_value: o.maxValue,
-              is_enabled: o.isEnabled
-            }))
-            if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO account_limits ${sql.insert(rows)}`
-          }).pipe(Effect.orDie),
+        replaceOverrides: (id, overrides) => replaceLimitOverrides(sql, id, overrides),
 
         usage: (row, nowMs) => usageOf(sql, row.id, row.timezone, nowMs)
       })

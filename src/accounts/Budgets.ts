@@ -1,11 +1,13 @@
 /**
  * An account's budgets as stored: its `PUT /limits` overrides, and what it
  * has spent of each category in its current local day, ISO week and month
- * (the `budget_spend` rows written when jobs run).
+ * (the `budget_spend` rows written when jobs run). The one module with SQL
+ * on `account_limits` and `budget_spend` (issue #19): jobs and syncs record
+ * their spend here, inside their own transaction.
  *
  * @since 1.0.0
  */
-import { Effect, Schema } from "effect"
+import { Array as Arr, Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Category, type LimitOverride, periodStart, type Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
@@ -21,6 +23,24 @@ export const limitOverridesOf = (
 ): Effect.Effect<ReadonlyArray<LimitOverride>> =>
   sql`SELECT category, period, max_value AS "maxValue", is_enabled AS "isEnabled"
       FROM account_limits WHERE account_id = ${accountId}`.pipe(Effect.flatMap(decodeOverrides), Effect.orDie)
+
+/** Replaces the account's `PUT /limits` overrides with these (none: the defaults hold again). */
+export const replaceLimitOverrides = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  overrides: ReadonlyArray<LimitOverride>
+): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* sql`DELETE FROM account_limits WHERE account_id = ${accountId}`
+    const rows = overrides.map((o) => ({
+      account_id: accountId,
+      category: o.category,
+      period: o.period,
+      max_value: o.maxValue,
+      is_enabled: o.isEnabled
+    }))
+    if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO account_limits ${sql.insert(rows)}`
+  }).pipe(Effect.orDie)
 
 const UsageRow = Schema.Struct({ category: Category, today: BigIntNumber, week: BigIntNumber, month: BigIntNumber })
 const decodeUsage = Schema.decodeUnknownEffect(Schema.Array(UsageRow))
@@ -48,3 +68,21 @@ export const usageOf = (sql: SqlClient.SqlClient, accountId: string, timezone: s
     Effect.orDie
   )
 }
+
+/** Records units spent by the account (by a job, or by the service's own work when `jobId` is null). */
+export const recordSpend = (
+  sql: SqlClient.SqlClient,
+  spend: {
+    readonly accountId: string
+    readonly category: Category
+    readonly units: number
+    readonly jobId: string | null
+    readonly atIso: string
+  }
+): Effect.Effect<void> =>
+  sql`
+    INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
+    VALUES (${spend.accountId}, ${spend.category}, ${spend.units}, ${spend.jobId}, ${spend.atIso}::timestamptz)`.pipe(
+    Effect.asVoid,
+    Effect.orDie
+  )

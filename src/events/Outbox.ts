@@ -6,9 +6,9 @@
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import * as Time from "../domain/Time.ts"
-import { Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { EventData, type EventType, EventTypeSchema, type NewEvent } from "../domain/Events.ts"
 
 /** A recorded event, as the webhook envelope carries it. */
@@ -29,6 +29,21 @@ const EventRow = Schema.Struct({
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(EventRow))
 
+/** An event as the webhook fan-out reads it: its position, and whether an older transaction may still commit before it. */
+export const FanOutEvent = Schema.Struct({
+  seq: BigIntNumber,
+  id: Schema.String,
+  workspaceId: Schema.String,
+  type: EventTypeSchema,
+  createdAt: Timestamp,
+  data: Schema.Unknown,
+  /** The transaction that wrote the event, to tell which endpoints existed before it committed. */
+  writerXid: Schema.String,
+  settled: Schema.Boolean
+})
+export type FanOutEvent = typeof FanOutEvent.Type
+const decodeFanOutEvents = Schema.decodeUnknownEffect(Schema.Array(FanOutEvent))
+
 const encodeData = (event: NewEvent): Effect.Effect<unknown> =>
   Schema.encodeUnknownEffect(EventData[event.type])(event.data).pipe(Effect.orDie)
 
@@ -39,6 +54,15 @@ export class Outbox extends Context.Service<Outbox, {
   readonly list: (workspaceId: string, options?: { readonly type?: EventType }) => Effect.Effect<
     ReadonlyArray<RecordedEvent>
   >
+  /** Whether any event lies past `afterSeq` (a fragment, so the caller's cursor is read in the same statement). */
+  readonly anyAfter: (afterSeq: Statement.Fragment) => Effect.Effect<boolean>
+  /**
+   * The oldest transaction of this database that may still commit an event
+   * (as text, an xid8); events written by older ones are settled.
+   */
+  readonly writerHorizon: Effect.Effect<string>
+  /** Up to `limit` events past `afterSeq`, oldest first, each marked settled against `horizon`. */
+  readonly fanOutBatch: (afterSeq: number, horizon: string, limit: number) => Effect.Effect<ReadonlyArray<FanOutEvent>>
 }>()("outreach/Outbox") {
   static readonly layer = Layer.effect(
     Outbox,
@@ -65,7 +89,48 @@ export class Outbox extends Context.Service<Outbox, {
           ORDER BY seq`.pipe(Effect.flatMap(decodeRows), Effect.orDie)
       )
 
-      return Outbox.of({ append, list })
+      // Most rounds find nothing new: one plain read says so.
+      const anyAfter = (afterSeq: Statement.Fragment) =>
+        sql<{ readonly any: boolean }>`
+          SELECT EXISTS (SELECT 1 FROM outbox_events WHERE seq > ${afterSeq}) AS any`.pipe(
+          Effect.map((rows) => rows[0]?.any === true),
+          Effect.orDie
+        )
+
+      /**
+       * The oldest transaction of this database that may still commit an
+       * outbox event: every one that holds the insert lock on
+       * `outbox_events`. Events written by older transactions are settled.
+       * Counting only these, not the whole server's oldest running
+       * transaction (`pg_snapshot_xmin`), keeps webhooks flowing while other
+       * databases on the same server, or unrelated work here, run long
+       * transactions. A writer holding the lock without a transaction id yet
+       * may already hold a lower `seq`: then nothing is settled this round.
+       */
+      const writerHorizon = sql<{ readonly horizon: string }>`
+        WITH writers AS (
+          SELECT a.backend_xid AS xid
+          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE l.locktype = 'relation' AND l.relation = 'outbox_events'::regclass AND l.mode = 'RowExclusiveLock'
+            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND l.pid <> pg_backend_pid()
+        )
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM writers WHERE xid IS NULL) THEN '0'
+               ELSE COALESCE(
+                 (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) x WHERE xid(x) IN (SELECT xid FROM writers)),
+                 pg_snapshot_xmax(pg_current_snapshot()))::text END AS horizon`.pipe(
+        Effect.map((rows) => rows[0]?.horizon ?? "0"),
+        Effect.orDie
+      )
+
+      const fanOutBatch = (afterSeq: number, horizon: string, limit: number) =>
+        sql`
+          SELECT seq, id::text AS id, workspace_id::text AS "workspaceId", type, created_at AS "createdAt", data,
+                 writer_xid::text AS "writerXid", writer_xid < ${horizon}::xid8 AS settled
+          FROM outbox_events WHERE seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`
+          .pipe(Effect.flatMap(decodeFanOutEvents), Effect.orDie)
+
+      return Outbox.of({ append, list, anyAfter, writerHorizon, fanOutBatch })
     })
   )
 }

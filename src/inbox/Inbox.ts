@@ -36,6 +36,7 @@ import { Clock, Context, Effect, Layer, PubSub, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { recordSpend } from "../accounts/Budgets.ts"
 import type { NotFound } from "../api/Errors.ts"
 import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../api/InboxApi.ts"
 import { readableStatuses } from "../domain/Account.ts"
@@ -48,7 +49,7 @@ import { accountFacts } from "../jobs/AccountFacts.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { planJob } from "../jobs/Plan.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import { touchPerson } from "../people/Touches.ts"
+import { touchPerson } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
@@ -215,9 +216,13 @@ export class Inbox extends Context.Service<Inbox, {
               })
             }
             yield* outbox.append(workspaceId, events)
-            yield* sql`
-              INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
-              VALUES (${accountId}, 'list_polls', 1, NULL, ${Time.toIso(nowMs)}::timestamptz)`
+            yield* recordSpend(sql, {
+              accountId,
+              category: "list_polls",
+              units: 1,
+              jobId: null,
+              atIso: Time.toIso(nowMs)
+            })
             yield* sql`
               UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nextAt}
               WHERE id = ${accountId}`

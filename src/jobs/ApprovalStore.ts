@@ -2,50 +2,19 @@
  * Approvals in PostgreSQL: a pending write waits for a person for 72 hours.
  * Every decision is one transaction guarded by `status = 'pending'`, and the
  * job moves with it (approved: queued with the text that will be sent;
- * rejected or expired: failed, with its `job.failed` event).
+ * rejected or expired: failed, with its `job.failed` event). Its statements
+ * on `approvals` are `ApprovalTable`'s, the table's one owner.
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApprovalStatus, type JobFailure } from "../domain/Job.ts"
+import type { JobFailure } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
-import { EpochMillis, Timestamp } from "../platform/Rows.ts"
+import { type ApprovalFilters, type ApprovalRow, ApprovalTable } from "./ApprovalTable.ts"
 import { JobStore } from "./JobStore.ts"
 
-/** An approval as stored. */
-export const ApprovalRow = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  accountId: Schema.String,
-  jobId: Schema.String,
-  kind: Schema.String,
-  target: Schema.NullOr(Schema.String),
-  text: Schema.NullOr(Schema.String),
-  status: ApprovalStatus,
-  reason: Schema.NullOr(Schema.String),
-  createdAt: Timestamp,
-  createdMs: EpochMillis,
-  expiresAt: Timestamp,
-  expiresMs: EpochMillis,
-  decidedAt: Schema.NullOr(Timestamp)
-})
-export type ApprovalRow = typeof ApprovalRow.Type
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ApprovalRow))
-
-const columns = `
-  a.id::text AS id, a.workspace_id::text AS "workspaceId", a.account_id::text AS "accountId", a.job_id::text AS "jobId",
-  a.kind, a.target, a.text, a.status, a.reason, a.created_at AS "createdAt", a.created_at AS "createdMs",
-  a.expires_at AS "expiresAt", a.expires_at AS "expiresMs", a.decided_at AS "decidedAt"`
-
-/** Filters of an approval listing, oldest first. */
-export interface ApprovalFilters {
-  readonly status?: ApprovalStatus | undefined
-  readonly accountId?: string | undefined
-  /** Only approvals after this position (the cursor): creation instant and id. */
-  readonly after?: { readonly createdMs: number; readonly id: string } | undefined
-  readonly limit: number
-}
+export type { ApprovalFilters, ApprovalRow } from "./ApprovalTable.ts"
 
 /** A decision for a pending approval. */
 export type Decision =
@@ -84,50 +53,14 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
     ApprovalStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const table = yield* ApprovalTable
       const jobs = yield* JobStore
-      const select = sql.unsafe(columns)
-      const rows = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-        query.pipe(Effect.flatMap(decodeRows), Effect.orDie)
-
-      const get = (workspaceId: string, id: string) =>
-        rows(sql`SELECT ${select} FROM approvals a WHERE a.id = ${id} AND a.workspace_id = ${workspaceId}`).pipe(
-          Effect.map((found) => found[0])
-        )
-
-      const byJob = (jobId: string) =>
-        rows(sql`SELECT ${select} FROM approvals a WHERE a.job_id = ${jobId}`).pipe(Effect.map((found) => found[0]))
-
-      const list = (workspaceId: string, filters: ApprovalFilters) =>
-        Effect.flatMap(Time.now, (now) => {
-          // A pending approval past its time is expired even before the sweeper gets to it.
-          const status = filters.status === undefined
-            ? sql``
-            : filters.status === "pending"
-            ? sql`AND a.status = 'pending' AND a.expires_at > ${now.iso}::timestamptz`
-            : filters.status === "expired"
-            ? sql`AND (a.status = 'expired' OR (a.status = 'pending' AND a.expires_at <= ${now.iso}::timestamptz))`
-            : sql`AND a.status = ${filters.status}`
-          const after = filters.after
-          return rows(sql`
-            SELECT ${select} FROM approvals a
-            WHERE a.workspace_id = ${workspaceId} ${status}
-              ${filters.accountId === undefined ? sql`` : sql`AND a.account_id = ${filters.accountId}`}
-              ${
-            after === undefined
-              ? sql``
-              : sql`AND (a.created_at, a.id) > (${Time.toIso(after.createdMs)}::timestamptz, ${after.id}::uuid)`
-          }
-            ORDER BY a.created_at, a.id LIMIT ${filters.limit}`)
-        })
 
       /** Expires one pending approval and fails its job, inside the caller's transaction. */
       const expireOne = (approval: ApprovalRow) =>
         Effect.gen(function*() {
           const now = yield* Time.now
-          const changed = yield* sql`
-            UPDATE approvals SET status = 'expired', decided_at = ${now.iso}::timestamptz
-            WHERE id = ${approval.id} AND status = 'pending' RETURNING id`
-          if (changed.length === 0) return false
+          if (!(yield* table.markExpired(approval.id, now.iso))) return false
           const job = yield* jobs.byId(approval.jobId)
           if (job !== undefined) {
             yield* jobs.finish(job, { _tag: "Failed", error: expiredFailure, writesNotBefore: null }, ["awaiting_approval"])
@@ -138,8 +71,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
       const decide = Effect.fn("ApprovalStore.decide")(function*(approval: ApprovalRow, decision: Decision, by: string) {
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const locked = yield* rows(sql`SELECT ${select} FROM approvals a WHERE a.id = ${approval.id} FOR UPDATE`)
-          const current = locked[0]
+          const current = yield* table.lock(approval.id)
           if (current === undefined || current.status !== "pending") {
             return current?.status === "expired" ? "expired" : "notPending"
           }
@@ -150,18 +82,10 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
           const job = yield* jobs.byId(current.jobId)
           if (job === undefined || job.status !== "awaiting_approval") return "notPending"
           if (decision._tag === "Approve") {
-            yield* sql`
-              UPDATE approvals SET status = 'approved', text = ${decision.text ?? current.text},
-                decided_at = ${now.iso}::timestamptz, decided_by = ${by}
-              WHERE id = ${current.id}`
-            yield* sql`
-              UPDATE jobs SET status = 'queued', input = ${JSON.stringify(decision.input)}::jsonb
-              WHERE id = ${current.jobId} AND status = 'awaiting_approval'`
+            yield* table.markApproved(current.id, decision.text ?? current.text, now.iso, by)
+            yield* jobs.release(current.jobId, decision.input)
           } else {
-            yield* sql`
-              UPDATE approvals SET status = 'rejected', reason = ${decision.reason},
-                decided_at = ${now.iso}::timestamptz, decided_by = ${by}
-              WHERE id = ${current.id}`
+            yield* table.markRejected(current.id, decision.reason, now.iso, by)
             yield* jobs.finish(
               job,
               { _tag: "Failed", error: rejectedFailure(decision.reason), writesNotBefore: null },
@@ -174,9 +98,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
 
       const expireDue = Effect.gen(function*() {
         const now = yield* Time.now
-        const due = yield* rows(sql`
-          SELECT ${select} FROM approvals a
-          WHERE a.status = 'pending' AND a.expires_at <= ${now.iso}::timestamptz ORDER BY a.expires_at LIMIT 500`)
+        const due = yield* table.due(now.iso)
         let expired = 0
         for (const approval of due) {
           if (yield* sql.withTransaction(expireOne(approval)).pipe(Effect.orDie)) expired++
@@ -184,14 +106,14 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
         return expired
       }).pipe(Effect.withSpan("ApprovalStore.expireDue"))
 
-      const nextExpiry = sql<{ at: unknown }>`
-        SELECT MIN(expires_at) AS at FROM approvals WHERE status = 'pending'`.pipe(
-        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ at: Schema.NullOr(EpochMillis) })))),
-        Effect.map((found) => found[0]?.at ?? null),
-        Effect.orDie
-      )
-
-      return ApprovalStore.of({ get, byJob, list, decide, expireDue, nextExpiry })
+      return ApprovalStore.of({
+        get: table.get,
+        byJob: table.byJob,
+        list: table.list,
+        decide,
+        expireDue,
+        nextExpiry: table.nextExpiry
+      })
     })
-  )
+  ).pipe(Layer.provide(ApprovalTable.layer))
 }

@@ -9,6 +9,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { recordSpend } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
@@ -16,6 +17,7 @@ import { Outbox } from "../events/Outbox.ts"
 import { recordJobResult } from "../people/Invitations.ts"
 import { linkJobResult } from "../people/Touches.ts"
 import { EpochMillis } from "../platform/Rows.ts"
+import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
 /** What a new job is. */
@@ -92,12 +94,15 @@ export class JobStore extends Context.Service<JobStore, {
   readonly staleRunning: (beforeMs: number) => Effect.Effect<ReadonlyArray<JobRow>>
   /** Puts an interrupted read back in the queue. */
   readonly requeue: (id: string) => Effect.Effect<void>
+  /** Queues a job awaiting approval, with the input it was approved with (encoded). */
+  readonly release: (id: string, input: unknown) => Effect.Effect<void>
 }>()("outreach/JobStore") {
   static readonly layer = Layer.effect(
     JobStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
+      const approvals = yield* ApprovalTable
       const select = sql.unsafe(jobColumns)
       const runnable = [...runnableStatuses]
       const cancellable = [...cancellableStatuses]
@@ -134,11 +139,17 @@ export class JobStore extends Context.Service<JobStore, {
                     ${job.approval === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
                     ${approvalId}, ${now.iso}::timestamptz)`
           if (job.approval !== null && approvalId !== null) {
-            yield* sql`
-              INSERT INTO approvals (id, workspace_id, account_id, job_id, kind, target, text, status, created_at, expires_at)
-              VALUES (${approvalId}, ${job.workspaceId}, ${job.accountId}, ${id}, ${job.kind}, ${job.approval.target},
-                      ${job.approval.text}, 'pending', ${now.iso}::timestamptz,
-                      ${Time.toIso(job.approval.expiresAt)}::timestamptz)`
+            yield* approvals.insertPending({
+              id: approvalId,
+              workspaceId: job.workspaceId,
+              accountId: job.accountId,
+              jobId: id,
+              kind: job.kind,
+              target: job.approval.target,
+              text: job.approval.text,
+              createdIso: now.iso,
+              expiresAt: job.approval.expiresAt
+            })
           }
         })).pipe(Effect.orDie)
         const row = yield* byId(id)
@@ -230,9 +241,13 @@ export class JobStore extends Context.Service<JobStore, {
               WHERE id = ${job.id} AND ${sql.in("status", [...from])} RETURNING id`
           if (updated.length === 0) return undefined
           if (ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0) {
-            yield* sql`
-              INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
-              VALUES (${job.accountId}, ${ending.spend.category}, ${ending.spend.units}, ${job.id}, ${now.iso}::timestamptz)`
+            yield* recordSpend(sql, {
+              accountId: job.accountId,
+              category: ending.spend.category,
+              units: ending.spend.units,
+              jobId: job.id,
+              atIso: now.iso
+            })
           }
           // The invitation a connect sent, or a withdrawal, is the service's record from this moment on.
           if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)
@@ -244,10 +259,7 @@ export class JobStore extends Context.Service<JobStore, {
           }
           // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
           if (ending._tag === "Failed" && ending.error.type === "cancelled") {
-            yield* sql`
-              UPDATE approvals SET status = 'rejected', reason = ${ending.error.message},
-                decided_at = ${now.iso}::timestamptz, decided_by = 'cancellation'
-              WHERE job_id = ${job.id} AND status = 'pending'`
+            yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
           }
           const finished = yield* byId(job.id)
           if (finished !== undefined) yield* announce(finished)
@@ -282,6 +294,10 @@ export class JobStore extends Context.Service<JobStore, {
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
             WHERE id = ${id} AND status = 'running'`.pipe(Effect.asVoid, Effect.orDie)
 
+      const release = (id: string, input: unknown) =>
+        sql`UPDATE jobs SET status = 'queued', input = ${JSON.stringify(input)}::jsonb
+            WHERE id = ${id} AND status = 'awaiting_approval'`.pipe(Effect.asVoid, Effect.orDie)
+
       return JobStore.of({
         create,
         get,
@@ -296,10 +312,11 @@ export class JobStore extends Context.Service<JobStore, {
         cancel,
         cancelOpenOf,
         staleRunning,
-        requeue
+        requeue,
+        release
       })
     })
-  )
+  ).pipe(Layer.provide(ApprovalTable.layer))
 }
 
 /** The envelope fields of a stored job error, for job events. */

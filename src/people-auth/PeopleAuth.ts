@@ -15,8 +15,8 @@ import { Team } from "./Team.ts"
 import { TwoFactorSettings } from "./TwoFactorSettings.ts"
 
 /** Everything but the mail sender (provide a `MailSender`). */
-export const layerNoMailSender = Layer.mergeAll(SignIn.layer, TwoFactorSettings.layer, Team.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(Sessions.layer, Lockout.layer))
+export const layerNoMailSender = Layer.mergeAll(SignIn.layer, Team.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Sessions.layer, Lockout.layer, TwoFactorSettings.layer))
 )
 
 /** With the logging mail sender. */

@@ -23,6 +23,12 @@ const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Sc
 
 export class Sessions extends Context.Service<Sessions, {
   readonly create: (userId: string) => Effect.Effect<NewSession>
+  /** Records a session of the person for a token made by the caller (a workspace's bootstrap), in the caller's transaction. */
+  readonly record: (
+    session: { readonly userId: string; readonly token: string; readonly createdAt: string; readonly expiresAt: string }
+  ) => Effect.Effect<void>
+  /** Every session of the person, ended or not. */
+  readonly idsOf: (userId: string) => Effect.Effect<ReadonlyArray<{ readonly id: string }>>
   /** Ends one session (signing out). */
   readonly end: (sessionId: string) => Effect.Effect<void>
   /** Ends every session of a person (sign out everywhere, removal, a role change); returns how many. */
@@ -47,6 +53,17 @@ export class Sessions extends Context.Service<Sessions, {
           .pipe(Effect.orDie)
         return { token, sessionId, expiresAt }
       })
+
+      const record = (
+        session: { readonly userId: string; readonly token: string; readonly createdAt: string; readonly expiresAt: string }
+      ) =>
+        sql`
+          INSERT INTO sessions (id, user_id, hash, created_at, expires_at)
+          VALUES (${crypto.randomUUID()}, ${session.userId}, ${hashCredential(session.token)},
+                  ${session.createdAt}::timestamptz, ${session.expiresAt}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+
+      const idsOf = (userId: string) =>
+        sql`SELECT id::text AS id FROM sessions WHERE user_id = ${userId}`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
 
       const end = Effect.fn("Sessions.end")(function*(sessionId: string) {
         const now = yield* Time.now
@@ -80,7 +97,7 @@ export class Sessions extends Context.Service<Sessions, {
         yield* Effect.forEach(sessions, ({ id }) => credentials.forgetCredential(id), { discard: true })
       })
 
-      return Sessions.of({ create, end, endAllOf, refresh })
+      return Sessions.of({ create, record, idsOf, end, endAllOf, refresh })
     })
   )
 }

@@ -16,7 +16,8 @@ import { Lockout } from "./Lockout.ts"
 import { hashPassword, verifyPassword } from "./Password.ts"
 import { challengeMinutes, normalizeEmail } from "./Policy.ts"
 import { type NewSession, Sessions } from "./Sessions.ts"
-import { recoveryCodeHash, totpStep } from "./TwoFactor.ts"
+import { totpStep } from "./TwoFactor.ts"
+import { TwoFactorSettings } from "./TwoFactorSettings.ts"
 
 /** What a right password leads to. */
 export type PasswordOutcome =
@@ -69,6 +70,7 @@ export class SignIn extends Context.Service<SignIn, {
       const sql = yield* SqlClient.SqlClient
       const lockout = yield* Lockout
       const sessions = yield* Sessions
+      const twoFactor = yield* TwoFactorSettings
       // Checked when no one has the email, so a wrong email costs the same time as a wrong password.
       const decoy = yield* hashPassword("decoy password, never anyone's")
 
@@ -123,7 +125,6 @@ export class SignIn extends Context.Service<SignIn, {
       /** Accepts a TOTP code once per time step, or an unused recovery code; true when one matched. */
       const codeMatches = (row: typeof ChallengeRow.Type, code: string) =>
         Effect.gen(function*() {
-          const now = yield* Time.now
           if (/^\s*\d[\d\s]*$/.test(code)) {
             if (row.totpSecret === null) return false
             const step = yield* totpStep(row.totpSecret, code)
@@ -135,11 +136,7 @@ export class SignIn extends Context.Service<SignIn, {
               RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
             return taken.length === 1
           }
-          const used = yield* sql`
-            UPDATE recovery_codes SET used_at = ${now.iso}::timestamptz
-            WHERE user_id = ${row.userId} AND hash = ${recoveryCodeHash(code)} AND used_at IS NULL
-            RETURNING user_id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-          return used.length === 1
+          return yield* twoFactor.useRecoveryCode(row.userId, code)
         })
 
       const secondFactor = Effect.fn("SignIn.secondFactor")(function*(challenge: string, code: string) {

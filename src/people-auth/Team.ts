@@ -314,9 +314,7 @@ export class Team extends Context.Service<Team, {
           const owners = yield* lockedOwners(actor.workspaceId)
           if (found.role === "owner" && owners.length <= 1) return undefined
           // The person's sessions go with them (ON DELETE CASCADE); their ids are told to every server.
-          const sessionIds = yield* sql`SELECT id::text AS id FROM sessions WHERE user_id = ${userId}`.pipe(
-            Effect.flatMap(decodeIds)
-          )
+          const sessionIds = yield* sessions.idsOf(userId)
           yield* sql`DELETE FROM users WHERE id = ${userId} AND workspace_id = ${actor.workspaceId}`
           return sessionIds
         })).pipe(Effect.orDie)

@@ -44,6 +44,8 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
   readonly newRecoveryCodes: (userId: string, code: string) => Effect.Effect<ReadonlyArray<string>, TwoFactorRefused>
   /** Turns two-factor off (a current code needed). */
   readonly disable: (userId: string, code: string) => Effect.Effect<void, TwoFactorRefused>
+  /** Spends one of the person's unused recovery codes (signing in); true when `code` was one. */
+  readonly useRecoveryCode: (userId: string, code: string) => Effect.Effect<boolean>
 }>()("outreach/TwoFactorSettings") {
   static readonly layer = Layer.effect(
     TwoFactorSettings,
@@ -137,7 +139,17 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
         })).pipe(Effect.orDie)
       })
 
-      return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable })
+      const useRecoveryCode = (userId: string, code: string) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          const used = yield* sql`
+            UPDATE recovery_codes SET used_at = ${now.iso}::timestamptz
+            WHERE user_id = ${userId} AND hash = ${recoveryCodeHash(code)} AND used_at IS NULL
+            RETURNING user_id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
+          return used.length === 1
+        })
+
+      return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable, useRecoveryCode })
     })
   )
 }

@@ -1,10 +1,7 @@
 /**
- * Where a person enters the workspace's people: the one upsert every place
- * that deals with a person calls (the Executor before a write, a job's ending,
- * syncing), inside that place's own transaction. A person is one row per
- * workspace and network identifier (`providerId`), whatever address was used;
- * what is known of them (name, headline, company) only ever grows, and their
- * first and latest activity widen to include each touch.
+ * The person a finished job was about: read from its result, touched
+ * (`touchPerson`, in `People.ts`, the one owner of the `people` table) and
+ * linked to the job, inside the job's ending transaction.
  *
  * @since 1.0.0
  */
@@ -12,51 +9,7 @@ import { Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Endorsed, InvitationAnswered, InvitationSent, InvitationWithdrawn, LeadSaved, MessageSent } from "../domain/CommandResults.ts"
 import { Person } from "../domain/NetworkModels.ts"
-
-/** What a touch knows of a person; `profileUrl` null: only an existing person is touched (the identifier alone cannot add one). */
-export interface PersonFacts {
-  readonly providerId: string
-  readonly profileUrl: string | null
-  readonly name?: string | undefined
-  readonly headline?: string | undefined
-  readonly company?: string | undefined
-}
-
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
-
-/**
- * Records that the workspace dealt with the person at `at` (ISO); returns the
- * person's id, or undefined when `profileUrl` is null and the person is not
- * known yet.
- */
-export const touchPerson = (sql: SqlClient.SqlClient, workspaceId: string, person: PersonFacts, at: string) =>
-  Effect.gen(function*() {
-    const name = person.name ?? null
-    const headline = person.headline ?? null
-    const company = person.company ?? null
-    const rows = person.profileUrl === null
-      ? yield* sql`
-        UPDATE people SET
-          name = COALESCE(${name}, name), headline = COALESCE(${headline}, headline), company = COALESCE(${company}, company),
-          first_seen_at = LEAST(first_seen_at, ${at}::timestamptz),
-          last_activity_at = GREATEST(last_activity_at, ${at}::timestamptz)
-        WHERE workspace_id = ${workspaceId} AND provider_id = ${person.providerId}
-        RETURNING id::text AS id`
-      : yield* sql`
-        INSERT INTO people AS p (id, workspace_id, provider_id, profile_url, name, headline, company, first_seen_at,
-          last_activity_at)
-        VALUES (${crypto.randomUUID()}, ${workspaceId}, ${person.providerId}, ${person.profileUrl}, ${name}, ${headline},
-          ${company}, ${at}::timestamptz, ${at}::timestamptz)
-        ON CONFLICT (workspace_id, provider_id) DO UPDATE SET
-          profile_url = EXCLUDED.profile_url,
-          name = COALESCE(EXCLUDED.name, p.name), headline = COALESCE(EXCLUDED.headline, p.headline),
-          company = COALESCE(EXCLUDED.company, p.company),
-          first_seen_at = LEAST(p.first_seen_at, EXCLUDED.first_seen_at),
-          last_activity_at = GREATEST(p.last_activity_at, EXCLUDED.last_activity_at)
-        RETURNING id::text AS id`
-    const decoded = yield* decodeIds(rows)
-    return decoded[0]?.id
-  })
+import { type PersonFacts, touchPerson } from "./People.ts"
 
 const summary = (person: { providerId: string; profileUrl: string; name: string; headline: string }): PersonFacts => ({
   providerId: person.providerId,

@@ -24,12 +24,12 @@
 import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
-import { eventTypes } from "../domain/Events.ts"
 import * as Time from "../domain/Time.ts"
+import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
+import { type AttemptTarget, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -60,38 +60,8 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
   })
 })
 
-const EventRow = Schema.Struct({
-  seq: BigIntNumber,
-  id: Schema.String,
-  workspaceId: Schema.String,
-  type: Schema.Literals(eventTypes),
-  createdAt: Timestamp,
-  data: Schema.Unknown,
-  /** The transaction that wrote the event, to tell which endpoints existed before it committed. */
-  writerXid: Schema.String,
-  settled: Schema.Boolean
-})
-const decodeEvents = Schema.decodeUnknownEffect(Schema.Array(EventRow))
-
 const TargetRow = Schema.Struct({ id: Schema.String, mode: Schema.Literals(["fat", "thin"]) })
 const decodeTargets = Schema.decodeUnknownEffect(Schema.Array(TargetRow))
-
-const DueRow = Schema.Struct({ id: Schema.String, endpointId: Schema.String })
-const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
-
-const AttemptTarget = Schema.Struct({
-  id: Schema.String,
-  endpointId: Schema.String,
-  eventType: Schema.Literals(eventTypes),
-  body: Schema.String,
-  status: Schema.Literals(["pending", "succeeded", "failed"]),
-  attemptCount: Schema.Number,
-  url: Schema.String,
-  secret: Schema.String,
-  previousSecret: Schema.NullOr(Schema.String),
-  previousSecretExpiresAt: NullableTimestamp
-})
-const decodeAttemptTargets = Schema.decodeUnknownEffect(Schema.Array(AttemptTarget))
 
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
@@ -115,6 +85,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
       const endpoints = yield* WebhookEndpoints
+      const deliveries = yield* DeliveryStore
+      const outbox = yield* Outbox
       const settings = yield* DispatcherSettings
       const resolver = yield* WebhookResolver
       const guard = { allowPrivate: config.allowPrivateWebhooks }
@@ -124,37 +96,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
 
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
-      const anyNew = sql<{ readonly any: boolean }>`
-        SELECT EXISTS (
-          SELECT 1 FROM outbox_events
-          WHERE seq > COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)) AS any`.pipe(
-        Effect.map((rows) => rows[0]?.any === true)
-      )
-
-      /**
-       * The oldest transaction of this database that may still commit an
-       * outbox event: every one that holds the insert lock on
-       * `outbox_events`. Events written by older transactions are settled.
-       * Counting only these, not the whole server's oldest running
-       * transaction (`pg_snapshot_xmin`), keeps webhooks flowing while other
-       * databases on the same server, or unrelated work here, run long
-       * transactions. A writer holding the lock without a transaction id yet
-       * may already hold a lower `seq`: then nothing is settled this round.
-       */
-      const outboxWriterHorizon = sql<{ readonly horizon: string }>`
-        WITH writers AS (
-          SELECT a.backend_xid AS xid
-          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'relation' AND l.relation = 'outbox_events'::regclass AND l.mode = 'RowExclusiveLock'
-            AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND l.pid <> pg_backend_pid()
-        )
-        SELECT CASE WHEN EXISTS (SELECT 1 FROM writers WHERE xid IS NULL) THEN '0'
-               ELSE COALESCE(
-                 (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) x WHERE xid(x) IN (SELECT xid FROM writers)),
-                 pg_snapshot_xmax(pg_current_snapshot()))::text END AS horizon`.pipe(
-        Effect.map((rows) => rows[0]?.horizon ?? "0")
-      )
+      const anyNew = outbox.anyAfter(sql`COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)`)
 
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
         if (!(yield* anyNew)) return false
@@ -164,12 +106,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             SELECT last_seq AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
           // Taken before the events are read: a writer running then is still counted if it commits in between.
-          const horizon = yield* outboxWriterHorizon
-          const events = yield* sql`
-            SELECT seq, id::text AS id, workspace_id::text AS "workspaceId", type, created_at AS "createdAt", data,
-                   writer_xid::text AS "writerXid", writer_xid < ${horizon}::xid8 AS settled
-            FROM outbox_events WHERE seq > ${lastSeq} ORDER BY seq LIMIT ${settings.fanOutBatch}`
-            .pipe(Effect.flatMap(decodeEvents))
+          const horizon = yield* outbox.writerHorizon
+          const events = yield* outbox.fanOutBatch(lastSeq, horizon, settings.fanOutBatch)
           let advancedTo = lastSeq
           for (const event of events) {
             // A lower seq may still be committed by an older transaction: stop before it could be skipped.
@@ -183,12 +121,14 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
                 AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`
               .pipe(Effect.flatMap(decodeTargets))
             for (const target of targets) {
-              yield* sql`
-                INSERT INTO webhook_deliveries
-                  (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
-                VALUES (${crypto.randomUUID()}, ${event.workspaceId}, ${target.id}, ${event.id}, ${event.type},
-                        ${envelopeBody(event, target.mode)}, 'pending', ${now.iso}::timestamptz, ${now.iso}::timestamptz)
-                ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+              yield* deliveries.insertPending({
+                workspaceId: event.workspaceId,
+                endpointId: target.id,
+                eventId: event.id,
+                eventType: event.type,
+                body: envelopeBody(event, target.mode),
+                nowIso: now.iso
+              })
             }
             advancedTo = event.seq
           }
@@ -199,16 +139,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }))
       }, Effect.orDie)
 
-      const loadTarget = (deliveryId: string) =>
-        sql`
-          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType", d.body, d.status,
-                 d.attempt_count AS "attemptCount", e.url, e.secret, e.previous_secret AS "previousSecret",
-                 e.previous_secret_expires_at AS "previousSecretExpiresAt"
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie, Effect.map((rows) => rows[0]))
+      const loadTarget = deliveries.attemptTarget
 
       /** Vet (again: DNS answers change), sign with a fresh timestamp, send pinned. */
-      const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: typeof AttemptTarget.Type) {
+      const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: AttemptTarget) {
         const vetted = yield* vetUrl(target.url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.option)
         if (Option.isNone(vetted)) {
           const refusal = yield* vetUrl(target.url, guard).pipe(
@@ -241,31 +175,29 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       const record = Effect.fn("WebhookDispatcher.record")(function*(
-        target: typeof AttemptTarget.Type,
+        target: AttemptTarget,
         trigger: AttemptTrigger,
         outcome: DeliveryOutcome
       ) {
         const now = yield* Time.now
         yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
-            INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
-            VALUES (${target.id}, ${trigger}, ${now.iso}::timestamptz, ${outcome.status}, ${outcome.error ?? null},
-                    ${Math.round(outcome.durationMs)}, ${outcome.ok})`
+          yield* deliveries.recordAttempt({
+            deliveryId: target.id,
+            trigger,
+            atIso: now.iso,
+            statusCode: outcome.status,
+            error: outcome.error ?? null,
+            durationMs: Math.round(outcome.durationMs),
+            succeeded: outcome.ok
+          })
           if (outcome.ok) {
-            yield* sql`
-              UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, lease_until = NULL,
-                attempt_count = attempt_count + ${trigger === "automatic" ? 1 : 0}
-              WHERE id = ${target.id}`
+            yield* deliveries.markSucceeded(target.id, trigger === "automatic")
           } else if (trigger === "automatic") {
             const made = target.attemptCount + 1
             const next = nextAttemptAt(made, now.ms, yield* Random.next)
             yield* Option.match(next, {
-              onNone: () =>
-                sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
-                      attempt_count = ${made} WHERE id = ${target.id}`,
-              onSome: (at) =>
-                sql`UPDATE webhook_deliveries SET next_attempt_at = ${Time.toIso(at)}::timestamptz, lease_until = NULL,
-                      attempt_count = ${made} WHERE id = ${target.id}`
+              onNone: () => deliveries.markFailed(target.id, made),
+              onSome: (at) => deliveries.scheduleRetry(target.id, made, Time.toIso(at))
             })
           }
         })).pipe(Effect.orDie)
@@ -293,15 +225,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const free = settings.concurrency - inFlight.size
         if (free <= 0) return
         const now = yield* Time.now
-        const candidates = yield* sql`
-          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId"
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND e.enabled AND d.next_attempt_at <= ${now.iso}::timestamptz
-            AND (d.lease_until IS NULL OR d.lease_until <= ${now.iso}::timestamptz)
-          ORDER BY d.next_attempt_at, d.seq LIMIT ${free * 4}`.pipe(Effect.flatMap(decodeDue))
+        const candidates = yield* deliveries.due(now.iso, free * 4)
         const perEndpoint = new Map<string, number>()
         for (const endpointId of inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1)
-        const chosen: Array<typeof DueRow.Type> = []
+        const chosen: Array<DueRow> = []
         for (const row of candidates) {
           if (chosen.length >= free) break
           const busy = perEndpoint.get(row.endpointId) ?? 0
@@ -312,12 +239,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         if (chosen.length === 0) return
         const leaseUntil = Time.toIso(now.ms + leaseMs)
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        const leased = yield* sql<{ id: string }>`
-          UPDATE webhook_deliveries SET lease_until = ${leaseUntil}::timestamptz
-          WHERE ${sql.in("id", chosen.map((row) => row.id))} AND status = 'pending'
-            AND (lease_until IS NULL OR lease_until <= ${now.iso}::timestamptz)
-          RETURNING id::text AS id`
-        const won = new Set(leased.map((row) => row.id))
+        const won = new Set(yield* deliveries.lease(chosen.map((row) => row.id), leaseUntil, now.iso))
         for (const row of chosen) {
           if (!won.has(row.id)) continue
           inFlight.set(row.id, row.endpointId)
@@ -354,7 +276,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
     })
-  )
+  ).pipe(Layer.provide([DeliveryStore.layer, Outbox.layer]))
 }
 
 /** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */

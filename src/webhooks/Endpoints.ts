@@ -8,12 +8,13 @@
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../api/Errors.ts"
-import type { Delivery, WebhookEndpoint } from "../api/WebhooksApi.ts"
+import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
 import { type EventType, EventTypeSchema } from "../domain/Events.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 import { vetUrl, WebhookResolver, type WebhookTargetRefused } from "./AddressGuard.ts"
+import { type DeliveryRecord, DeliveryStore } from "./DeliveryStore.ts"
 import type { WebhookMode } from "../domain/WebhookPayload.ts"
 import { newSecret } from "./Signature.ts"
 
@@ -24,7 +25,7 @@ export const rotationOverlap = Duration.hours(24)
 export const deliveryHistoryLength = 50
 
 export type WebhookEndpointRecord = typeof WebhookEndpoint.Type
-export type DeliveryRecord = typeof Delivery.Type
+export type { DeliveryRecord }
 
 const EventTypeColumn = EventTypeSchema
 
@@ -39,27 +40,6 @@ const EndpointRow = Schema.Struct({
   previousSecretExpiresAt: NullableTimestamp
 })
 const decodeEndpoints = Schema.decodeUnknownEffect(Schema.Array(EndpointRow))
-
-const DeliveryRow = Schema.Struct({
-  id: Schema.String,
-  eventId: Schema.String,
-  eventType: EventTypeColumn,
-  status: Schema.Literals(["pending", "succeeded", "failed"]),
-  attemptCount: Schema.Number,
-  nextAttemptAt: NullableTimestamp,
-  createdAt: Timestamp
-})
-const decodeDeliveries = Schema.decodeUnknownEffect(Schema.Array(DeliveryRow))
-
-const AttemptRow = Schema.Struct({
-  deliveryId: Schema.String,
-  at: Timestamp,
-  trigger: Schema.Literals(["automatic", "manual"]),
-  statusCode: Schema.NullOr(Schema.Number),
-  error: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number
-})
-const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
 
 const endpointNotFound = (id: string) =>
   new NotFound({
@@ -110,6 +90,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
     WebhookEndpoints,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const deliveryStore = yield* DeliveryStore
       const config = yield* AppConfig
       // Captured here so handlers vet with the resolver the service was built with.
       const resolver = yield* WebhookResolver
@@ -192,30 +173,9 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
         return { webhook, secret }
       })
 
-      const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", status,
-        attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`
-
-      const withAttempts = Effect.fnUntraced(function*(
-        rows: ReadonlyArray<typeof DeliveryRow.Type>
-      ) {
-        if (rows.length === 0) return []
-        const attempts = yield* sql`
-          SELECT delivery_id::text AS "deliveryId", attempted_at AS at, trigger, status_code AS "statusCode", error,
-                 duration_ms AS "durationMs"
-          FROM webhook_attempts WHERE ${sql.in("delivery_id", rows.map((row) => row.id))}
-          ORDER BY id`.pipe(Effect.flatMap(decodeAttempts), Effect.orDie)
-        return rows.map((row): DeliveryRecord => ({
-          ...row,
-          attempts: attempts.filter((a) => a.deliveryId === row.id).map(({ deliveryId: _, ...attempt }) => attempt)
-        }))
-      })
-
       const deliveries = Effect.fn("WebhookEndpoints.deliveries")(function*(workspaceId: string, id: string) {
         yield* get(workspaceId, id)
-        const rows = yield* sql`
-          SELECT ${deliveryColumns} FROM webhook_deliveries WHERE endpoint_id = ${id}
-          ORDER BY seq DESC LIMIT ${deliveryHistoryLength}`.pipe(Effect.flatMap(decodeDeliveries), Effect.orDie)
-        return yield* withAttempts(rows)
+        return yield* deliveryStore.history(id, deliveryHistoryLength)
       })
 
       const delivery = Effect.fn("WebhookEndpoints.delivery")(function*(
@@ -224,10 +184,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
         deliveryId: string
       ) {
         yield* get(workspaceId, endpointId)
-        const rows = yield* sql`
-          SELECT ${deliveryColumns} FROM webhook_deliveries WHERE id = ${deliveryId} AND endpoint_id = ${endpointId}`
-          .pipe(Effect.flatMap(decodeDeliveries), Effect.orDie)
-        const [found] = yield* withAttempts(rows)
+        const found = yield* deliveryStore.ofEndpoint(endpointId, deliveryId)
         if (found === undefined) {
           return yield* new NotFound({
             error: {
@@ -241,5 +198,5 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
 
       return WebhookEndpoints.of({ create, list, get, update, remove, rotateSecret, deliveries, delivery })
     })
-  )
+  ).pipe(Layer.provide(DeliveryStore.layer))
 }

@@ -9,10 +9,11 @@ import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../api/Errors.ts"
 import { Credentials } from "../auth/Credentials.ts"
-import { hashCredential, isKeyValue, newSessionToken } from "../auth/Tokens.ts"
+import { isKeyValue, newSessionToken } from "../auth/Tokens.ts"
 import type { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
+import { Sessions } from "../people-auth/Sessions.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { Timestamp } from "../platform/Rows.ts"
 
@@ -60,6 +61,7 @@ export class Workspaces extends Context.Service<Workspaces, {
       const sql = yield* SqlClient.SqlClient
       const keys = yield* ApiKeys
       const credentials = yield* Credentials
+      const sessions = yield* Sessions
       const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
 
       const create = Effect.fn("Workspaces.create")(function*(input: {
@@ -125,10 +127,7 @@ export class Workspaces extends Context.Service<Workspaces, {
                     ${now.iso}::timestamptz)
             ON CONFLICT (workspace_id, email) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role
             RETURNING id::text AS id`
-          yield* sql`
-            INSERT INTO sessions (id, user_id, hash, created_at, expires_at)
-            VALUES (${crypto.randomUUID()}, ${users[0].id}, ${hashCredential(token)}, ${now.iso}::timestamptz,
-                    ${expires}::timestamptz)`
+          yield* sessions.record({ userId: users[0].id, token, createdAt: now.iso, expiresAt: expires })
           return users[0].id
         })).pipe(Effect.orDie)
         return { userId, token }
@@ -136,7 +135,7 @@ export class Workspaces extends Context.Service<Workspaces, {
 
       return Workspaces.of({ create, list, get, setSeats, setStatus, createSession })
     })
-  ).pipe(Layer.provideMerge(ApiKeys.layer))
+  ).pipe(Layer.provide(Sessions.layer), Layer.provideMerge(ApiKeys.layer))
 }
 
 /**

@@ -1,0 +1,54 @@
+/**
+ * One owner per table (issue #19): a table listed in `owners` is read and
+ * written by one module of `src/` only; every other module goes through it
+ * (inside the caller's transaction where one is needed). A statement touches
+ * a table when a template literal names it after `FROM`, `JOIN`, `INTO` or
+ * `UPDATE` (`DELETE FROM` included). A table joins the map once its SQL has
+ * been gathered in its owner.
+ */
+import { readFileSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
+import { fromRoot, sourcesUnder, src } from "./Sources.ts"
+
+/** Each table with one owner, and that owner (path from the repository's root). */
+export const owners: Readonly<Record<string, string>> = {
+  account_limits: "src/accounts/Budgets.ts",
+  approvals: "src/jobs/ApprovalTable.ts",
+  budget_spend: "src/accounts/Budgets.ts",
+  outbox_events: "src/events/Outbox.ts",
+  people: "src/people/People.ts",
+  recovery_codes: "src/people-auth/TwoFactorSettings.ts",
+  sessions: "src/people-auth/Sessions.ts",
+  webhook_attempts: "src/webhooks/DeliveryStore.ts",
+  webhook_deliveries: "src/webhooks/DeliveryStore.ts"
+}
+
+const templates = /`(?:[^`\\]|\\.)*`/g
+const touching = (table: string) => new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE)\\s+${table}\\b`, "i")
+
+const sources = sourcesUnder(src).map((file) => ({
+  path: fromRoot(file),
+  templates: readFileSync(file, "utf8").match(templates) ?? []
+}))
+
+/** The modules with SQL on `table`. */
+const modulesTouching = (table: string): ReadonlyArray<string> => {
+  const pattern = touching(table)
+  return sources.filter((source) => source.templates.some((text) => pattern.test(text))).map((source) => source.path)
+}
+
+describe("one owner per table", () => {
+  for (const [table, owner] of Object.entries(owners)) {
+    it(`${table}: only ${owner}`, () => {
+      assert.deepStrictEqual(modulesTouching(table), [owner])
+    })
+  }
+
+  it("the scan sees SQL written over several lines and after DELETE", () => {
+    const pattern = touching("approvals")
+    assert.isTrue(pattern.test("SELECT 1\n  FROM\n    approvals a"))
+    assert.isTrue(pattern.test("DELETE FROM approvals WHERE true"))
+    assert.isFalse(pattern.test("SELECT 1 FROM approvals_archive"))
+    assert.isFalse(pattern.test("SELECT 1 FROM team_approvals"))
+  })
+})
