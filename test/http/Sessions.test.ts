@@ -42,7 +42,8 @@ const teammate = (actor: Actor, role: "admin" | "member") =>
 
 const cookie = (token: string) => ({ cookie: `outreach_session=${token}` })
 
-layer(serverLayer())("sessions and roles over HTTP", (it) => {
+// Private receivers allowed so a webhook endpoint can be made without a public host.
+layer(serverLayer({ allowPrivateWebhooks: true }))("sessions and roles over HTTP", (it) => {
   it.effect("the session cookie is a session on the REST API; a change needs its CSRF token", () =>
     Effect.gen(function*() {
       const { token, workspaceId, email } = yield* ownerSession
@@ -200,5 +201,38 @@ layer(serverLayer())("sessions and roles over HTTP", (it) => {
       yield* TestClock.adjust("15 minutes")
       const after = yield* signIn.password(email, password)
       assert.strictEqual(after._tag, "SignedIn")
+    }))
+
+  it.effect("an owner disables and deletes a webhook endpoint from its page; deleting asks for a confirmation", () =>
+    Effect.gen(function*() {
+      const { token, key } = yield* ownerSession
+      const created = yield* call("POST", "/v1/webhooks", { token: key, body: { url: "http://127.0.0.1:9/dash" } })
+      assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+      const id: string = created.body.webhook.id
+      const page = yield* call("GET", `/dashboard/webhooks/${id}`, { headers: cookie(token) })
+      assert.include(String(page.body), "Disable")
+      const csrf = encodeURIComponent(/name="_csrf" value="([^"]+)"/.exec(String(page.body))?.[1] ?? "")
+      const post = (path: string, fields: string) =>
+        call("POST", path, { headers: cookie(token), raw: { text: `_csrf=${csrf}&${fields}`, contentType: "application/x-www-form-urlencoded" } })
+
+      const disabled = yield* post(`/dashboard/webhooks/${id}/enabled`, "enabled=false")
+      assert.strictEqual(disabled.status, 200)
+      assert.include(String(disabled.body), "Disabled: it receives no events")
+      assert.strictEqual((yield* call("GET", `/v1/webhooks/${id}`, { token: key })).body.webhook.enabled, false)
+      const enabled = yield* post(`/dashboard/webhooks/${id}/enabled`, "enabled=true")
+      assert.include(String(enabled.body), "Enabled: events from now on")
+      assert.strictEqual((yield* call("GET", `/v1/webhooks/${id}`, { token: key })).body.webhook.enabled, true)
+
+      const unconfirmed = yield* post(`/dashboard/webhooks/${id}/delete`, "")
+      assert.strictEqual(unconfirmed.status, 422)
+      assert.include(String(unconfirmed.body), "Tick the box")
+      assert.strictEqual((yield* call("GET", `/v1/webhooks/${id}`, { token: key })).status, 200)
+      const deleted = yield* post(`/dashboard/webhooks/${id}/delete`, "confirm=yes")
+      assert.strictEqual(deleted.status, 200)
+      assert.include(String(deleted.body), "Deleted, with its deliveries.")
+      assert.strictEqual((yield* call("GET", `/v1/webhooks/${id}`, { token: key })).status, 404)
+      const again = yield* post(`/dashboard/webhooks/${id}/delete`, "confirm=yes")
+      assert.strictEqual(again.status, 404)
+      assert.include(String(again.body), "no such webhook endpoint")
     }))
 })

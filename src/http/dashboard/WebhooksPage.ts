@@ -1,7 +1,8 @@
 /**
  * `/dashboard/webhooks` (owners and admins): the endpoints, adding one (its
- * secret shown once), and `/dashboard/webhooks/{id}`: its last 50 deliveries
- * with every attempt, and resending one, through the webhook services.
+ * secret shown once), and `/dashboard/webhooks/{id}`: enabling, disabling or
+ * deleting it, its last 50 deliveries with every attempt, and resending one,
+ * through the webhook services.
  *
  * @since 1.0.0
  */
@@ -18,18 +19,33 @@ export const webhookRoutes = [
   { method: "GET", path: `${base}/webhooks` },
   { method: "POST", path: `${base}/webhooks` },
   { method: "GET", path: `${base}/webhooks/:id` },
-  { method: "POST", path: `${base}/webhooks/:id/deliveries/:delivery/resend` }
+  { method: "POST", path: `${base}/webhooks/:id/deliveries/:delivery/resend` },
+  { method: "POST", path: `${base}/webhooks/:id/enabled` },
+  { method: "POST", path: `${base}/webhooks/:id/delete` }
 ] as const
 
-const notices: Record<string, string> = { resent: "Sent again now; the attempt is in the log below." }
+const notices: Record<string, string> = {
+  resent: "Sent again now; the attempt is in the log below.",
+  enabled: "Enabled: events from now on are delivered to it.",
+  disabled: "Disabled: it receives no events until it is enabled again.",
+  deleted: "Deleted, with its deliveries."
+}
 
-const listPage = (person: Person, options: { readonly secret?: { readonly url: string; readonly value: string }; readonly error?: string; readonly status?: number }) =>
+const notFound = problemPage(404, "Endpoint not found", "There is no such webhook endpoint in this workspace.", html`<a href="${base}/webhooks">All endpoints</a>`)
+
+const listPage = (person: Person, options: {
+  readonly secret?: { readonly url: string; readonly value: string }
+  readonly error?: string
+  readonly status?: number
+  readonly notice?: string | undefined
+}) =>
   Effect.gen(function*() {
     const endpoints = yield* (yield* WebhookEndpoints).list(person.workspaceId)
     return yield* framed(person, {
       title: "Webhooks",
       section: "/webhooks",
       error: options.error,
+      notice: options.notice,
       status: options.status ?? 200,
       body: html`${
         options.secret === undefined ? "" : html`<section class="card" aria-labelledby="secret-title"><h2 id="secret-title">Signing secret for ${options.secret.url}</h2>
@@ -52,7 +68,8 @@ ${
     })
   })
 
-const show = signedInPage((person) => isManager(person) ? listPage(person, {}) : Effect.succeed(managersOnly))
+const show = signedInPage((person, request) =>
+  isManager(person) ? listPage(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(managersOnly))
 
 const create = signedInAction((person, form) =>
   Effect.gen(function*() {
@@ -73,15 +90,23 @@ const detail = signedInPage((person, request) =>
     const endpoints = yield* WebhookEndpoints
     const id = params["id"] ?? ""
     const endpoint = yield* Effect.result(endpoints.get(person.workspaceId, id))
-    if (endpoint._tag === "Failure") {
-      return problemPage(404, "Endpoint not found", "There is no such webhook endpoint in this workspace.", html`<a href="${base}/webhooks">All endpoints</a>`)
-    }
+    if (endpoint._tag === "Failure") return notFound
+    const enabled = endpoint.success.enabled
     const deliveries = yield* endpoints.deliveries(person.workspaceId, id).pipe(Effect.orElseSucceed(() => []))
+    const settings = html`<section class="card" aria-labelledby="endpoint-state"><h2 id="endpoint-state">${
+      enabled ? html`<span class="pill ok">enabled</span>` : html`<span class="pill bad">disabled</span>`
+    } ${endpoint.success.mode}, ${endpoint.success.events.length === 0 ? "every event" : endpoint.success.events.join(", ")}</h2>
+<form method="post" action="${base}/webhooks/${id}/enabled">${csrfInput(person)}<input type="hidden" name="enabled" value="${
+      enabled ? "false" : "true"
+    }"><button type="submit" class="secondary">${enabled ? "Disable" : "Enable"}</button></form>
+<form method="post" action="${base}/webhooks/${id}/delete">${csrfInput(person)}
+<label><input type="checkbox" name="confirm" value="yes" required> Delete this endpoint and its delivery log</label>
+<button type="submit" class="danger">Delete endpoint</button></form></section>`
     return yield* framed(person, {
       title: `Webhook ${endpoint.success.url}`,
       section: "/webhooks",
       notice: noticeFrom(request.url, notices),
-      body: deliveries.length === 0 ? html`<p class="card">No deliveries yet.</p>` : html`<div class="table-wrap"><table>
+      body: html`${settings}${deliveries.length === 0 ? html`<p class="card">No deliveries yet.</p>` : html`<div class="table-wrap"><table>
 <caption class="muted">The last 50 deliveries, newest first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Next attempt</th><th scope="col"></th></tr></thead>
 <tbody>${
@@ -96,8 +121,32 @@ const detail = signedInPage((person, request) =>
             csrfInput(person)
           }<button type="submit" class="secondary">Resend</button></form></td></tr>`
         )
-      }</tbody></table></div>`
+      }</tbody></table></div>`}`
     })
+  })
+)
+
+const setEnabled = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    if (!isManager(person)) return managersOnly
+    const id = (yield* HttpRouter.params)["id"] ?? ""
+    const enabled = form.get("enabled") === "true"
+    const outcome = yield* Effect.result((yield* WebhookEndpoints).update(person.workspaceId, id, { enabled }))
+    if (outcome._tag === "Failure") return notFound
+    return seeOther(`${base}/webhooks/${id}?notice=${enabled ? "enabled" : "disabled"}`)
+  })
+)
+
+const remove = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    if (!isManager(person)) return managersOnly
+    const id = (yield* HttpRouter.params)["id"] ?? ""
+    if (form.get("confirm") !== "yes") {
+      return problemPage(422, "Not deleted", "Tick the box to confirm that the endpoint and its delivery log go.", html`<a href="${base}/webhooks/${id}">Back to the endpoint</a>`)
+    }
+    const outcome = yield* Effect.result((yield* WebhookEndpoints).remove(person.workspaceId, id))
+    if (outcome._tag === "Failure") return notFound
+    return seeOther(`${base}/webhooks?notice=deleted`)
   })
 )
 
@@ -118,5 +167,7 @@ export const layer = Layer.mergeAll(
   HttpRouter.add("GET", `${base}/webhooks`, show),
   HttpRouter.add("POST", `${base}/webhooks`, create),
   HttpRouter.add("GET", `${base}/webhooks/:id`, detail),
-  HttpRouter.add("POST", `${base}/webhooks/:id/deliveries/:delivery/resend`, resend)
+  HttpRouter.add("POST", `${base}/webhooks/:id/deliveries/:delivery/resend`, resend),
+  HttpRouter.add("POST", `${base}/webhooks/:id/enabled`, setEnabled),
+  HttpRouter.add("POST", `${base}/webhooks/:id/delete`, remove)
 )
