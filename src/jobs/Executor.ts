@@ -57,6 +57,12 @@ const unitsOf = (category: Category, result: unknown): number => {
   return Array.isArray(items) ? items.length : 0
 }
 
+/** A job completed with `result` (encoded by its command's schema), and what it spent. */
+const completed = (kind: string, input: unknown, result: unknown): Extract<Outcome, { readonly _tag: "Completed" }> => {
+  const category = categoryOfJob(kind, input)
+  return { _tag: "Completed", result, spend: category === null ? null : { category, units: unitsOf(category, result) } }
+}
+
 export class Executor extends Context.Service<Executor, {
   /** Runs a started job as its account; never fails (a refusal is a `Failed` outcome). */
   readonly run: (job: JobRow, account: AccountRow) => Effect.Effect<Outcome>
@@ -116,15 +122,8 @@ export class Executor extends Context.Service<Executor, {
             if (refusal !== null) return failed(refusal)
           }
           const result: unknown = yield* ready.value(account.id, { key: job.id })
-          const spec = commands[kind]
-          const encoded = yield* Schema.encodeUnknownEffect(spec.result)(result).pipe(Effect.orDie)
-          const category = categoryOfJob(kind, input)
-          const outcome: Outcome = {
-            _tag: "Completed",
-            result: encoded,
-            spend: category === null ? null : { category, units: unitsOf(category, encoded) }
-          }
-          return outcome
+          const encoded = yield* Schema.encodeUnknownEffect(commands[kind].result)(result).pipe(Effect.orDie)
+          return completed(kind, input, encoded)
         }).pipe(Effect.catchTag("NetworkError", (error) => Effect.succeed(fromNetwork(error))))
 
       const run = (job: JobRow, account: AccountRow) =>
@@ -150,12 +149,7 @@ export class Executor extends Context.Service<Executor, {
           const decoded = yield* Schema.decodeUnknownEffect(spec.result)(known.result).pipe(Effect.option)
           if (decoded._tag === "None") return unknown
           const result = yield* Schema.encodeUnknownEffect(spec.result)(decoded.value).pipe(Effect.orDie)
-          const category = categoryOfJob(kind, job.input)
-          return {
-            _tag: "Completed",
-            result,
-            spend: category === null ? null : { category, units: unitsOf(category, result) }
-          } as const
+          return completed(kind, job.input, result)
         }).pipe(
           Effect.catchTag("NetworkError", () => Effect.succeed(unknown)),
           Effect.withSpan("Executor.recover", { attributes: { "job.id": job.id, "job.kind": job.kind } })

@@ -97,14 +97,16 @@ export class Governor extends Context.Service<Governor, {
           }
         })
 
+      /** When the account may write again after a write attempt: now plus a pacing gap. */
+      const nextWriteAt = Effect.map(Effect.zip(Time.now, Random.next), ([now, draw]) => now.ms + pacingGap(draw))
+
       /** Starts a job the plan let through, runs it, records the ending. */
       const start = (job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
           if (!(yield* store.claim(job))) return false
           const outcome = yield* executor.run(job, row)
-          const now = yield* Time.now
           // Every write that was attempted spaces the next one, whatever its outcome.
-          const writesNotBefore = job.isWrite ? now.ms + pacingGap(yield* Random.next) : null
+          const writesNotBefore = job.isWrite ? yield* nextWriteAt : null
           yield* finish(
             job,
             outcome._tag === "Completed"
@@ -238,9 +240,7 @@ export class Governor extends Context.Service<Governor, {
             Effect.logWarning(message).pipe(Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind }))
           switch (recovery._tag) {
             case "Completed": {
-              const now = yield* Time.now
-              const writesNotBefore = now.ms + pacingGap(yield* Random.next)
-              yield* finish(job, { ...recovery, writesNotBefore }, ["running"])
+              yield* finish(job, { ...recovery, writesNotBefore: yield* nextWriteAt }, ["running"])
               return yield* log("write left running by a restart had reached the network: completed with its result")
             }
             case "NotReached":
