@@ -5,7 +5,7 @@
  * as a file that imports the package by name. The placeholders a reader fills
  * in (the key, and the ports when 8080 or 3000 are taken) are the only edits.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schema } from "effect"
 import { eventually } from "../support/Eventually.ts"
-import { freePort, keyIn } from "../support/Processes.ts"
+import { freePort, keyIn, run } from "../support/Processes.ts"
 import { serverDatabaseUrl } from "../support/TestDatabase.ts"
 import { blocksIn, readme, root } from "./ReadmeBlocks.ts"
 
@@ -190,12 +190,8 @@ describe.skipIf(serverDatabaseUrl !== undefined)("the README's first hour, on em
         const file = `${root}.readme-client-example.ts`
         writeFileSync(file, example.replaceAll("127.0.0.1:8080", `127.0.0.1:${port}`))
         yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(file, { force: true })))
-        const output = yield* Effect.promise(() =>
-          new Promise<string>((resolve) =>
-            execFile(process.execPath, [file], { cwd: root, env: { ...embeddedEnv, KEY: key }, timeout: 60_000 }, (error, stdout, stderr) =>
-              resolve(error === null ? stdout : `failed: ${error.message}\n${stdout}${stderr}`))
-          )
-        )
+        const { code, output } = yield* run(file, [], { KEY: key })
+        assert.strictEqual(code, 0, output)
         assert.match(output, /^completed \{.*María García/s)
       }), 90_000)
   }))
