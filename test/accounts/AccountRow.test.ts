@@ -1,40 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type AccountRow, statusAt, toAccount } from "../../src/accounts/AccountRow.ts"
+import { accountRow } from "./support.ts"
 
 const day = 86_400_000
 
-const account = (overrides: Partial<AccountRow>): AccountRow => ({
-  id: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
-  workspaceId: "3b1f8a52-4c1e-4d8e-9c77-2a5e0d6f9b10",
-  label: "Ada",
-  status: "warming",
-  resumeStatus: null,
-  tier: "premium",
-  products: [],
-  healthLevel: "green",
-  healthReason: null,
-  pausedUntil: null,
-  readsOnlyUntil: null,
-  restrictedAt: null,
-  connections: 500,
-  minInviteQuality: 30,
-  autoWithdrawDays: 21,
-  warmupStartedAt: Date.UTC(2026, 0, 5, 10),
-  warmupStartDay: 1,
-  workingDays: [1, 2, 3, 4, 5],
-  workFrom: "09:00",
-  workTo: "18:00",
-  timezone: "UTC",
-  offHoursPolicy: "queue",
-  mode: "approve",
-  linkUrl: null,
-  linkExpiresAt: null,
-  checkpoint: null,
-  connectedAt: "2026-01-05T10:00:00.000Z",
-  createdAt: "2026-01-05T09:00:00.000Z",
-  pendingInvitations: 0,
-  ...overrides
-})
+const account = (overrides: Partial<AccountRow>): AccountRow => accountRow(Date.UTC(2026, 0, 5, 10), overrides)
 
 const hoursAt = (row: AccountRow, iso: string) => toAccount(row, [], {}, Date.parse(iso)).workingHours
 
