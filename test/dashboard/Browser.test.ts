@@ -165,7 +165,8 @@ layer(serverLayer())("the dashboard in a browser", (it) => {
 })
 
 
-layer(serverLayer())("the dashboard in a browser: team, approvals and forms", (it) => {
+// Private receivers allowed so the webhooks page can add an endpoint without a public host.
+layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: team, approvals and forms", (it) => {
   it.effect("an owner invites a member by link; the member joins and cannot see keys or webhooks", () =>
     Effect.gen(function*() {
       const { base, email } = yield* setUp
@@ -292,7 +293,7 @@ layer(serverLayer())("the dashboard in a browser: team, approvals and forms", (i
       })
     }), { timeout: 120_000 })
 
-  it.effect("a form without its CSRF token is refused and changes nothing; keys and webhooks pages work for owners", () =>
+  it.effect("a form without its CSRF token is refused and changes nothing; keys and webhooks pages work for owners, an endpoint is disabled and deleted", () =>
     Effect.gen(function*() {
       const { base, email, token } = yield* setUp
       const before = yield* call("GET", "/v1/keys", { token })
@@ -312,7 +313,17 @@ layer(serverLayer())("the dashboard in a browser: team, approvals and forms", (i
         assert.match(await page.locator("#key-value").innerText(), /^svc_/)
         await screenshot(page, "keys")
         await page.getByRole("link", { name: "Webhooks", exact: true }).click()
+        await page.getByLabel("Receiver URL (https)").fill("http://127.0.0.1:9/hook")
+        await page.getByRole("button", { name: "Add endpoint (every event, full data)" }).click()
+        assert.match(await page.locator("#webhook-secret").innerText(), /^whsec_/)
         await screenshot(page, "webhooks")
+        await page.getByRole("link", { name: "http://127.0.0.1:9/hook" }).click()
+        await page.getByRole("button", { name: "Disable" }).click()
+        assert.include(await page.locator("main").innerText(), "Disabled: it receives no events")
+        await screenshot(page, "webhook")
+        await page.getByLabel("Delete this endpoint and its delivery log").check()
+        await page.getByRole("button", { name: "Delete endpoint" }).click()
+        assert.include(await page.locator("main").innerText(), "Deleted, with its deliveries.")
       })
       const after = yield* call("GET", "/v1/keys", { token })
       assert.strictEqual(after.body.keys.length, before.body.keys.length + 1)
