@@ -28,7 +28,9 @@ import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
 import { People } from "./people/People.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
+import * as Cluster from "./platform/Cluster.ts"
 import * as Database from "./platform/Database.ts"
+import { Notices } from "./platform/Notices.ts"
 import * as Observability from "./platform/Observability.ts"
 import * as ServiceClock from "./platform/ServiceClock.ts"
 import * as OpenAiCompatible from "./triage/OpenAiCompatible.ts"
@@ -72,7 +74,8 @@ export const workflows = Automations.layer.pipe(
  * The core services on the network `driver` of your choice (an embedder's own implementation of
  * the `NetworkDriver` port): workspaces, keys, credentials, accounts, outbox, jobs and the
  * Governor, approvals, webhooks, the inbox, people, workflows, reply triage, and the
- * dashboard's people (sign-in, two-factor, team). Needs a migrated
+ * dashboard's people (sign-in, two-factor, team), on the cluster of the database's servers
+ * (`platform/Cluster.ts`). Needs a migrated
  * `SqlClient`, `AppConfig` and what the driver needs.
  */
 export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
@@ -81,7 +84,8 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Layer.provideMerge(Governor.layerNoDeps),
     Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
     Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer, PeopleAuth.layer)),
-    Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, driver, triage, Draining.layer))
+    Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, driver, triage, Draining.layer)),
+    Layer.provideMerge(Layer.merge(Cluster.layer, Notices.layer))
   )
 
 /** The core services on the configured network (the sandbox); needs a migrated `SqlClient` and `AppConfig`. */

@@ -1,7 +1,8 @@
 /**
  * The HTTP application, wired: every adapter's routes (the REST API's handlers
  * in `http/`, MCP in `mcp/`, the sandbox's endpoints and sign-in page in
- * `sandbox/http/`) behind the request gate, served by Node with graceful
+ * `sandbox/http/`) behind the request gate, and the cluster's runner endpoint
+ * (its own check, past the gate), served by Node with graceful
  * shutdown (stop accepting, finish in-flight requests). It is wiring, like
  * `App.ts`: the one place that knows every adapter, so none of them imports
  * another's routes.
@@ -31,6 +32,7 @@ import { WebhooksHandlers } from "./http/WebhooksHandlers.ts"
 import { WorkflowsHandlers } from "./http/WorkflowsHandlers.ts"
 import * as McpHttp from "./mcp/McpHttp.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
+import * as Cluster from "./platform/Cluster.ts"
 import * as ConnectPage from "./sandbox/http/ConnectPage.ts"
 import { SandboxClockHandlers } from "./sandbox/http/SandboxClockHandlers.ts"
 import { SandboxHandlers } from "./sandbox/http/SandboxHandlers.ts"
@@ -67,7 +69,8 @@ export const routes = Layer.mergeAll(
   ConnectPage.layer,
   Dashboard.layer,
   apiReference,
-  McpHttp.layer
+  McpHttp.layer,
+  Cluster.routes
 )
 
 /**

@@ -10,6 +10,7 @@ import { ByteSize, Cause, Effect, Option, Predicate, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import * as Cluster from "../platform/Cluster.ts"
 import { isDatabaseUnreachable } from "../platform/Causes.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
@@ -20,6 +21,12 @@ import { ensureEnvelope, errorResponse } from "./Errors.ts"
 
 /** Paths the gate lets through untouched: load balancers poll them. */
 const ungated = new Set(["/healthz"])
+
+/**
+ * Paths the gate does not touch at all: the cluster's runners call each other there, with their
+ * own secret and their own (not JSON) bodies, and must keep answering while this server drains.
+ */
+const passedThrough = new Set([Cluster.runnerPath])
 
 /** The token of an `Authorization: Bearer ...` header. */
 export const bearerToken = (authorization: string | undefined): string | undefined => {
@@ -209,7 +216,7 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         HttpServerRequest.HttpServerRequest
       > =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          Effect.flatMap(draining.isDraining, (stopped) =>
+          passedThrough.has(pathOf(request.url)) ? httpEffect : Effect.flatMap(draining.isDraining, (stopped) =>
             stopped
               ? Effect.succeed(stopping)
               : ungated.has(pathOf(request.url))

@@ -1,27 +1,35 @@
 /**
- * The Governor: one supervised fiber per account that runs its writes one at
- * a time, in order, inside working hours, budgets, warm-up, health and
- * pacing; reads run beside it without waiting for the writes.
+ * The Governor: one actor per account that runs its writes one at a time, in
+ * order, inside working hours, budgets, warm-up, health and pacing; reads run
+ * beside it without waiting for the writes.
  *
- * The work itself lives in PostgreSQL (the `jobs` table is the durable queue);
- * each account's fiber has a bounded mailbox of wake-ups (a new job, an
- * approval, a change to the account). It looks at the head of the account's
- * queue, asks `planJob` whether it may run now, and either starts it
- * (recording the attempt first, so a crash never runs a write twice), fails
- * it, or records why it waits and sleeps on the `Clock` until then or until
- * woken. After a restart every account with open work gets its fiber back;
- * a job left `running` by a dead process is reconciled: a read runs again; a
- * write is settled by asking the network driver whether it happened
+ * Each account is an `effect/cluster` entity ({@link AccountEntity}), so
+ * exactly one runner of the cluster owns it, and its actor lives there. Any
+ * server hands it work by an entity message; the work itself lives in
+ * PostgreSQL (the `jobs` table is the durable queue). The actor looks at the
+ * head of the account's queue, asks `planJob` whether it may run now, and
+ * either starts it (recording the attempt first, so a crash never runs a write
+ * twice), fails it, or records why it waits and sleeps on the `Clock` until
+ * then or until woken. While the account has open work it keeps its entity
+ * alive (`Entity.keepAlive`); idle, it leaves memory after a minute.
+ *
+ * A runner that takes an account over (a restart, or a dead runner's shards
+ * moving to it) first settles what the account's previous owner left
+ * `running`: the owner is the only runner that runs the account's jobs, so a
+ * running job no fiber of its own runs belongs to a dead process. A read runs
+ * again; a write is settled by asking the network driver whether it happened
  * (`outcomeOf`): completed with its result if it did, run again if it surely
  * did not, and failed as `interrupted` only when the driver cannot tell.
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, FiberMap, FiberSet, Layer, PubSub, Queue, Random, Semaphore } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random, Semaphore } from "effect"
+import { Entity, EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { AccountEntity } from "./AccountEntity.ts"
 import { accountFacts, type PlanRow } from "./AccountFacts.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
@@ -32,16 +40,14 @@ import { pacingGap, planJob } from "./Plan.ts"
 
 /** Tuning of the Governor; override with `Layer.succeed(GovernorSettings, {...})`. */
 export interface GovernorSettings {
-  /** Reads running at once, over all accounts. */
+  /** Reads running at once in this process, over all accounts. */
   readonly readConcurrency: number
-  /** A job still `running` this long after its attempt started belongs to a dead process. */
-  readonly staleAfter: Duration.Duration
-  /** Wake-ups an account's mailbox holds (more are merged: the queue is in the database). */
-  readonly mailbox: number
+  /** How long a message to an account's owner is retried (the owner may be moving) before it is left to the takeover. */
+  readonly sendTimeout: Duration.Duration
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, staleAfter: Duration.minutes(2), mailbox: 1 })
+  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60) })
 })
 
 const interrupted: JobFailure = {
@@ -57,15 +63,26 @@ const removed: JobFailure = {
   next: "Connect the account again and create the job anew."
 }
 
+/** An account's actor on this runner: its wake-ups and the fibers of its reads. */
+interface Actor {
+  readonly mailbox: Queue.Queue<true>
+  readonly reads: FiberSet.FiberSet
+}
+
 export class Governor extends Context.Service<Governor, {
-  /** Hands a just-created job to its account (after it is committed). */
+  /** Hands a just-created job to its account's owner (after it is committed). */
   readonly submit: (job: JobRow) => Effect.Effect<void>
   /** Makes the account look at its queue again now (an approval, a cancellation). */
   readonly wake: (accountId: string) => Effect.Effect<void>
-  /** Accounts with a running fiber. */
+  /** Accounts whose actor lives on this runner. */
   readonly actors: Effect.Effect<number>
+  /** Of those, the actors with nothing to do, waiting for a message. */
+  readonly waiting: Effect.Effect<number>
 }>()("outreach/Governor") {
-  /** The Governor, running for the layer's lifetime; needs the job stores, executor, watch and account changes. */
+  /**
+   * The Governor, running for the layer's lifetime; needs the cluster's `Sharding`, the job stores,
+   * executor, watch and account changes.
+   */
   static readonly layerNoDeps = Layer.effect(
     Governor,
     Effect.gen(function*() {
@@ -76,15 +93,25 @@ export class Governor extends Context.Service<Governor, {
       const watch = yield* JobWatch
       const changes = yield* AccountChanges
       const settings = yield* GovernorSettings
+      const sharding = yield* Sharding.Sharding
+      const cluster = yield* ShardingConfig.ShardingConfig
+      const runner = Option.match(cluster.runnerAddress, { onNone: () => "client", onSome: (address) => `${address.host}:${address.port}` })
+      const client = yield* AccountEntity.client
+      // The cluster runs its entities on real time; the accounts live on the service's (the sandbox's test clock).
+      const serviceClock = yield* Clock.Clock
+      const onServiceTime = Effect.provideService(Clock.Clock, serviceClock)
 
-      const mailboxes = new Map<string, Queue.Queue<true>>()
-      const actors = yield* FiberMap.make<string>()
-      const reads = yield* FiberSet.make()
+      /** The accounts whose actor lives here. */
+      const actors = new Map<string, Actor>()
+      /** Jobs a fiber of this process is running: any other running job of an account owned here is a dead process's. */
+      const inFlight = new Set<string>()
+      const waiting = { count: 0 }
+      const sends = yield* FiberSet.make()
       const readPermits = yield* Semaphore.make(settings.readConcurrency)
-      const readsInFlight = new Set<string>()
       const approvalWake = yield* Queue.sliding<true>(1)
 
-      const facts = (accountId: string) => accountFacts(sql, accountId)
+      const log = (job: JobRow, message: string) =>
+        Effect.logWarning(message).pipe(Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind }))
 
       const finish = (job: JobRow, ending: Parameters<typeof store.finish>[1], from: Parameters<typeof store.finish>[2]) =>
         Effect.gen(function*() {
@@ -100,7 +127,10 @@ export class Governor extends Context.Service<Governor, {
       /** When the account may write again after a write attempt: now plus a pacing gap. */
       const nextWriteAt = Effect.map(Effect.zip(Time.now, Random.next), ([now, draw]) => now.ms + pacingGap(draw))
 
-      /** Starts a job the plan let through, runs it, records the ending. */
+      /**
+       * Starts a job the plan let through, runs it, records the ending. A write is not interrupted once
+       * claimed: a runner handing its accounts over (a rolling restart) lets it finish first.
+       */
       const start = (job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
           if (!(yield* store.claim(job))) return false
@@ -115,14 +145,19 @@ export class Governor extends Context.Service<Governor, {
             ["running"]
           )
           return true
-        })
+        }).pipe(
+          (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
+          Effect.ensuring(Effect.sync(() => inFlight.delete(job.id))),
+          (run) => job.isWrite ? Effect.uninterruptible(run) : run,
+          Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } })
+        )
 
       /** Waits for a wake-up, or until `until` (epoch ms on the Clock) when given. */
-      const idle = (mailbox: Queue.Queue<true>, until: number | null) =>
+      const idle = (actor: Actor, until: number | null) =>
         Effect.gen(function*() {
-          if (until === null) return yield* Queue.take(mailbox)
+          if (until === null) return yield* Queue.take(actor.mailbox)
           const now = yield* Time.now
-          yield* Effect.raceFirst(Queue.take(mailbox), Effect.sleep(Duration.millis(Math.max(0, until - now.ms))))
+          yield* Effect.raceFirst(Queue.take(actor.mailbox), Effect.sleep(Duration.millis(Math.max(0, until - now.ms))))
         })
 
       const failUnstarted = (job: JobRow, error: JobFailure) =>
@@ -134,7 +169,7 @@ export class Governor extends Context.Service<Governor, {
        */
       const decide = (job: JobRow) =>
         Effect.gen(function*() {
-          const current = yield* facts(job.accountId)
+          const current = yield* accountFacts(sql, job.accountId)
           if (current === undefined) {
             yield* failUnstarted(job, removed)
             return { _tag: "Done" } as const
@@ -156,117 +191,195 @@ export class Governor extends Context.Service<Governor, {
           }
         })
 
-      /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
-      const step = (accountId: string, mailbox: Queue.Queue<true>) =>
-        Effect.gen(function*() {
-          const job = yield* store.headWrite(accountId)
-          if (job === undefined) return yield* idle(mailbox, null)
-          const decision = yield* decide(job)
-          switch (decision._tag) {
-            case "Run": {
-              if (yield* start(job, decision.row)) return
-              // Another server holds the account's write slot or its pacing gate: look again shortly.
-              return yield* idle(mailbox, decision.nowMs + 5_000)
-            }
-            case "Wait":
-              return yield* idle(mailbox, decision.until)
-            case "Done":
-              return
-          }
-        })
-
-      const actorLoop = (accountId: string, mailbox: Queue.Queue<true>) =>
-        step(accountId, mailbox).pipe(
-          // Supervision: a crash is logged and the account's fiber goes on a little later.
-          Effect.catchCause((cause) =>
-            Effect.logError("governor step crashed; retrying in 5 seconds", cause).pipe(
-              Effect.andThen(Effect.sleep(Duration.seconds(5)))
-            )
-          ),
-          Effect.forever,
-          Effect.annotateLogs({ accountId })
-        )
-
-      /** Wakes the account's actor, or starts it: a new actor looks at its queue first thing, so it needs no wake-up. */
-      const wakeActor = (accountId: string) =>
-        Effect.gen(function*() {
-          const existing = mailboxes.get(accountId)
-          if (existing !== undefined) return yield* Effect.asVoid(Queue.offer(existing, true))
-          const mailbox = yield* Queue.sliding<true>(settings.mailbox)
-          mailboxes.set(accountId, mailbox)
-          yield* FiberMap.run(actors, accountId, actorLoop(accountId, mailbox))
-        })
-
-      /** Runs (or parks) one read; reads never queue behind writes. */
-      const runRead = (jobId: string): Effect.Effect<void> =>
+      /** Runs (or parks) one read of an account owned here; reads never queue behind writes. */
+      const runRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
         Effect.gen(function*() {
           const job = yield* store.byId(jobId)
           if (job === undefined || !runnableStatuses.includes(job.status)) return
           const decision = yield* decide(job)
           if (decision._tag === "Run") return yield* Effect.asVoid(start(job, decision.row))
-          // A wait without an end lasts until the account changes (AccountChanges wakes it).
+          // A wait without an end lasts until the account changes (a `Changed` message retries it).
           if (decision._tag === "Wait" && decision.until !== null) {
             const delay = Math.max(0, decision.until - decision.nowMs)
-            yield* FiberSet.run(reads, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(job.id)))
+            yield* FiberSet.run(actor.reads, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(actor, job.id)))
           }
         }).pipe(
           Semaphore.withPermits(readPermits, 1),
-          Effect.catchCause((cause) => Effect.logError("read job crashed", cause)),
-          Effect.ensuring(Effect.sync(() => readsInFlight.delete(jobId)))
+          Effect.catchCause((cause) => Effect.logError("read job crashed", cause))
         )
 
-      const submitRead = (jobId: string): Effect.Effect<void> =>
+      const readsStarting = new Set<string>()
+      const submitRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
         Effect.suspend(() => {
-          if (readsInFlight.has(jobId)) return Effect.void
-          readsInFlight.add(jobId)
-          return Effect.asVoid(FiberSet.run(reads, runRead(jobId)))
+          if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
+          readsStarting.add(jobId)
+          return Effect.asVoid(FiberSet.run(
+            actor.reads,
+            runRead(actor, jobId).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId))))
+          ))
         })
 
-      const submit = (job: JobRow) => job.isWrite ? wakeActor(job.accountId) : submitRead(job.id)
-
-      /** The account changed: its writes are looked at again, and its parked reads retried. */
-      const accountChanged = (accountId: string) =>
-        Effect.gen(function*() {
-          if (mailboxes.has(accountId)) yield* wakeActor(accountId)
-          const parked = yield* store.openReads(accountId)
-          yield* Effect.forEach(parked, (job) => submitRead(job.id), { discard: true })
-        })
+      /** Gives every read of the account that has not started a run (an account change, a takeover). */
+      const retryReads = (accountId: string, actor: Actor) =>
+        Effect.flatMap(store.openReads(accountId), (open) =>
+          Effect.forEach(open, (job) => submitRead(actor, job.id), { discard: true }))
 
       /** A write a dead process left running: settled by what the network knows of it, never sent twice. */
       const settleWrite = (job: JobRow) =>
         Effect.gen(function*() {
           const recovery = yield* executor.recover(job)
-          const log = (message: string) =>
-            Effect.logWarning(message).pipe(Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind }))
           switch (recovery._tag) {
             case "Completed": {
               yield* finish(job, { ...recovery, writesNotBefore: yield* nextWriteAt }, ["running"])
-              return yield* log("write left running by a restart had reached the network: completed with its result")
+              return yield* log(job, "write left running by a dead process had reached the network: completed with its result")
             }
             case "NotReached":
               yield* store.requeue(job.id)
-              return yield* log("write left running by a restart had not reached the network: queued again")
+              return yield* log(job, "write left running by a dead process had not reached the network: queued again")
             case "Unknown":
               yield* finish(job, { _tag: "Failed", error: interrupted, writesNotBefore: null }, ["running"])
-              return yield* log("write left running by a restart: the network cannot tell whether it went out, so it failed")
+              return yield* log(job, "write left running by a dead process: the network cannot tell whether it went out, so it failed")
           }
         })
 
-      /** Jobs left running by a dead process: reads go back in the queue, writes are settled by the network's word. */
-      const reconcile = Effect.gen(function*() {
-        const now = yield* Time.now
-        const stale = yield* store.staleRunning(now.ms - Duration.toMillis(settings.staleAfter))
-        for (const job of stale) {
-          if (job.isWrite) {
-            yield* settleWrite(job)
-          } else {
-            yield* store.requeue(job.id)
-            yield* submitRead(job.id)
+      /**
+       * Settles the account's running jobs that no fiber here runs: this runner owns the account, so they
+       * belong to a process that died (or to this runner's previous life). Returns how many it settled.
+       */
+      const settleLeftovers = (accountId: string, actor: Actor) =>
+        Effect.gen(function*() {
+          const left = (yield* store.runningOf(accountId)).filter((job) => !inFlight.has(job.id))
+          for (const job of left) {
+            if (job.isWrite) {
+              yield* settleWrite(job)
+            } else {
+              yield* store.requeue(job.id)
+              yield* log(job, "read left running by a dead process: queued again")
+              yield* submitRead(actor, job.id)
+            }
           }
-          yield* wakeActor(job.accountId)
+          return left.length
+        })
+
+      /** Keeps the account's entity in memory while it has open work; lets it go when it has none. */
+      const keepAlive = (accountId: string, kept: { value: boolean }) =>
+        Effect.gen(function*() {
+          const open = yield* store.hasOpenWork(accountId)
+          if (open === kept.value) return
+          kept.value = open
+          yield* Entity.keepAlive(open)
+        })
+
+      /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
+      const step = (accountId: string, actor: Actor, kept: { value: boolean }) =>
+        Effect.gen(function*() {
+          const job = yield* store.headWrite(accountId)
+          if (job === undefined) {
+            yield* keepAlive(accountId, kept)
+            waiting.count++
+            return yield* idle(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
+          }
+          if (!kept.value) yield* keepAlive(accountId, kept)
+          const decision = yield* decide(job)
+          switch (decision._tag) {
+            case "Run": {
+              if (yield* start(job, decision.row)) return
+              // The write slot is taken by a write no fiber here runs (a dead process's): settle it, then look again.
+              if ((yield* settleLeftovers(accountId, actor)) > 0) return
+              // Or the pacing gate moved meanwhile: look again shortly.
+              return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.seconds(1)))
+            }
+            case "Wait":
+              return yield* idle(actor, decision.until)
+            case "Done":
+              return
+          }
+        })
+
+      /** The account's actor: settles what a previous owner left, retries its reads, then runs its writes. */
+      const actorLoop = (accountId: string, actor: Actor) =>
+        Effect.gen(function*() {
+          const kept = { value: false }
+          yield* settleLeftovers(accountId, actor)
+          yield* retryReads(accountId, actor)
+          yield* step(accountId, actor, kept).pipe(
+            // Supervision: a crash is logged and the account's actor goes on a little later.
+            Effect.catchCause((cause) =>
+              Effect.logError("governor step crashed; retrying in 5 seconds", cause).pipe(
+                Effect.andThen(Effect.sleep(Duration.seconds(5)))
+              )
+            ),
+            Effect.forever
+          )
+        }).pipe(Effect.annotateLogs({ accountId }))
+
+      // The account entity: built when the account's first message reaches this runner (or its owner
+      // moves here); its actor lives in the entity's scope, so it stops when the account leaves.
+      yield* sharding.registerEntity(
+        AccountEntity,
+        Effect.gen(function*() {
+          const address = yield* Entity.CurrentAddress
+          const accountId = address.entityId
+          const actor: Actor = { mailbox: yield* Queue.sliding<true>(1), reads: yield* FiberSet.make() }
+          actors.set(accountId, actor)
+          yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
+          yield* Effect.forkScoped(onServiceTime(actorLoop(accountId, actor)))
+          const wake = Effect.asVoid(Queue.offer(actor.mailbox, true))
+          return AccountEntity.of({
+            Wake: () => wake,
+            Changed: () => onServiceTime(Effect.andThen(wake, retryReads(accountId, actor))),
+            Read: ({ payload }) => onServiceTime(submitRead(actor, payload.jobId))
+          })
+        }),
+        // Its spans (one per message) carry the account (`entity.id`) and the runner it lives on.
+        { spanAttributes: { runner } }
+      )
+
+      /** Sends a message to the account's owner without waiting for it; a runner moving shards delays it. */
+      const send = (accountId: string, message: (account: ReturnType<typeof client>) => Effect.Effect<unknown, unknown>) =>
+        FiberSet.run(
+          sends,
+          message(client(accountId)).pipe(
+            Effect.timeoutOption(settings.sendTimeout),
+            Effect.catchCause((cause) => Effect.logWarning("could not reach the account's owner; its takeover will look at it", cause)),
+            Effect.annotateLogs({ accountId })
+          )
+        ).pipe(Effect.asVoid)
+
+      const wake = (accountId: string) => send(accountId, (account) => account.Wake(undefined, { discard: true }))
+
+      /**
+       * Takes over the accounts of shards this runner acquires (at start, and from a dead runner): each
+       * one with open work is woken, so its actor settles what the previous owner left and goes on.
+       * Shard ownership is looked at in memory every second; the database only when it grew.
+       */
+      const owned = new Set<number>()
+      const takeOver = Effect.gen(function*() {
+        const acquired: Array<number> = []
+        for (let id = 1; id <= cluster.shardsPerGroup; id++) {
+          const mine = sharding.hasShardId(ShardId.make("default", id))
+          if (mine && !owned.has(id)) acquired.push(id)
+          if (mine) owned.add(id)
+          else owned.delete(id)
         }
-        return stale.length
+        if (acquired.length === 0) return
+        const taken = new Set(acquired)
+        const accounts = (yield* store.accountsWithOpenWork).filter((accountId) =>
+          taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
+        )
+        yield* Effect.forEach(accounts, wake, { discard: true })
+        if (accounts.length > 0) {
+          yield* Effect.logInfo("governor took accounts over").pipe(
+            Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
+          )
+        }
       })
+      yield* takeOver.pipe(
+        Effect.andThen(Time.liveSleep(Duration.seconds(1))),
+        Effect.catchCause((cause) => Effect.logError("governor takeover failed", cause)),
+        Effect.forever,
+        Effect.forkScoped
+      )
 
       /**
        * Expires approvals as their 72 hours end: sleeps on the Clock until the next one is due, or until one
@@ -281,24 +394,10 @@ export class Governor extends Context.Service<Governor, {
         yield* Effect.raceAll([Queue.take(approvalWake), dueSleep, Time.liveSleep(Duration.minutes(1))])
       })
 
-      // Start-up: reconcile, then give every account with open work its fiber and every open read a run.
-      const stale = yield* reconcile
-      const open = yield* store.accountsWithOpenWork
-      yield* Effect.forEach(open, wakeActor, { discard: true })
-      const openReads = yield* store.openReads()
-      yield* Effect.forEach(openReads, (job) => submitRead(job.id), { discard: true })
-      if (open.length > 0 || stale > 0) {
-        yield* Effect.logInfo("governor resumed").pipe(
-          Effect.annotateLogs({ accounts: open.length, reads: openReads.length, reconciled: stale })
-        )
-      }
-      // Jobs still running now may belong to a live server: look once more when they would be stale.
-      yield* Effect.sleep(settings.staleAfter).pipe(Effect.andThen(reconcile), Effect.forkScoped)
-
+      // An account changed on this server: its owner looks at its writes again and retries its parked reads.
       const subscription = yield* changes.subscribe
       yield* PubSub.take(subscription).pipe(
-        Effect.flatMap(accountChanged),
-        Effect.catchCause((cause) => Effect.logError("governor could not follow an account change", cause)),
+        Effect.flatMap((accountId) => send(accountId, (account) => account.Changed(undefined, { discard: true }))),
         Effect.forever,
         Effect.forkScoped
       )
@@ -312,9 +411,12 @@ export class Governor extends Context.Service<Governor, {
         submit: (job) =>
           job.status === "awaiting_approval"
             ? Queue.offer(approvalWake, true).pipe(Effect.asVoid)
-            : submit(job),
-        wake: wakeActor,
-        actors: Effect.sync(() => mailboxes.size)
+            : job.isWrite
+            ? wake(job.accountId)
+            : send(job.accountId, (account) => account.Read({ jobId: job.id }, { discard: true })),
+        wake,
+        actors: Effect.sync(() => actors.size),
+        waiting: Effect.sync(() => waiting.count)
       })
     })
   )

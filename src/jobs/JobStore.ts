@@ -90,8 +90,10 @@ export class JobStore extends Context.Service<JobStore, {
   readonly cancel: (workspaceId: string, id: string, error: JobFailure) => Effect.Effect<JobRow | undefined>
   /** Cancels every job of the account that has not started (the account was removed). */
   readonly cancelOpenOf: (accountId: string, error: JobFailure) => Effect.Effect<ReadonlyArray<JobRow>>
-  /** Running jobs whose attempt started before `beforeMs`: their process died. */
-  readonly staleRunning: (beforeMs: number) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** The account's running jobs (the Governor settles those no fiber of its process runs). */
+  readonly runningOf: (accountId: string) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** Whether the account has work not finished (queued, scheduled or running, reads included). */
+  readonly hasOpenWork: (accountId: string) => Effect.Effect<boolean>
   /** Puts an interrupted read back in the queue. */
   readonly requeue: (id: string) => Effect.Effect<void>
   /** Queues a job awaiting approval, with the input it was approved with (encoded). */
@@ -284,11 +286,16 @@ export class JobStore extends Context.Service<JobStore, {
         return cancelled
       })
 
-      const staleRunning = (beforeMs: number) =>
+      const runningOf = (accountId: string) =>
         rows(sql`
           SELECT ${select} FROM jobs j
-          WHERE j.status = 'running' AND j.attempt_started_at < ${Time.toIso(beforeMs)}::timestamptz
+          WHERE j.account_id = ${accountId} AND j.status = 'running'
           ORDER BY j.seq`)
+
+      const hasOpenWork = (accountId: string) =>
+        sql`
+          SELECT 1 FROM jobs WHERE account_id = ${accountId} AND status IN ('queued', 'scheduled', 'running')
+          LIMIT 1`.pipe(Effect.map((found) => found.length > 0), Effect.orDie)
 
       const requeue = (id: string) =>
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
@@ -311,7 +318,8 @@ export class JobStore extends Context.Service<JobStore, {
         finish,
         cancel,
         cancelOpenOf,
-        staleRunning,
+        runningOf,
+        hasOpenWork,
         requeue,
         release
       })

@@ -1,20 +1,18 @@
 /**
  * Long-polling (`GET /v1/jobs/{id}?wait=N`) without a query per waiter: a job
- * that finishes in this process is announced in memory; for jobs finished by
- * another server, one shared query per second checks every job someone is
- * waiting for, whatever the number of waiters.
+ * that finishes is announced to every server of the database at once
+ * (`platform/Notices.ts`: PostgreSQL's NOTIFY, or memory on PGlite), wherever
+ * its account's owner ran it; a waiter looks at its job when its id is
+ * announced, and again after its server could not listen for a while.
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, PubSub, Schema, Stream } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Duration, Effect, Layer, PubSub, Stream } from "effect"
 import { liveSleep } from "../domain/Time.ts"
-
-const FinishedRow = Schema.Struct({ id: Schema.String })
-const decodeFinished = Schema.decodeUnknownEffect(Schema.Array(FinishedRow))
+import { channels, Notices, resumed } from "../platform/Notices.ts"
 
 export class JobWatch extends Context.Service<JobWatch, {
-  /** Announces that a job finished; call after the change commits. */
+  /** Announces to every server that a job finished; call after the change commits. */
   readonly finished: (jobId: string) => Effect.Effect<void>
   /**
    * Waits up to `timeout` for the job to finish; `isDone` reads its state
@@ -27,55 +25,35 @@ export class JobWatch extends Context.Service<JobWatch, {
   static readonly layer = Layer.effect(
     JobWatch,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
+      const notices = yield* Notices
       const hub = yield* PubSub.sliding<string>(4096)
-      const watched = new Map<string, number>()
 
-      const finished = (jobId: string) => PubSub.publish(hub, jobId).pipe(Effect.asVoid)
-
-      const watch = (jobId: string) =>
-        Effect.acquireRelease(
-          Effect.sync(() => watched.set(jobId, (watched.get(jobId) ?? 0) + 1)),
-          () =>
-            Effect.sync(() => {
-              const left = (watched.get(jobId) ?? 1) - 1
-              if (left <= 0) watched.delete(jobId)
-              else watched.set(jobId, left)
-            })
-        )
+      const finished = (jobId: string) => notices.publish(channels.jobFinished, jobId)
 
       const await_ = (jobId: string, isDone: Effect.Effect<boolean>, timeout: Duration.Duration) =>
         Effect.scoped(Effect.gen(function*() {
           const subscription = yield* PubSub.subscribe(hub)
-          yield* watch(jobId)
           if (yield* isDone) return
           const announced = Effect.gen(function*() {
             while (true) {
               const id = yield* PubSub.take(subscription)
-              if (id === jobId && (yield* isDone)) return
+              if ((id === jobId || id === resumed) && (yield* isDone)) return
             }
           })
           yield* Effect.raceFirst(announced, liveSleep(timeout))
         }))
 
-      // One query a second for every watched job, to hear of those another server finished.
-      yield* Effect.gen(function*() {
-        yield* liveSleep(Duration.seconds(1))
-        if (watched.size === 0) return
-        const ids = [...watched.keys()]
-        const done = yield* sql`
-          SELECT id::text AS id FROM jobs
-          WHERE ${sql.in("id", ids)} AND status IN ('completed', 'failed', 'cancelled')`.pipe(
-          Effect.flatMap(decodeFinished)
-        )
-        yield* Effect.forEach(done, (row) => finished(row.id), { discard: true })
-      }).pipe(
-        Effect.catchCause((cause) => Effect.logWarning("job watch poll failed", cause)),
-        Effect.forever,
+      // What every server announces, this one's included, reaches this server's waiters.
+      yield* notices.listen(channels.jobFinished).pipe(
+        Stream.runForEach((id) => PubSub.publish(hub, id)),
         Effect.forkScoped
       )
 
-      return JobWatch.of({ finished, await: await_, announced: Stream.fromPubSub(hub) })
+      return JobWatch.of({
+        finished,
+        await: await_,
+        announced: Stream.fromPubSub(hub).pipe(Stream.filter((id) => id !== resumed))
+      })
     })
   )
 }

@@ -21,6 +21,13 @@ export interface TriageModel {
 export interface AppSettings {
   readonly host: string
   readonly port: number
+  /**
+   * Where the other servers of the cluster reach this one (`OUTREACH_RUNNER_ADDRESS`, `host:port`);
+   * default: `HOST:PORT`, or this machine's name when `HOST` listens on every interface.
+   */
+  readonly runnerAddress: Option.Option<string>
+  /** How long an account with no open work stays in memory after its last message (`OUTREACH_ACCOUNT_IDLE_TIME`). */
+  readonly accountIdleTime: Duration.Duration
   /** The address people and integrators reach the service at (sign-in links); default: the request's Host. */
   readonly publicUrl: Option.Option<string>
   /** PostgreSQL server; none means embedded PGlite in `dataDir`. */
@@ -73,6 +80,13 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
     port: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 })), "PORT").pipe(
       Config.withDefault(8080)
     ),
+    runnerAddress: Config.option(Config.schema(
+      Schema.String.check(Schema.isPattern(/^[^\s:]+:\d{1,5}$/, {
+        message: "OUTREACH_RUNNER_ADDRESS is host:port, e.g. 10.0.0.5:8080: where the other servers reach this one"
+      })),
+      "OUTREACH_RUNNER_ADDRESS"
+    )),
+    accountIdleTime: Config.Duration("OUTREACH_ACCOUNT_IDLE_TIME").pipe(Config.withDefault(Duration.minutes(1))),
     publicUrl: Config.option(Config.String("PUBLIC_URL")),
     databaseUrl: Config.option(Config.Redacted("DATABASE_URL")).pipe(
       Config.map(Option.filter((url) => Redacted.value(url) !== ""))
@@ -113,6 +127,8 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
 export const defaults: AppSettings = {
   host: "127.0.0.1",
   port: 8080,
+  runnerAddress: Option.none(),
+  accountIdleTime: Duration.minutes(1),
   publicUrl: Option.none(),
   databaseUrl: Option.none(),
   dataDir: "./.data",

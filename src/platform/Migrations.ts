@@ -24,6 +24,7 @@ import workflowWaitReason from "../../migrations/0131_workflow_wait_reason.ts"
 import sandboxAccounts from "../../migrations/0140_sandbox_accounts.ts"
 import sandboxWrites from "../../migrations/0150_sandbox_writes.ts"
 import peopleAuth from "../../migrations/0160_people_auth.ts"
+import clusterSecret from "../../migrations/0170_cluster_secret.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -43,7 +44,8 @@ export const migrations = {
   "0131_workflow_wait_reason": workflowWaitReason,
   "0140_sandbox_accounts": sandboxAccounts,
   "0150_sandbox_writes": sandboxWrites,
-  "0160_people_auth": peopleAuth
+  "0160_people_auth": peopleAuth,
+  "0170_cluster_secret": clusterSecret
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -5,15 +5,17 @@
  * {@link layer}, so request handlers, background fibers and schedules all follow
  * it. It moves only through {@link ServiceClock}'s `advance` and `setTo`, never
  * backwards, and every move is saved in `sandbox_clock` so a restart resumes at
- * the same instant.
+ * the same instant. Several servers on one database share the clock: a move
+ * made through one is announced (`Notices`) and made on the others too.
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Layer, Scheduler, Schema, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Scheduler, Schema, Semaphore, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "./AppConfig.ts"
+import { channels, Notices, resumed } from "./Notices.ts"
 import { BigIntNumber } from "./Rows.ts"
 
 /** Which clock the service runs on (`OUTREACH_CLOCK`). */
@@ -87,6 +89,7 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ nowMs
  */
 const makeTestClock = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const notices = yield* Notices
   const clockContext = yield* Layer.build(TestClock.layer({ warningDelay: neverWarn }))
   const testClock = yield* Effect.provideContext(TestClock.testClockWith(Effect.succeed), clockContext)
   const scheduler = Context.get(clockContext, Scheduler.Scheduler)
@@ -100,10 +103,11 @@ const makeTestClock = Effect.gen(function*() {
         ON CONFLICT (id) DO UPDATE SET now_ms = excluded.now_ms, updated_at = excluded.updated_at`
     }).pipe(Effect.orDie)
 
-  const saved = yield* sql`SELECT now_ms AS "nowMs" FROM sandbox_clock WHERE id = 1`.pipe(
+  const readSaved = sql`SELECT now_ms AS "nowMs" FROM sandbox_clock WHERE id = 1`.pipe(
     Effect.flatMap(decodeRows),
     Effect.orDie
   )
+  const saved = yield* readSaved
   const start = saved.length > 0 ? saved[0].nowMs : yield* realNow
   if (saved.length === 0) yield* save(start)
   yield* testClock.setTime(start)
@@ -130,8 +134,21 @@ const makeTestClock = Effect.gen(function*() {
       // Saved first: if saving fails the clock has not moved, so both still agree; and
       // not interruptible (a client hanging up) between the save and the move.
       yield* Effect.uninterruptible(Effect.andThen(save(requested), testClock.setTime(requested)))
+      yield* notices.publish(channels.clockMoved, String(requested))
       return requested
     }))
+
+  // Several servers on one database share one test clock: a move made on any of them is made here too.
+  yield* notices.listen(channels.clockMoved).pipe(
+    Stream.runForEach((heard) =>
+      lock.withPermits(1)(Effect.gen(function*() {
+        // After a gap in listening, the saved instant tells where the others moved it.
+        const to = heard === resumed ? (yield* readSaved)[0]?.nowMs ?? 0 : Number(heard)
+        if (to > testClock.currentTimeMillisUnsafe()) yield* testClock.setTime(to)
+      }))
+    ),
+    Effect.forkScoped
+  )
 
   const service: ServiceClock["Service"] = {
     mode: "test",
@@ -147,15 +164,15 @@ const makeTestClock = Effect.gen(function*() {
 })
 
 /**
- * The `ServiceClock` for `AppConfig.clock`. In test mode the layer also
- * provides the test clock as `Clock` to every layer built on it: provide it
- * beneath everything that reads the time.
+ * The `ServiceClock` for `AppConfig.clock`, with the `Notices` its servers share. In test mode the
+ * layer also provides the test clock as `Clock` to every layer built on it: provide it beneath
+ * everything that reads the time.
  */
-export const layer: Layer.Layer<ServiceClock, never, AppConfig | SqlClient.SqlClient> = Layer.unwrap(
+export const layer: Layer.Layer<ServiceClock | Notices, never, AppConfig | SqlClient.SqlClient> = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
     return config.clock === "test"
       ? Layer.effectContext(makeTestClock)
       : Layer.succeed(ServiceClock, ServiceClock.of(systemClock))
   })
-)
+).pipe(Layer.provideMerge(Notices.layer))

@@ -1,9 +1,10 @@
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { assert, layer } from "@effect/vitest"
-import { Effect, Tracer } from "effect"
+import { Duration, Effect } from "effect"
 import { Governor } from "../../src/jobs/Governor.ts"
 import { insertAccounts } from "../support/BulkAccounts.ts"
+import { eventually } from "../support/Eventually.ts"
 import { layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 import { settle } from "./support.ts"
 
@@ -17,57 +18,60 @@ const heapUsed = Effect.sync(() => {
   return process.memoryUsage().heapUsed
 })
 
-/**
- * Counts the actors' looks at the head of their write queue that have ended: an actor whose look
- * found nothing goes straight on to wait on its mailbox. The actors fork from the fiber that wakes
- * them, so they trace their SQL with the tracer of that fiber.
- */
-const looks = { ended: 0 }
-const lookCounter = Tracer.make({
-  span: (options) => {
-    const span = new Tracer.NativeSpan(options)
-    let isLook = false
-    const attribute = span.attribute.bind(span)
-    span.attribute = (key, value) => {
-      if (key === "db.query.text" && typeof value === "string" && value.includes("j.is_write")) isLook = true
-      attribute(key, value)
-    }
-    const end = span.end.bind(span)
-    span.end = (endTime, exit) => {
-      if (isLook) looks.ended++
-      end(endTime, exit)
-    }
-    return span
-  }
-})
-
 const ACCOUNTS = 10_000
-const HEAP_LIMIT_BYTES = 200 * 1024 * 1024
+/** An account in memory costs its entity (mailbox, message server) and its actor: about 26 KB. */
+const RESIDENT_LIMIT_BYTES = 400 * 1024 * 1024
+/** Accounts woken to watch them leave memory; the aim for an idle account is 4 KB or less. */
+const PASSIVATED = 1_000
 
-layer(serverLayer(), { timeout: 180_000 })("the Governor's memory", (it) => {
-  it.effect("10,000 idle accounts, each with its actor, fit in one process with under 200 MB of heap", () =>
+/** Wakes every account once and waits until each actor has looked at its (empty) queue and waits for work. */
+const wakeAll = (ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const governor = yield* Governor
+    const waitingBefore = yield* governor.waiting
+    yield* Effect.forEach(ids, (id) => governor.wake(id), { concurrency: 64, discard: true })
+    yield* eventually("every actor to wait for work", governor.waiting, (n) => n - waitingBefore === ids.length, 150_000, 200)
+    yield* settle
+  })
+
+const report = (what: string, bytes: number, accounts: number) =>
+  console.log(`heap for ${accounts} accounts ${what}: ${(bytes / 1024 / 1024).toFixed(1)} MB (${(bytes / accounts / 1024).toFixed(2)} KB each)`)
+
+layer(serverLayer({ accountIdleTime: Duration.minutes(10) }), { timeout: 240_000 })("the Governor's memory", (it) => {
+  it.effect("10,000 accounts in memory, waiting for work, fit in one process", () =>
     Effect.gen(function*() {
       const governor = yield* Governor
       const { workspace } = yield* newWorkspace()
       const ids = yield* insertAccounts(workspace.id, ACCOUNTS)
       const actorsBefore = yield* governor.actors
       const before = yield* heapUsed
-      // Each account is woken once: its actor looks at its (empty) queue and waits for work.
-      yield* Effect.forEach(ids, (id) => governor.wake(id), { concurrency: 64, discard: true }).pipe(
-        Effect.withTracer(lookCounter)
-      )
+      yield* wakeAll(ids)
       assert.strictEqual((yield* governor.actors) - actorsBefore, ACCOUNTS)
-      // Measured once every actor has looked and found nothing: idle, not in the middle of a query.
-      while (looks.ended < ACCOUNTS) yield* settle
+      const resident = (yield* heapUsed) - before
+      report("in memory, waiting for work", resident, ACCOUNTS)
+      assert.isBelow(resident, RESIDENT_LIMIT_BYTES)
+      assert.isAbove(resident, 0)
+    }), { timeout: 240_000 })
+})
+
+layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 240_000 })("idle accounts", (it) => {
+  it.effect("an account without work leaves memory once idle, and comes back with its next message", () =>
+    Effect.gen(function*() {
+      const governor = yield* Governor
+      const { workspace } = yield* newWorkspace()
+      const ids = yield* insertAccounts(workspace.id, PASSIVATED)
+      const actorsBefore = yield* governor.actors
+      const before = yield* heapUsed
+      yield* wakeAll(ids)
+      const resident = (yield* heapUsed) - before
+      yield* eventually("the idle accounts to leave memory", governor.actors, (n) => n === actorsBefore, 60_000, 200)
       yield* settle
-      assert.strictEqual(looks.ended, ACCOUNTS)
-      const after = yield* heapUsed
-      const grown = after - before
-      console.log(
-        `heap for ${ACCOUNTS} idle accounts: ${(grown / 1024 / 1024).toFixed(1)} MB ` +
-          `(${(grown / ACCOUNTS / 1024).toFixed(2)} KB each)`
-      )
-      assert.isBelow(grown, HEAP_LIMIT_BYTES)
-      assert.isAbove(grown, 0)
-    }), { timeout: 180_000 })
+      const left = (yield* heapUsed) - before
+      report("in memory", resident, PASSIVATED)
+      report("once idle and gone from memory", left, PASSIVATED)
+      assert.isBelow(left, 4 * 1024 * PASSIVATED)
+      assert.isBelow(left, resident)
+      yield* wakeAll(ids.slice(0, 10))
+      assert.strictEqual((yield* governor.actors) - actorsBefore, 10)
+    }), { timeout: 240_000 })
 })

@@ -12,9 +12,10 @@ import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
+import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
-import { jobAfter, jobNow, settle, workspaceWithAccount } from "./support.ts"
+import { jobAfter, jobNow, workspaceWithAccount } from "./support.ts"
 
 const post = (text: string) => ({ text })
 
@@ -47,8 +48,7 @@ const restartWithWriteInFlight = (options: {
       assert.strictEqual((yield* jobAfter(workspaceId, a.id)).status, "completed")
       const b = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("b") })
       const c = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("c") })
-      yield* settle
-      assert.strictEqual((yield* jobNow(workspaceId, b.id)).waitingFor?.reason, "pacing")
+      yield* eventually("b to wait for its pacing gap", jobNow(workspaceId, b.id), (job) => job.waitingFor?.reason === "pacing", 20_000)
       const sent = options.reached
         ? yield* (yield* NetworkDriver).write(accountId, "create_post", post("c"), { key: c.id })
         : undefined
@@ -63,6 +63,10 @@ const restartWithWriteInFlight = (options: {
     yield* TestClock.adjust(PACING_MAX_MS + 180_000)
     const second = yield* Scope.make()
     const secondContext = yield* Layer.build(restartableServer(open(), options.driver)).pipe(Scope.provide(second))
+    // The new process takes the account over once it holds its shard, and settles `c` first thing.
+    yield* eventually("the write left in flight to be settled", jobNow(ids.workspaceId, ids.c), (job) => job.status !== "running", 20_000).pipe(
+      Effect.provideContext(secondContext)
+    )
     return { ids, second, secondContext }
   })
 

@@ -1,29 +1,15 @@
-import { NodeHttpServer } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
-import * as App from "../../src/App.ts"
-import * as Server from "../../src/Server.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
-import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { strangers, workspaceWithAccount } from "../jobs/support.ts"
+import { freePort, serverOn } from "../support/Runners.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { startWorkflow, workflowUntil } from "./support.ts"
-
-const serverOn = (database: Layer.Layer<any>, port: number) =>
-  HttpRouter.serve(Server.routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provideMerge(App.core),
-    Layer.provideMerge(ServiceClock.layer),
-    Layer.provideMerge(database),
-    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, port }))
-  )
 
 it.effect.skipIf(TestDatabase.backend !== "postgresql")("two servers on one database run workflows started on either", () =>
   Effect.gen(function*() {
     const open = yield* TestDatabase.reopenable
-    const a = yield* Layer.build(serverOn(open(), 4001))
-    const b = yield* Layer.build(serverOn(open(), 4002))
+    const a = yield* Layer.build(serverOn(open(), yield* freePort))
+    const b = yield* Layer.build(serverOn(open(), yield* freePort))
     const { token, accountId } = yield* workspaceWithAccount().pipe(Effect.provideContext(a))
     const people = strangers(accountId, 4, "two-servers")
     const steps = [{ type: "command", command: "get_profile" }, { type: "wait", seconds: 60 }, { type: "command", command: "get_profile" }]

@@ -1,0 +1,38 @@
+/**
+ * Whole servers in one test process, on one database: each listens on a real
+ * port that is also its runner address, so the cluster's runners reach each
+ * other over HTTP as separate processes would.
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
+import * as App from "../../src/App.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
+import * as ServiceClock from "../../src/platform/ServiceClock.ts"
+import * as Server from "../../src/Server.ts"
+
+/** A port free right now, for a runner whose address must be known before it listens. */
+export const freePort = Effect.callback<number>((resume) => {
+  const probe = createServer()
+  probe.listen(0, "127.0.0.1", () => {
+    const address = probe.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    probe.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+/** A whole server on `database`, listening on 127.0.0.1:`port`, which is also its runner address. */
+export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: number) =>
+  HttpRouter.serve(Server.routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(HttpServer.layerTestClient.pipe(
+      Layer.provide(Layer.fresh(FetchHttpClient.layer)),
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port }))
+    )),
+    Layer.provideMerge(App.core),
+    Layer.provideMerge(ServiceClock.layer),
+    Layer.provideMerge(database),
+    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, host: "127.0.0.1", port }))
+  )
+
