@@ -109,6 +109,7 @@ export const server = Layer.effectDiscard(Effect.gen(function*() {
  */
 export const layer = server.pipe(
   Layer.provideMerge(core),
+  Layer.provideMerge(Server.listener),
   Layer.provideMerge(ServiceClock.layer),
   Layer.provideMerge(Database.layer),
   Layer.provide(Observability.tracing)

@@ -83,15 +83,21 @@ export const routes = Layer.mergeAll(
 export const nodeServer = (now: () => number) => () =>
   answerClientErrors(createServer({ requireHostHeader: false, keepAliveTimeout: 65_000 }), now)
 
-/** The routes served on `HOST:PORT`; one log line per request only with `LOG_REQUESTS=true`. */
-export const layer = Layer.unwrap(Effect.gen(function*() {
+/**
+ * Node listening on `HOST:PORT`. Built beneath the core, before the routes are served: the cluster
+ * needs the port it really listens on (`PORT=0` asks the system for one) for its runner address,
+ * and on shutdown the listener closes last, so the runner endpoint answers while accounts move.
+ */
+export const listener = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
   const clock = yield* Clock.Clock
-  return HttpRouter.serve(routes, { disableLogger: !config.logRequests }).pipe(
-    Layer.provide(NodeHttpServer.layer(nodeServer(() => clock.currentTimeMillisUnsafe()), {
-      host: config.host,
-      port: config.port,
-      gracefulShutdownTimeout: config.shutdownTimeout
-    }))
-  )
+  return NodeHttpServer.layer(nodeServer(() => clock.currentTimeMillisUnsafe()), {
+    host: config.host,
+    port: config.port,
+    gracefulShutdownTimeout: config.shutdownTimeout
+  })
 }))
+
+/** The routes served on the {@link listener}; one log line per request only with `LOG_REQUESTS=true`. */
+export const layer = Layer.unwrap(AppConfig.useSync((config) =>
+  HttpRouter.serve(routes, { disableLogger: !config.logRequests })))

@@ -37,7 +37,7 @@ import {
   SqlMessageStorage,
   SqlRunnerStorage
 } from "effect/cluster"
-import { HttpClient, HttpClientRequest, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { RpcSerialization, RpcServer } from "effect/rpc"
 import { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./AppConfig.ts"
@@ -80,20 +80,31 @@ export class ClusterSecret extends Context.Service<ClusterSecret, { readonly val
 }
 
 /**
- * The cluster's settings: this runner's address; health checks every 2 seconds, so a dead runner's
- * shards move within seconds; accounts without work leave memory after `accountIdleTime`; no cap on
+ * The cluster's settings: this runner's address; health checks every 2 seconds and shard locks that
+ * lapse 10 seconds after their runner stopped renewing them, so a dead runner's shards move within
+ * seconds; accounts without work leave memory after `accountIdleTime`; no cap on
  * resident accounts below a million.
  */
 const settings = Layer.effect(
   ShardingConfig.ShardingConfig,
-  AppConfig.useSync((config) =>
-    ShardingConfig.ShardingConfig.of({
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    // `PORT=0`: the port the system gave the listener, when it is built beneath (see `Server.listener`).
+    const listening = yield* Effect.serviceOption(HttpServer.HttpServer)
+    const port = config.port === 0 && Option.isSome(listening) && listening.value.address._tag !== "UnixPathAddress"
+      ? listening.value.address.port
+      : config.port
+    return ShardingConfig.ShardingConfig.of({
       ...ShardingConfig.defaults,
-      runnerAddress: Option.some(runnerAddressOf(config)),
+      runnerAddress: Option.some(runnerAddressOf({ ...config, port })),
       runnerHealthCheckInterval: Duration.seconds(2),
+      // A dead runner's shard locks lapse after 10 seconds (35 by default), so its accounts move sooner.
+      shardLockRefreshInterval: Duration.seconds(3),
+      shardLockExpiration: Duration.seconds(10),
       entityMaxIdleTime: config.accountIdleTime,
       maxResidentEntities: 1_000_000
-    }))
+    })
+  })
 )
 
 /** Runner-to-runner messages, in both directions. */

@@ -5,7 +5,7 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import * as App from "../../src/App.ts"
@@ -13,15 +13,7 @@ import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import * as Server from "../../src/Server.ts"
 
-/** A port free right now, for a runner whose address must be known before it listens. */
-export const freePort = Effect.callback<number>((resume) => {
-  const probe = createServer()
-  probe.listen(0, "127.0.0.1", () => {
-    const address = probe.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    probe.close(() => resume(Effect.succeed(port)))
-  })
-})
+export { freePort } from "./Processes.ts"
 
 /** A whole server on `database`, listening on 127.0.0.1:`port`, which is also its runner address. */
 export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: number) =>

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:cluster`: three servers on one PostgreSQL database (the
+ * server at `DATABASE_URL`; a fresh database is made on it).
+ *
+ * - Pickup: a read job created on one server, run by the server that owns its
+ *   account. From `createdAt` to `startedAt` (both stamped by the service),
+ *   across servers (the job travelled as an entity message), beside the same
+ *   on the owner itself (the baseline, in the same run).
+ * - Failover: the owner of an account is killed with SIGKILL; a write for that
+ *   account is created on a survivor at once. From the kill to the write's
+ *   `startedAt` on its new owner.
+ *
+ * Which server ran a job is read from the servers' logs (`job completed` with
+ * its `jobId`). Options: `ROUNDS` (jobs for pickup, default 150).
+ */
+import type { ChildProcess } from "node:child_process"
+import { Effect, Exit, Scope } from "effect"
+import { strangers } from "../test/jobs/support.ts"
+import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { freePort, startProcess, stopProcess } from "./support.ts"
+
+const serverUrl = process.env["DATABASE_URL"]
+if (serverUrl === undefined || serverUrl === "") {
+  console.error("bench:cluster needs DATABASE_URL: a PostgreSQL server on which it makes a fresh database")
+  process.exit(2)
+}
+const rounds = Number(process.env["ROUNDS"] ?? "150")
+const key = "svc_" + "B".repeat(43)
+const alwaysOpen = { days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59", timezone: "UTC" }
+
+interface Server {
+  readonly name: string
+  readonly base: string
+  readonly child: ChildProcess
+  log: string
+}
+
+// A fresh database, dropped when the bench ends.
+const scope = Effect.runSync(Scope.make())
+const database = await Effect.runPromise(freshPostgresUrl(serverUrl).pipe(Scope.provide(scope)))
+
+const start = async (name: string): Promise<Server> => {
+  const port = await freePort()
+  const { child } = await startProcess(["src/main.ts"], {
+    DATABASE_URL: database,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    OUTREACH_BOOTSTRAP_KEY: key,
+    OUTREACH_INBOX_SYNC: "false",
+    LOG_LEVEL: "Info"
+  }, /message="?ready/)
+  const server: Server = { name, base: `http://127.0.0.1:${port}`, child, log: "" }
+  const keep = (chunk: Buffer) => {
+    server.log += chunk.toString()
+  }
+  child.stdout?.on("data", keep)
+  child.stderr?.on("data", keep)
+  return server
+}
+
+// Untyped JSON as the service answers it: the bench reads it as an integrator would.
+const call = async (server: Server, method: string, path: string, body?: unknown): Promise<any> => {
+  const response = await fetch(server.base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const json = await response.json()
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
+  return json
+}
+
+const connect = async (server: Server, label: string): Promise<string> => {
+  const created = await call(server, "POST", "/v1/accounts/connect", { label })
+  const id: string = created.account.id
+  await call(server, "POST", `/v1/sandbox/accounts/${id}/complete-connection`, { tier: "premium", connections: 900 })
+  await call(server, "PATCH", `/v1/accounts/${id}`, { mode: "autopilot", minInviteQuality: 0, workingHours: alwaysOpen })
+  return id
+}
+
+/** The server that ran the job: the one that logged its ending. */
+const ownerOf = (servers: ReadonlyArray<Server>, jobId: string) =>
+  servers.find((server) =>
+    server.log.split("\n").some((line) => line.includes(`jobId=${jobId}`) && /message="job (completed|failed)"/.test(line))
+  )
+
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+console.log(`starting 3 servers on ${database.replace(/\/\/[^@]*@/, "//")}`)
+const servers = [await start("A"), await start("B"), await start("C")]
+// The shards are split once every runner has joined and the others saw it.
+await new Promise((resolve) => setTimeout(resolve, 8_000))
+const accounts: Array<string> = []
+// A workspace has 5 seats.
+for (let i = 0; i < 5; i++) accounts.push(await connect(servers[0], `bench-${i}`))
+const people = new Map(accounts.map((id) => [id, strangers(id, rounds, "bench-cluster")]))
+
+const cross: Array<number> = []
+const same: Array<number> = []
+const ownerOfAccount = new Map<string, Server>()
+for (let round = 0; round < rounds; round++) {
+  const accountId = accounts[round % accounts.length]
+  const via = servers[round % servers.length]
+  const person = people.get(accountId)?.[Math.floor(round / accounts.length)] ?? ""
+  const created = (await call(via, "POST", `/v1/accounts/${accountId}/get_profile`, { person })).job
+  const job = (await call(via, "GET", `/v1/jobs/${created.id}?wait=10`)).job
+  if (job.status !== "completed" || job.startedAt === null) throw new Error(`job ${created.id}: ${JSON.stringify(job)}`)
+  const pickup = Date.parse(job.startedAt) - Date.parse(job.createdAt)
+  // The owner's log line may trail its answer by a moment.
+  let owner = ownerOf(servers, created.id)
+  for (let tries = 0; owner === undefined && tries < 50; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    owner = ownerOf(servers, created.id)
+  }
+  if (owner === undefined) throw new Error(`no server logged job ${created.id}`)
+  ownerOfAccount.set(accountId, owner)
+  ;(owner === via ? same : cross).push(pickup)
+}
+
+const row = (label: string, values: ReadonlyArray<number>) =>
+  `${label.padEnd(44)} ${String(values.length).padStart(5)} ${String(percentile(values, 50)).padStart(8)} ${
+    String(percentile(values, 99)).padStart(8)
+  }`
+console.log(`\npickup: createdAt -> startedAt of a read (ms), ${rounds} jobs, one at a time`)
+console.log(`${"".padEnd(44)} ${"jobs".padStart(5)} ${"p50".padStart(8)} ${"p99".padStart(8)}`)
+console.log(row("created on another server (entity message)", cross))
+console.log(row("baseline: created on the owner", same))
+
+// Failover: kill the owner of an account, then ask a survivor for a write on it.
+const orphan = accounts[0]
+const victim = ownerOfAccount.get(orphan)
+const survivor = servers.find((server) => server !== victim)
+if (victim === undefined || survivor === undefined) throw new Error("no owner seen for the first account")
+const killedAt = Date.now()
+victim.child.kill("SIGKILL")
+const [invitee] = strangers(orphan, 1, "bench-failover")
+const write = (await call(survivor, "POST", `/v1/accounts/${orphan}/connect`, { person: invitee })).job
+const finished = async () => (await call(survivor, "GET", `/v1/jobs/${write.id}?wait=60`)).job
+let done = await finished()
+while (done.status !== "completed" && done.status !== "failed") {
+  console.log(`  the write is ${done.status}${done.waitingFor ? ` (${JSON.stringify(done.waitingFor)})` : ""}`)
+  done = await finished()
+}
+const newOwner = ownerOf(servers, write.id)?.name ?? "?"
+console.log(
+  `\nfailover: kill -9 of ${victim.name} -> first write of its account started on ${newOwner}: ` +
+    `${Date.parse(done.startedAt) - killedAt} ms (${done.status})`
+)
+
+await Promise.all(servers.filter((server) => server !== victim).map((server) => stopProcess(server.child)))
+await Effect.runPromise(Scope.close(scope, Exit.void))
