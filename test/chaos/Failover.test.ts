@@ -4,8 +4,8 @@
  * accounts' work must go on on the others by itself: the table is taken
  * when every job ended or nothing moved for 25 steps (about 40 minutes of
  * test clock), and the time from the kill to the first write of one of its
- * accounts on a new owner is measured. Then one new job per account of the
- * dead server is created through a survivor, and must run too.
+ * accounts on a new owner is measured (at most 30 s). Then one new job per
+ * account of the dead server is created through a survivor, and must run too.
  */
 import { randomInt } from "node:crypto"
 import { assert, it } from "@effect/vitest"
@@ -16,74 +16,70 @@ import * as Chaos from "./support/Chaos.ts"
 
 it.live.skipIf(postgresBin === undefined)("chaos 2: three servers, kill -9 of one that holds work", () =>
   Effect.gen(function*() {
-    const scenario = "2"
-    const { fleet, query, accounts, receiver } = yield* Chaos.begin(scenario, ["a", "b", "c"], 20)
-    const jobs = Chaos.plan(accounts, 10, (a) => a % 3)
     const failover = { ms: Number.NaN }
     let watcher: Fiber.Fiber<void> | undefined
     let victim = -1
-    const driven = yield* Chaos.drive({
-      scenario,
-      fleet,
-      query,
-      jobs,
-      receiver,
+    const ofVictim = (accounts: ReadonlyArray<string>) => accounts.filter((_, a) => a % 3 === victim)
+    const checked = yield* Chaos.runScenario({
+      id: "2",
+      title: "2. three servers, kill -9 of one that holds work (not restarted)",
+      servers: ["a", "b", "c"],
+      jobsPerAccount: 10,
+      via: (a) => a % 3,
       wave: 40,
-      budgetMs: 120_000,
       stallSteps: 25,
-      during: (_step, doneRatio) =>
+      chaos: (world) => (_step, doneRatio) =>
         // Once every job is created (through its account's server) and a third of them ended.
-        victim >= 0 || doneRatio < 0.3 || jobs.some((job) => job.id === undefined)
+        victim >= 0 || doneRatio < 0.3 || world.jobs.some((job) => job.id === undefined)
           ? Effect.void
           : Effect.gen(function*() {
             // The server whose accounts have the most work left.
-            const open = yield* query(Effect.gen(function*() {
+            const open = yield* world.query(Effect.gen(function*() {
               const sql = yield* SqlClient.SqlClient
               return yield* sql<{ account: string; open: string }>`
                 SELECT account_id::text AS account, count(*) AS open FROM jobs
                 WHERE status IN ('queued', 'scheduled', 'running') GROUP BY account_id`
             }))
             const openOf = (index: number) =>
-              open.filter((row) => accounts.indexOf(row.account) % 3 === index)
+              open.filter((row) => world.accounts.indexOf(row.account) % 3 === index)
                 .reduce((sum, row) => sum + Number(row.open), 0)
             victim = [0, 1, 2].reduce((best, index) => openOf(index) > openOf(best) ? index : best, 0)
             yield* Chaos.realSleep(randomInt(0, 400))
-            yield* fleet.kill(fleet.servers[victim])
+            yield* world.fleet.kill(world.fleet.servers[victim])
             const killedAt = Date.now()
             Chaos.log(
-              scenario,
-              `kill -9 of server ${fleet.servers[victim].name} (${openOf(victim)} open jobs on its accounts); not restarted`
+              world.scenario,
+              `kill -9 of server ${world.fleet.servers[victim].name} (${openOf(victim)} open jobs on its accounts); not restarted`
             )
-            watcher = yield* Effect.forkScoped(firstWrite(query, victimAccounts(accounts, victim), killedAt, failover))
+            watcher = yield* Effect.forkScoped(firstWrite(world.query, ofVictim(world.accounts), killedAt, failover))
+          }),
+      after: (world) =>
+        Effect.gen(function*() {
+          if (watcher !== undefined) yield* Fiber.interrupt(watcher)
+          world.notes.push(
+            Number.isNaN(failover.ms)
+              ? "kill -9 to the first write on a new owner: none (no write of the dead server's accounts ran on the survivors)"
+              : `kill -9 to the first write on a new owner: ${failover.ms} ms (real time, the harness moving the clock)`
+          )
+          // New work for the dead server's accounts, through a survivor.
+          const survivor = world.fleet.live()[0]
+          const later = Chaos.plan(ofVictim(world.accounts), 1, () => world.fleet.servers.indexOf(survivor), 100)
+          Chaos.log(world.scenario, `${later.length} new jobs for the dead server's accounts, through server ${survivor.name}`)
+          const { fleet, query, receiver } = world
+          yield* Chaos.drive({
+            scenario: world.scenario, fleet, query, receiver, jobs: later, wave: later.length, budgetMs: 30_000, stallSteps: 10,
+            during: () => Effect.void
           })
+          const counts = yield* Chaos.count(query, later, receiver)
+          world.notes.push(
+            `new jobs for the dead server's accounts created through a survivor afterwards: ` +
+              `${counts.completed + counts.failed} of ${later.length} ended, ${counts.stuck} stuck`
+          )
+          return { newJobsStuck: counts.stuck, slowFailover: failover.ms <= 30_000 ? 0 : 1 }
+        })
     })
-    if (watcher !== undefined) yield* Fiber.interrupt(watcher)
-    yield* Chaos.drainWebhooks(scenario, fleet, query, receiver, driven.nowMs)
-    const counts = yield* Chaos.count(query, jobs, receiver)
-
-    // Then new work for the dead server's accounts, through a survivor.
-    const survivor = fleet.live()[0]
-    const later = Chaos.plan(victimAccounts(accounts, victim), 1, () => fleet.servers.indexOf(survivor), 100)
-    Chaos.log(scenario, `${later.length} new jobs for the dead server's accounts, through server ${survivor.name}`)
-    yield* Chaos.drive({ scenario, fleet, query, jobs: later, receiver, wave: later.length, budgetMs: 30_000, stallSteps: 10, during: () => Effect.void })
-    const laterCounts = yield* Chaos.count(query, later, receiver)
-
-    Chaos.report("2. three servers, kill -9 of one that holds work (not restarted)", counts, [
-      `driving: ${driven.ended}, ${driven.testClockHours.toFixed(1)} h of test clock`,
-      fleet.settled(),
-      Number.isNaN(failover.ms)
-        ? "kill -9 to the first write on a new owner: none (no write of the dead server's accounts ran on the survivors)"
-        : `kill -9 to the first write on a new owner: ${failover.ms} ms (real time, the harness moving the clock)`,
-      `new jobs for the dead server's accounts created through a survivor afterwards: ${laterCounts.completed + laterCounts.failed} of ${later.length} ended, ${laterCounts.stuck} stuck`
-    ])
-    assert.deepStrictEqual(
-      { lost: counts.lost, doubled: counts.doubled, stuck: counts.stuck, newJobsStuck: laterCounts.stuck },
-      { lost: 0, doubled: 0, stuck: 0, newJobsStuck: 0 }
-    )
-    assert.isAtMost(failover.ms, 30_000, "kill -9 to the first write on a new owner")
+    assert.deepStrictEqual(checked, { lost: 0, doubled: 0, stuck: 0, newJobsStuck: 0, slowFailover: 0 })
   }))
-
-const victimAccounts = (accounts: ReadonlyArray<string>, victim: number) => accounts.filter((_, a) => a % 3 === victim)
 
 /** Waits for the first write of one of `accounts` after the kill, and notes how long it took. */
 const firstWrite = (query: Chaos.Query, accounts: ReadonlyArray<string>, killedAt: number, failover: { ms: number }) =>

@@ -363,8 +363,11 @@ const progress = (query: Query, ids: ReadonlyArray<string>, nowMs: number, stepM
       FROM jobs WHERE status IN ('queued', 'scheduled', 'running') AND is_write
       ORDER BY account_id, seq`
     const running = heads.filter((head) => head.status === "running").length
-    const dues = heads.map((head) => head.due === null ? null : new Date(head.due).getTime())
-    const waitingLong = heads.length > 0 && dues.every((due) => due !== null && due > nowMs + stepMs)
+    // Heads still running here were left so by a dead process (the step's own writes have
+    // ended): they do not hold the clock back.
+    const dues = heads.filter((head) => head.status !== "running")
+      .map((head) => head.due === null ? null : new Date(head.due).getTime())
+    const waitingLong = dues.length > 0 && dues.every((due) => due !== null && due > nowMs + stepMs)
     const jumpTo = waitingLong ? Math.min(...dues.map((due) => due ?? Infinity)) : null
     return { finished: Number(counts[0].finished), open: Number(counts[0].open), running, jumpTo }
   }))
@@ -409,7 +412,7 @@ export const drive = (options: Drive) =>
       const ids = jobs.flatMap((job) => job.id === undefined ? [] : [job.id])
       const stepMs = randomInt(60_000, 120_001)
       const before = yield* progress(query, ids, now, stepMs)
-      now = before.jumpTo !== null && before.running === 0 ? before.jumpTo : now + stepMs
+      now = before.jumpTo ?? now + stepMs
       receiver.nowMs = now
       yield* moveClock(fleet, now)
       yield* Fiber.join(chaos)
@@ -590,5 +593,102 @@ export const report = (title: string, counts: Counts, notes: ReadonlyArray<strin
     ""
   ].join("\n"))
 }
+
+// ---------------------------------------------------------------------------------------------
+// A scenario from start to verdict.
+
+/** What a scenario's chaos works on. */
+export interface World extends Effect.Success<ReturnType<typeof begin>> {
+  readonly scenario: string
+  readonly jobs: Array<PlannedJob>
+  /** Lines printed under the table (timings, what the chaos did). */
+  readonly notes: Array<string>
+}
+
+export interface Scenario {
+  readonly id: string
+  readonly title: string
+  readonly servers: ReadonlyArray<string>
+  readonly jobsPerAccount: number
+  /** The server (its index) each account's jobs are created through; the first by default. */
+  readonly via?: (accountIndex: number) => number
+  /** Jobs created per step until all are. */
+  readonly wave: number
+  readonly stallSteps?: number
+  /** The chaos of each step (see `Drive.during`). */
+  readonly chaos: (world: World) => Drive["during"]
+  /** After the table's counts are taken: more work, and more counts that must be 0. */
+  readonly after?: (world: World) => Effect.Effect<Record<string, number>, Error, Scope.Scope>
+  /** Whether undelivered `job.*` events fail the scenario (they are always counted). */
+  readonly deliveriesChecked?: boolean
+}
+
+/**
+ * Runs a scenario: sets up, drives the workload through the chaos, lets the webhooks drain,
+ * counts, prints the table; answers the counts that must be 0 (lost, doubled, stuck, and what
+ * the scenario adds).
+ */
+export const runScenario = (spec: Scenario) =>
+  Effect.gen(function*() {
+    const began = Date.now()
+    const world: World = {
+      ...(yield* begin(spec.id, spec.servers, 20)),
+      scenario: spec.id,
+      jobs: [],
+      notes: []
+    }
+    world.jobs.push(...plan(world.accounts, spec.jobsPerAccount, spec.via ?? (() => 0)))
+    const driven = yield* drive({
+      scenario: spec.id,
+      fleet: world.fleet,
+      query: world.query,
+      jobs: world.jobs,
+      receiver: world.receiver,
+      wave: spec.wave,
+      budgetMs: 150_000,
+      during: spec.chaos(world),
+      ...(spec.stallSteps === undefined ? {} : { stallSteps: spec.stallSteps })
+    })
+    const drained = yield* drainWebhooks(spec.id, world.fleet, world.query, world.receiver, driven.nowMs)
+    const counts = yield* count(world.query, world.jobs, world.receiver)
+    const more = spec.after === undefined ? {} : yield* spec.after(world)
+    report(spec.title, counts, [
+      `driving: ${driven.ended} after ${driven.testClockHours.toFixed(1)} h of test clock; ` +
+      `the webhooks' retries were given ${((drained - driven.nowMs) / 3_600_000).toFixed(1)} h more; ` +
+      `deliveries the receiver refused (signature or timestamp): ${world.receiver.refused}`,
+      world.fleet.settled(),
+      ...world.notes,
+      `scenario time: ${((Date.now() - began) / 1000).toFixed(0)} s`
+    ])
+    const checked: Record<string, number> = {
+      lost: counts.lost,
+      doubled: counts.doubled,
+      stuck: counts.stuck,
+      ...(spec.deliveriesChecked === true ? { undelivered: counts.undelivered } : {}),
+      ...more
+    }
+    return checked
+  })
+
+/** `count` distinct random steps from `from` to `to` (inclusive). */
+export const randomSteps = (count: number, from: number, to: number) => {
+  const steps = new Set<number>()
+  while (steps.size < count) steps.add(randomInt(from, to + 1))
+  return steps
+}
+
+/** `kill -9` of the server at a random moment of the step, started again at once. */
+export const killAndRestart = (world: World, server: ChaosServer, step: number) =>
+  Effect.gen(function*() {
+    yield* realSleep(randomInt(0, 400))
+    yield* world.fleet.kill(server)
+    const killed = Date.now()
+    const received = world.receiver.received.size
+    yield* world.fleet.start(server)
+    world.notes.push(
+      `kill -9 at step ${step}: ready again ${Date.now() - killed} ms later (${received} job events had been received)`
+    )
+    log(world.scenario, `kill -9 of server ${server.name} at step ${step}, restarted`)
+  })
 
 export { log, realSleep }
