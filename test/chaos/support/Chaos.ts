@@ -487,6 +487,8 @@ export interface Counts {
   readonly undelivered: number
   /** Failure types of the failed jobs, with how many. */
   readonly failures: Record<string, number>
+  /** Statuses (and what they wait for) of the stuck jobs, with how many. */
+  readonly stuckStatuses: Record<string, number>
   /** What `doubled` is made of: writes (tokens) with each kind of evidence. */
   readonly doubles: Record<string, number>
   /** Writes the network carried out whose job does not say completed. */
@@ -500,8 +502,9 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
     const acknowledged = jobs.flatMap((job) => job.id === undefined ? [] : [job.id])
     const found = yield* query(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ id: string; status: string; error: string | null }>`
-        SELECT id::text AS id, status, error->>'type' AS error FROM jobs WHERE id::text IN ${sql.in(acknowledged)}`
+      const rows = yield* sql<{ id: string; status: string; error: string | null; waiting: string | null }>`
+        SELECT id::text AS id, status, error->>'type' AS error, waiting_reason AS waiting
+        FROM jobs WHERE id::text IN ${sql.in(acknowledged)}`
       // The same write twice on the network: one key recorded twice, or one token's invitation or
       // message twice; and one request made into two jobs (a retried create under the same
       // Idempotency-Key), which sends twice whatever the network allows twice.
@@ -527,6 +530,7 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
     }))
     const byId = new Map(found.rows.map((row) => [row.id, row]))
     const failures: Record<string, number> = {}
+    const stuckStatuses: Record<string, number> = {}
     let completed = 0
     let failed = 0
     let stuck = 0
@@ -536,7 +540,11 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
         failed++
         const type = row.error ?? row.status
         failures[type] = (failures[type] ?? 0) + 1
-      } else stuck++
+      } else {
+        stuck++
+        const state = row.waiting === null ? row.status : `${row.status} (waiting for ${row.waiting})`
+        stuckStatuses[state] = (stuckStatuses[state] ?? 0) + 1
+      }
     }
     const events = yield* jobEventIds(query)
     return {
@@ -551,6 +559,7 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
       events: events.length,
       undelivered: events.filter((event) => !receiver.received.has(event.id)).length,
       failures,
+      stuckStatuses,
       doubles: found.evidence.reduce<Record<string, number>>(
         (kinds, row) => ({ ...kinds, [row.evidence]: (kinds[row.evidence] ?? 0) + 1 }),
         {}
@@ -583,7 +592,7 @@ export const report = (title: string, counts: Counts, notes: ReadonlyArray<strin
     line(columns.map(([name]) => name)),
     rule,
     line(columns.map(([, value]) => String(value))),
-    `failed by type: ${JSON.stringify(counts.failures)}`,
+    `failed by type: ${JSON.stringify(counts.failures)}; stuck by status: ${JSON.stringify(counts.stuckStatuses)}`,
     `doubled writes, by evidence (two jobs for one request, two invitations or messages with one token, one key twice): ${
       JSON.stringify(counts.doubles)
     }`,
