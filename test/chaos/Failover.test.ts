@@ -11,10 +11,9 @@ import { randomInt } from "node:crypto"
 import { assert, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
-import { postgresBin } from "../support/OwnPostgres.ts"
 import * as Chaos from "./support/Chaos.ts"
 
-it.live.skipIf(postgresBin === undefined)("chaos 2: three servers, kill -9 of one that holds work", () =>
+it.live("chaos 2: three servers, kill -9 of one that holds work", () =>
   Effect.gen(function*() {
     const failover = { ms: Number.NaN }
     let watcher: Fiber.Fiber<void> | undefined

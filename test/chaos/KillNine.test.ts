@@ -4,10 +4,9 @@
  */
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { postgresBin } from "../support/OwnPostgres.ts"
 import * as Chaos from "./support/Chaos.ts"
 
-it.live.skipIf(postgresBin === undefined)("chaos 1: kill -9 five times during 600 jobs on 20 accounts", () =>
+it.live("chaos 1: kill -9 five times during 600 jobs on 20 accounts", () =>
   Effect.gen(function*() {
     // Five steps among the first 30 (the jobs are created over the first 20).
     const killAt = Chaos.randomSteps(5, 2, 30)

@@ -6,10 +6,9 @@
 import { randomInt } from "node:crypto"
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { postgresBin } from "../support/OwnPostgres.ts"
 import * as Chaos from "./support/Chaos.ts"
 
-it.live.skipIf(postgresBin === undefined)("chaos 3: a PostgreSQL restart under load", () =>
+it.live("chaos 3: a PostgreSQL restart under load", () =>
   Effect.gen(function*() {
     const thresholds = [0.2, 0.55]
     const checked = yield* Chaos.runScenario({

@@ -7,10 +7,9 @@
  */
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { postgresBin } from "../support/OwnPostgres.ts"
 import * as Chaos from "./support/Chaos.ts"
 
-it.live.skipIf(postgresBin === undefined)("chaos 4: webhook deliveries across kills", () =>
+it.live("chaos 4: webhook deliveries across kills", () =>
   Effect.gen(function*() {
     const killAt = Chaos.randomSteps(3, 2, 12)
     const checked = yield* Chaos.runScenario({

@@ -241,7 +241,10 @@ const webhookReceiver = Effect.gen(function*() {
 export const begin = (scenario: string, names: ReadonlyArray<string>, accounts: number) =>
   Effect.gen(function*() {
     const began = Date.now()
-    const postgres = yield* ownPostgres(postgresBin ?? "/usr/lib/postgresql/15/bin", { maxConnections: 200 })
+    if (postgresBin === undefined) {
+      return yield* Effect.die(new Error("The chaos suite needs PostgreSQL's binaries in /usr/lib/postgresql/<version>/bin"))
+    }
+    const postgres = yield* ownPostgres(postgresBin, { maxConnections: 200 })
     const query = yield* database(postgres.url)
     const servers = yield* fleet(scenario, postgres.url, names)
     yield* servers.start(servers.servers[0])
