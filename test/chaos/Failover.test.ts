@@ -7,7 +7,6 @@
  * accounts on a new owner is measured (at most 30 s). Then one new job per
  * account of the dead server is created through a survivor, and must run too.
  */
-import { randomInt } from "node:crypto"
 import { assert, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
@@ -27,7 +26,7 @@ it.live("chaos 2: three servers, kill -9 of one that holds work", () =>
       via: (a) => a % 3,
       wave: 40,
       stallSteps: 25,
-      chaos: (world) => (_step, doneRatio) =>
+      chaos: (world) => (_step, doneRatio, moved) =>
         // Once every job is created (through its account's server) and a third of them ended.
         victim >= 0 || doneRatio < 0.3 || world.jobs.some((job) => job.id === undefined)
           ? Effect.void
@@ -43,7 +42,7 @@ it.live("chaos 2: three servers, kill -9 of one that holds work", () =>
               open.filter((row) => world.accounts.indexOf(row.account) % 3 === index)
                 .reduce((sum, row) => sum + Number(row.open), 0)
             victim = [0, 1, 2].reduce((best, index) => openOf(index) > openOf(best) ? index : best, 0)
-            yield* Chaos.realSleep(randomInt(0, 400))
+            yield* Chaos.randomMoment(moved)
             yield* world.fleet.kill(world.fleet.servers[victim])
             const killedAt = Date.now()
             Chaos.log(

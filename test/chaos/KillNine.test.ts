@@ -16,7 +16,8 @@ it.live("chaos 1: kill -9 five times during 600 jobs on 20 accounts", () =>
       servers: ["a"],
       jobsPerAccount: 30,
       wave: 30,
-      chaos: (world) => (step) => killAt.has(step) ? Chaos.killAndRestart(world, world.fleet.servers[0], step) : Effect.void
+      chaos: (world) => (step, _done, moved) =>
+        killAt.has(step) ? Chaos.killAndRestart(world, world.fleet.servers[0], step, moved) : Effect.void
     })
     assert.deepStrictEqual(checked, { lost: 0, doubled: 0, stuck: 0 })
   }))

@@ -3,7 +3,6 @@
  * twice under load, one server, 20 autopilot accounts and 200 writes. The
  * server is not touched: it must ride through on its own.
  */
-import { randomInt } from "node:crypto"
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Chaos from "./support/Chaos.ts"
@@ -17,10 +16,10 @@ it.live("chaos 3: a PostgreSQL restart under load", () =>
       servers: ["a"],
       jobsPerAccount: 10,
       wave: 50,
-      chaos: (world) => (step, doneRatio) =>
+      chaos: (world) => (step, doneRatio, moved) =>
         thresholds.length === 0 || doneRatio < thresholds[0] ? Effect.void : Effect.gen(function*() {
           thresholds.shift()
-          yield* Chaos.realSleep(randomInt(0, 300))
+          yield* Chaos.randomMoment(moved)
           const began = Date.now()
           yield* world.postgres.control("restart")
           const restarted = Date.now() - began

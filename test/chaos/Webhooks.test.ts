@@ -19,7 +19,8 @@ it.live("chaos 4: webhook deliveries across kills", () =>
       jobsPerAccount: 10,
       wave: 50,
       deliveriesChecked: true,
-      chaos: (world) => (step) => killAt.has(step) ? Chaos.killAndRestart(world, world.fleet.servers[0], step) : Effect.void
+      chaos: (world) => (step, _done, moved) =>
+        killAt.has(step) ? Chaos.killAndRestart(world, world.fleet.servers[0], step, moved) : Effect.void
     })
     assert.deepStrictEqual(checked, { lost: 0, doubled: 0, stuck: 0, undelivered: 0 })
   }))

@@ -14,7 +14,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto"
 import { createServer } from "node:http"
-import { Duration, Effect, Exit, Fiber, Layer, Schedule, type Scope } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Layer, Schedule, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { verifyWebhook } from "../../../src/webhooks/Receiver.ts"
 import { ownPostgres, postgresBin } from "../../support/OwnPostgres.ts"
@@ -338,7 +338,7 @@ export interface Drive {
    * the writes the move lets run (wait a random moment first to land anywhere in them); the step
    * settles once it is done.
    */
-  readonly during: (step: number, doneRatio: number) => Effect.Effect<void, Error, Scope.Scope>
+  readonly during: (step: number, doneRatio: number, moved: Effect.Effect<void>) => Effect.Effect<void, Error, Scope.Scope>
   /** Real time the scenario may take, in ms. */
   readonly budgetMs: number
   /** Steps without a finished job after which the rest counts as stuck. */
@@ -409,7 +409,10 @@ export const drive = (options: Drive) =>
     let ended: "all jobs ended" | "stalled" | "out of time" = "out of time"
     while (Date.now() - began < options.budgetMs) {
       step++
-      const chaos = yield* Effect.forkChild(options.during(step, Math.max(0, lastFinished) / jobs.length))
+      const moved = yield* Deferred.make<void>()
+      const chaos = yield* Effect.forkChild(
+        options.during(step, Math.max(0, lastFinished) / jobs.length, Deferred.await(moved))
+      )
       const uncreated = jobs.filter((job) => job.id === undefined)
       yield* create(fleet, uncreated.slice(0, options.wave))
       const ids = jobs.flatMap((job) => job.id === undefined ? [] : [job.id])
@@ -418,6 +421,7 @@ export const drive = (options: Drive) =>
       now = before.jumpTo ?? now + stepMs
       receiver.nowMs = now
       yield* moveClock(fleet, now)
+      yield* Deferred.succeed(moved, undefined)
       yield* Fiber.join(chaos)
       yield* settle(query, ids, now)
       const after = yield* progress(query, ids, now, stepMs)
@@ -689,10 +693,17 @@ export const randomSteps = (count: number, from: number, to: number) => {
   return steps
 }
 
+/**
+ * A random moment of the step: a third of the time among its job creations, otherwise within
+ * 200 ms of its clock move, while the writes the move let through run.
+ */
+export const randomMoment = (moved: Effect.Effect<void>) =>
+  randomInt(3) === 0 ? realSleep(randomInt(0, 150)) : Effect.andThen(moved, realSleep(randomInt(0, 200)))
+
 /** `kill -9` of the server at a random moment of the step, started again at once. */
-export const killAndRestart = (world: World, server: ChaosServer, step: number) =>
+export const killAndRestart = (world: World, server: ChaosServer, step: number, moved: Effect.Effect<void>) =>
   Effect.gen(function*() {
-    yield* realSleep(randomInt(0, 400))
+    yield* randomMoment(moved)
     yield* world.fleet.kill(server)
     const killed = Date.now()
     const received = world.receiver.received.size
