@@ -350,8 +350,10 @@ export interface Progress {
   readonly open: number
   /** Accounts whose head write runs. */
   readonly running: number
-  /** The earliest time an account's head write waits for, when every head waits past the next step. */
-  readonly jumpTo: number | null
+  /** The earliest time past the next step an account's head write waits for, if any. */
+  readonly nextDue: number | null
+  /** Whether every head write that does not run waits past the next step. */
+  readonly allWaitLong: boolean
 }
 
 const progress = (query: Query, ids: ReadonlyArray<string>, nowMs: number, stepMs: number) =>
@@ -370,9 +372,14 @@ const progress = (query: Query, ids: ReadonlyArray<string>, nowMs: number, stepM
     // ended): they do not hold the clock back.
     const dues = heads.filter((head) => head.status !== "running")
       .map((head) => head.due === null ? null : new Date(head.due).getTime())
-    const waitingLong = dues.length > 0 && dues.every((due) => due !== null && due > nowMs + stepMs)
-    const jumpTo = waitingLong ? Math.min(...dues.map((due) => due ?? Infinity)) : null
-    return { finished: Number(counts[0].finished), open: Number(counts[0].open), running, jumpTo }
+    const later = dues.flatMap((due) => due !== null && due > nowMs + stepMs ? [due] : [])
+    return {
+      finished: Number(counts[0].finished),
+      open: Number(counts[0].open),
+      running,
+      nextDue: later.length === 0 ? null : Math.min(...later),
+      allWaitLong: dues.length > 0 && later.length === dues.length
+    }
   }))
 
 /** Waits (real time) until the writes a clock move started have ended: nothing started at `sinceMs` still runs, and nothing new finished for a moment. */
@@ -418,7 +425,9 @@ export const drive = (options: Drive) =>
       const ids = jobs.flatMap((job) => job.id === undefined ? [] : [job.id])
       const stepMs = randomInt(60_000, 120_001)
       const before = yield* progress(query, ids, now, stepMs)
-      now = before.jumpTo ?? now + stepMs
+      // Straight to the next due time when every account waits for a later one, or when the last
+      // step ended nothing (the accounts that could write are blocked).
+      now = before.nextDue !== null && (before.allWaitLong || sinceProgress > 0) ? before.nextDue : now + stepMs
       receiver.nowMs = now
       yield* moveClock(fleet, now)
       yield* Deferred.succeed(moved, undefined)
