@@ -10,7 +10,8 @@
  * same instant (`POST /v1/sandbox/clock {to}`; each process keeps its own
  * test clock and reads the database's only at start), by one to two minutes
  * a step (the pacing gap between two writes of an account), or straight to
- * the next due time when every account waits for a later day.
+ * the next due time when every account waits for a later one or the last
+ * step ended no job.
  */
 import { randomBytes, randomInt } from "node:crypto"
 import { createServer } from "node:http"
