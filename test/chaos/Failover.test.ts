@@ -65,7 +65,15 @@ it.live("chaos 2: three servers, kill -9 of one that holds work", () =>
           Chaos.log(world.scenario, `${later.length} new jobs for the dead server's accounts, through server ${survivor.name}`)
           const { fleet, query, receiver } = world
           yield* Chaos.drive({
-            scenario: world.scenario, fleet, query, receiver, jobs: later, wave: later.length, budgetMs: 30_000, stallSteps: 10,
+            scenario: world.scenario,
+            fleet,
+            query,
+            receiver,
+            jobs: later,
+            wave: later.length,
+            budgetMs: 45_000,
+            stallSteps: 10,
+            stallMs: 10_000,
             during: () => Effect.void
           })
           const counts = yield* Chaos.count(query, later, receiver)

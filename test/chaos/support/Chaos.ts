@@ -342,8 +342,13 @@ export interface Drive {
   readonly during: (step: number, doneRatio: number, moved: Effect.Effect<void>) => Effect.Effect<void, Error, Scope.Scope>
   /** Real time the scenario may take, in ms. */
   readonly budgetMs: number
-  /** Steps without a finished job after which the rest counts as stuck. */
+  /** Steps without a finished job after which the rest counts as stuck (20 by default)... */
   readonly stallSteps?: number
+  /**
+   * ...once this much real time passed too (35 s by default: failover in real time, as a
+   * cluster's runner health checks take, may take up to the 30 s the service aims at).
+   */
+  readonly stallMs?: number
 }
 
 export interface Progress {
@@ -408,6 +413,8 @@ export const drive = (options: Drive) =>
     const { scenario, fleet, query, jobs, receiver } = options
     const began = Date.now()
     const stallSteps = options.stallSteps ?? 20
+    const stallMs = options.stallMs ?? 35_000
+    let lastProgressAt = Date.now()
     let now = yield* readClock(fleet)
     receiver.nowMs = now
     const startedAt = now
@@ -438,8 +445,11 @@ export const drive = (options: Drive) =>
       if (after.finished !== lastFinished) {
         lastFinished = after.finished
         sinceProgress = 0
+        lastProgressAt = Date.now()
       } else {
         sinceProgress++
+        // Nothing moves: give what runs in real time (health checks, failover) time to act.
+        yield* realSleep(400)
       }
       if (step % 5 === 0 || after.open === 0) {
         log(
@@ -453,7 +463,7 @@ export const drive = (options: Drive) =>
         ended = "all jobs ended"
         break
       }
-      if (sinceProgress >= stallSteps) {
+      if (sinceProgress >= stallSteps && Date.now() - lastProgressAt >= stallMs) {
         ended = "stalled"
         break
       }
