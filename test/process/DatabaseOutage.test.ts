@@ -4,49 +4,11 @@
  * and the service reconnects by itself. Runs against a PostgreSQL server of
  * its own (Debian's binaries, as CI installs them), on the PostgreSQL pass.
  */
-import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { freePort, keyIn, startServer } from "../support/Processes.ts"
+import { ownPostgres, postgresBin } from "../support/OwnPostgres.ts"
+import { keyIn, startServer } from "../support/Processes.ts"
 import { serverDatabaseUrl } from "../support/TestDatabase.ts"
-
-const postgresBin = (() => {
-  const root = "/usr/lib/postgresql"
-  if (!existsSync(root)) return undefined
-  const version = readdirSync(root).sort((a, b) => Number(b) - Number(a))[0]
-  return version === undefined ? undefined : join(root, version, "bin")
-})()
-
-const asPostgres = (command: string, args: ReadonlyArray<string>) =>
-  process.getuid?.() === 0
-    ? execFileSync("runuser", ["-u", "postgres", "--", command, ...args], { stdio: "pipe" })
-    : execFileSync(command, [...args], { stdio: "pipe" })
-
-/** A PostgreSQL server of this test's own, which it may stop and start. */
-const ownPostgres = (bin: string) =>
-  Effect.acquireRelease(
-    Effect.gen(function*() {
-      const dir = mkdtempSync(join(tmpdir(), "outreach-outage-"))
-      if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir])
-      const port = yield* freePort
-      asPostgres(join(bin, "initdb"), ["-D", join(dir, "data"), "--auth=trust", "-U", "postgres"])
-      const control = (action: "start" | "stop") =>
-        Effect.sync(() =>
-          asPostgres(join(bin, "pg_ctl"), [
-            "-D", join(dir, "data"), "-l", join(dir, "log"), "-w", "-m", "fast",
-            "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off`,
-            action
-          ])
-        )
-      yield* control("start")
-      return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, control, dir }
-    }),
-    ({ control, dir }) =>
-      control("stop").pipe(Effect.ignore, Effect.andThen(Effect.sync(() => rmSync(dir, { recursive: true, force: true }))))
-  )
 
 const request = (url: string, token: string | undefined) =>
   Effect.promise(async () => {

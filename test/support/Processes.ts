@@ -82,11 +82,18 @@ export const cli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
 export const get = (url: string, token?: string) => send("GET", url, token)
 
 /** A JSON request; the reply's body parsed. */
-export const send = (method: string, url: string, token?: string, body?: unknown) =>
+export const send = (
+  method: string,
+  url: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {}
+) =>
   Effect.promise(async () => {
     const response = await fetch(url, {
       method,
       headers: {
+        ...headers,
         ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
         ...(body === undefined ? {} : { "content-type": "application/json" })
       },

@@ -20,7 +20,7 @@ const serverUrl = process.env["DATABASE_URL"]
  * under a test clock a jump of days would expire every connection at once
  * (as production builds the database below the sandbox clock, it never sees it).
  */
-const pgLayer = (url: string) =>
+export const pgLayer = (url: string) =>
   PgClient.layer({ url: Redacted.make(url), startupParameters: Database.sessionSettings }).pipe(
     Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
   )
