@@ -26,6 +26,7 @@ export const owners: Readonly<Record<string, string>> = {
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",
   sessions: "src/people-auth/Sessions.ts",
   webhook_endpoints: "src/webhooks/EndpointTable.ts",
+  workflows: "src/workflows/WorkflowStore.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
@@ -43,6 +44,12 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
     tables: ["webhook_endpoints"],
     why: "a due delivery is one whose endpoint is enabled, and an attempt needs the endpoint's URL and secrets " +
       "with the delivery: one statement each, on the hot path of the dispatcher"
+  },
+  {
+    module: "src/workflows/Waits.ts",
+    tables: ["workflows"],
+    why: "a wait's conditions hold or not for its workflow's account, person, start and pause: one statement " +
+      "finds every decided wait however many there are, and `holds` (an `if` step) uses the same definition"
   }
 ]
 
