@@ -36,6 +36,7 @@ import { Clock, Context, Effect, Layer, PubSub, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
 import type { NotFound } from "../api/Errors.ts"
 import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../api/InboxApi.ts"
@@ -52,7 +53,7 @@ import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { touchPerson } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
+import { Timestamp } from "../platform/Rows.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
@@ -72,14 +73,6 @@ export type SyncOutcome =
     readonly withdrawing: number
   }
   | { readonly _tag: "Skipped"; readonly reason: "removed" | "status" | "hours" | "budget" | "network" }
-
-const CursorRow = Schema.Struct({
-  workspaceId: Schema.String,
-  syncedUntil: Schema.NullOr(BigIntNumber),
-  connectedAt: Schema.NullOr(BigIntNumber)
-})
-const decodeCursor = Schema.decodeUnknownEffect(Schema.Array(CursorRow))
-const decodeSyncedUntil = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ syncedUntil: CursorRow.fields.syncedUntil })))
 
 const IdRow = Schema.Struct({ id: Schema.String })
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
@@ -123,13 +116,12 @@ export class Inbox extends Context.Service<Inbox, {
       const config = yield* AppConfig
       const settings = yield* InboxSettings
       const changes = yield* AccountChanges
+      const accounts = yield* AccountStore
 
       /** Records when the account is next due after an attempt at `nowMs`. */
       const scheduleNext = (accountId: string, attempt: SyncAttempt, nowMs: number) =>
         nextSyncAt(attempt, nowMs).pipe(
-          Effect.flatMap((atMs) => sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${accountId}`),
-          Effect.orDie,
-          Effect.asVoid
+          Effect.flatMap((atMs) => accounts.scheduleSync(accountId, atMs))
         )
 
       /**
@@ -161,7 +153,7 @@ export class Inbox extends Context.Service<Inbox, {
           ])
           return yield* sql.withTransaction(Effect.gen(function*() {
             // One sync of an account at a time, across servers: the status before decides the events.
-            yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
+            yield* accounts.lockForSync(accountId)
             const events: Array<NewEvent> = []
             for (const invitation of invitations) {
               const recorded = yield* recordSynced(sql, accountId, invitation)
@@ -223,9 +215,7 @@ export class Inbox extends Context.Service<Inbox, {
               jobId: null,
               atIso: Time.toIso(nowMs)
             })
-            yield* sql`
-              UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nextAt}
-              WHERE id = ${accountId}`
+            yield* accounts.recordSync(accountId, syncedUntil, nextAt)
             return {
               _tag: "Synced",
               invitations: invitations.length,
@@ -241,12 +231,13 @@ export class Inbox extends Context.Service<Inbox, {
        * invitation's withdrawal once: not again after a person rejected it or it failed, nor while a
        * withdrawal of anyone's is on its way.
        */
-      const withdrawStale = (accountId: string, workspaceId: string, nowMs: number) =>
+      const withdrawStale = (accountId: string, workspaceId: string, autoWithdrawDays: number | null, nowMs: number) =>
         Effect.gen(function*() {
+          if (autoWithdrawDays === null) return 0
           const stale = yield* sql`
-            SELECT i.id FROM invitations i JOIN accounts a ON a.id = i.account_id
-            WHERE i.account_id = ${accountId} AND i.status = 'pending' AND a.auto_withdraw_days IS NOT NULL
-              AND i.sent_at < ${Time.toIso(nowMs)}::timestamptz - a.auto_withdraw_days * interval '1 day'
+            SELECT i.id FROM invitations i
+            WHERE i.account_id = ${accountId} AND i.status = 'pending'
+              AND i.sent_at < ${Time.toIso(nowMs)}::timestamptz - ${autoWithdrawDays} * interval '1 day'
               AND NOT EXISTS (
                 SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
                   AND j.input ->> 'invitationId' = i.id
@@ -269,7 +260,7 @@ export class Inbox extends Context.Service<Inbox, {
       ) {
         const current = yield* accountFacts(sql, accountId)
         if (current === undefined) return { _tag: "Skipped", reason: "removed" } as const
-        const { account, nowMs } = current
+        const { account, nowMs, row } = current
         if (!readableStatuses.has(account.status)) {
           yield* scheduleNext(accountId, { heldUntil: null }, nowMs)
           return { _tag: "Skipped", reason: "status" } as const
@@ -283,10 +274,8 @@ export class Inbox extends Context.Service<Inbox, {
           yield* scheduleNext(accountId, { heldUntil: plan._tag === "Wait" ? plan.until : null }, nowMs)
           return { _tag: "Skipped", reason: "budget" } as const
         }
-        const [cursor] = yield* sql`
-          SELECT workspace_id::text AS "workspaceId", synced_until_ms AS "syncedUntil",
-            (extract(epoch FROM connected_at) * 1000)::bigint AS "connectedAt"
-          FROM accounts WHERE id = ${accountId}`.pipe(Effect.flatMap(decodeCursor), Effect.orDie)
+        const cursor = yield* accounts.syncCursor(accountId)
+        if (cursor === undefined) return { _tag: "Skipped", reason: "removed" } as const
         // The windows overlap a little: a change stamped with the very instant the last sync read up to
         // (the service's own withdrawal right after it) is seen again rather than missed; recording is idempotent.
         const since = Math.max(0, (cursor.syncedUntil ?? cursor.connectedAt ?? nowMs) - SYNC_OVERLAP_MS)
@@ -308,7 +297,7 @@ export class Inbox extends Context.Service<Inbox, {
           result.value.invitations,
           messages
         )
-        const withdrawing = yield* withdrawStale(accountId, cursor.workspaceId, nowMs)
+        const withdrawing = yield* withdrawStale(accountId, cursor.workspaceId, row.autoWithdrawDays, nowMs)
         return { ...synced, withdrawing }
       })
 
@@ -319,20 +308,12 @@ export class Inbox extends Context.Service<Inbox, {
       const syncDue = Effect.gen(function*() {
         const now = yield* Time.now
         const leaseUntil = yield* nextSyncAt({ heldUntil: null }, now.ms)
-        const due = yield* sql`
-          UPDATE accounts SET next_sync_at_ms = ${leaseUntil}
-          WHERE id IN (
-            SELECT id FROM accounts
-            WHERE removed_at IS NULL AND connected_at IS NOT NULL
-              AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${now.ms})
-            ORDER BY next_sync_at_ms NULLS FIRST LIMIT ${settings.batch}
-            FOR UPDATE SKIP LOCKED)
-          RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-        yield* Effect.forEach(due, (row) =>
-          syncAccount(row.id).pipe(
+        const due = yield* accounts.claimDueSyncs(now.ms, leaseUntil, settings.batch)
+        yield* Effect.forEach(due, (accountId) =>
+          syncAccount(accountId).pipe(
             Effect.catchCause((cause) =>
               Effect.logError("inbox sync failed; the account is tried again at its next interval", cause).pipe(
-                Effect.annotateLogs({ accountId: row.id })
+                Effect.annotateLogs({ accountId })
               )
             )
           ), { discard: true })
@@ -346,17 +327,10 @@ export class Inbox extends Context.Service<Inbox, {
        */
       const accountChanged = (accountId: string) =>
         Effect.gen(function*() {
-          const [cursor] = yield* sql`
-            SELECT synced_until_ms AS "syncedUntil" FROM accounts WHERE id = ${accountId} AND removed_at IS NULL`.pipe(
-            Effect.flatMap(decodeSyncedUntil),
-            Effect.orDie
-          )
+          const cursor = yield* accounts.syncedUntil(accountId)
           if (cursor === undefined) return
           const dueBy = cursor.syncedUntil === null ? null : yield* nextSyncAt({ heldUntil: null }, cursor.syncedUntil)
-          yield* sql`
-            UPDATE accounts SET next_sync_at_ms = ${dueBy}
-            WHERE id = ${accountId} AND next_sync_at_ms IS NOT NULL
-              ${dueBy === null ? sql`` : sql`AND next_sync_at_ms > ${dueBy}`}`.pipe(Effect.orDie)
+          yield* accounts.bringSyncForward(accountId, dueBy)
         })
 
       if (config.inboxSync) {
@@ -380,10 +354,7 @@ export class Inbox extends Context.Service<Inbox, {
 
       const invitations = Effect.fn("Inbox.invitations")(
         function*(workspaceId: string, accountId: string, status: typeof InvitationFilter.Type) {
-          const account = yield* sql`
-            SELECT 1 AS found FROM accounts WHERE id = ${accountId} AND workspace_id = ${workspaceId}
-              AND removed_at IS NULL`.pipe(Effect.orDie)
-          if (account.length === 0) return yield* Effect.fail(accountNotFound(accountId))
+          if (!(yield* accounts.exists(workspaceId, accountId))) return yield* Effect.fail(accountNotFound(accountId))
           return yield* sql`
             SELECT id, provider_id AS "providerId", note, status, source, sent_at AS "sentAt", resolved_at AS "resolvedAt"
             FROM invitations
@@ -394,5 +365,5 @@ export class Inbox extends Context.Service<Inbox, {
 
       return Inbox.of({ syncAccount, syncDue, invitations })
     })
-  )
+  ).pipe(Layer.provide(AccountStore.layer))
 }

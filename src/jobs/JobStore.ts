@@ -7,8 +7,9 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
@@ -16,7 +17,6 @@ import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { recordJobResult } from "../people/Invitations.ts"
 import { linkJobResult } from "../people/Touches.ts"
-import { EpochMillis } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
@@ -59,7 +59,6 @@ export interface JobFilters {
 
 const failureJson = (error: JobFailure) => JSON.stringify(error)
 
-const decodeGate = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ writesNotBefore: Schema.NullOr(EpochMillis) })))
 
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
@@ -103,6 +102,7 @@ export class JobStore extends Context.Service<JobStore, {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
       const approvals = yield* ApprovalTable
+      const accounts = yield* AccountStore
       const select = sql.unsafe(jobColumns)
       const runnable = [...runnableStatuses]
       const cancellable = [...cancellableStatuses]
@@ -203,12 +203,10 @@ export class JobStore extends Context.Service<JobStore, {
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
           // The account lock makes "one write at a time" hold across servers too.
-          const account = yield* sql`
-            SELECT writes_not_before AS "writesNotBefore" FROM accounts
-            WHERE id = ${job.accountId} AND removed_at IS NULL FOR UPDATE`.pipe(Effect.flatMap(decodeGate))
-          if (account.length === 0) return false
+          const account = yield* accounts.lockWriteGate(job.accountId)
+          if (account === undefined) return false
           if (job.isWrite) {
-            const gate = account[0].writesNotBefore
+            const gate = account.writesNotBefore
             if (gate !== null && gate > now.ms) return false
             const busy = yield* sql`
               SELECT 1 FROM jobs WHERE account_id = ${job.accountId} AND is_write AND status = 'running' LIMIT 1`
@@ -253,10 +251,7 @@ export class JobStore extends Context.Service<JobStore, {
           if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)
           // The person the job was about has a new dealing with the workspace.
           if (ending._tag === "Completed") yield* linkJobResult(sql, job, ending.result, now.iso)
-          if (ending.writesNotBefore !== null) {
-            yield* sql`UPDATE accounts SET writes_not_before = ${Time.toIso(ending.writesNotBefore)}::timestamptz
-                       WHERE id = ${job.accountId}`
-          }
+          if (ending.writesNotBefore !== null) yield* accounts.setWriteGate(job.accountId, ending.writesNotBefore)
           // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
           if (ending._tag === "Failed" && ending.error.type === "cancelled") {
             yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
@@ -316,7 +311,7 @@ export class JobStore extends Context.Service<JobStore, {
         release
       })
     })
-  ).pipe(Layer.provide(ApprovalTable.layer))
+  ).pipe(Layer.provide([ApprovalTable.layer, AccountStore.layer]))
 }
 
 /** The envelope fields of a stored job error, for job events. */

@@ -19,6 +19,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
   account_limits: "src/accounts/Budgets.ts",
+  accounts: "src/accounts/AccountStore.ts",
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
   outbox_events: "src/events/Outbox.ts",
@@ -39,6 +40,13 @@ interface JoinedRead {
 }
 
 export const joinedReads: ReadonlyArray<JoinedRead> = [
+  {
+    module: "src/people/People.ts",
+    tables: ["accounts"],
+    why: "a person's timeline names each account by its label, and the other seat holding a person is one of the " +
+      "workspace's live accounts: joined into the people reads, since people/ stands beside accounts/ in the " +
+      "import rule and cannot call AccountStore"
+  },
   {
     module: "src/webhooks/DeliveryStore.ts",
     tables: ["webhook_endpoints"],
