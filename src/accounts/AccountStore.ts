@@ -21,6 +21,7 @@ import { BigIntNumber, EpochMillis } from "../platform/Rows.ts"
 import { accountColumns, AccountRow } from "./AccountRow.ts"
 import { limitOverridesOf, replaceLimitOverrides, usageOf } from "./Budgets.ts"
 import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
+import { WorkspaceTable } from "./WorkspaceTable.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
 
@@ -166,6 +167,7 @@ export class AccountStore extends Context.Service<AccountStore, {
     AccountStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const workspaces = yield* WorkspaceTable
       const select = sql.unsafe(accountColumns)
 
       const rowsWhere = (where: Statement.Fragment) =>
@@ -196,21 +198,16 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         list: (workspaceId) => rowsWhere(sql`a.workspace_id = ${workspaceId}`),
 
-        seatsTotal: (workspaceId) =>
-          sql<{ readonly total: number }>`SELECT seats_total AS total FROM workspaces WHERE id = ${workspaceId}`.pipe(
-            Effect.map((rows) => rows[0]?.total ?? 0),
-            Effect.orDie
-          ),
+        seatsTotal: workspaces.seatsTotal,
 
         // The workspace row lock serialises connects of one workspace: seats can never be oversold.
         // The count is a statement of its own, so it sees what the previous holder of the lock committed.
         lockSeats: (workspaceId) =>
           Effect.gen(function*() {
-            const locked = yield* sql<{ readonly total: number }>`
-              SELECT seats_total AS total FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`
+            const total = yield* workspaces.lockSeatsTotal(workspaceId)
             const counted = yield* sql<{ readonly taken: number }>`
               SELECT count(*)::int AS taken FROM accounts WHERE workspace_id = ${workspaceId} AND removed_at IS NULL`
-            return { taken: counted[0].taken, total: locked[0].total }
+            return { taken: counted[0].taken, total }
           }).pipe(Effect.orDie),
 
         insert: (account, nowMs) => {
@@ -330,5 +327,5 @@ export class AccountStore extends Context.Service<AccountStore, {
               ${dueByMs === null ? sql`` : sql`AND next_sync_at_ms > ${dueByMs}`}`.pipe(Effect.asVoid, Effect.orDie)
       })
     })
-  )
+  ).pipe(Layer.provide(WorkspaceTable.layer))
 }

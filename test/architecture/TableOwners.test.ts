@@ -26,8 +26,10 @@ export const owners: Readonly<Record<string, string>> = {
   people: "src/people/People.ts",
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",
   sessions: "src/people-auth/Sessions.ts",
+  users: "src/people-auth/Users.ts",
   webhook_endpoints: "src/webhooks/EndpointTable.ts",
   workflows: "src/workflows/WorkflowStore.ts",
+  workspaces: "src/accounts/WorkspaceTable.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts"
 }
@@ -40,6 +42,24 @@ interface JoinedRead {
 }
 
 export const joinedReads: ReadonlyArray<JoinedRead> = [
+  {
+    module: "src/people-auth/SignIn.ts",
+    tables: ["users"],
+    why: "a sign-in challenge is opened with the person's email and secret in the same read, so an expired or " +
+      "unknown challenge and the person behind it are one answer"
+  },
+  {
+    module: "src/people-auth/Team.ts",
+    tables: ["users", "workspaces"],
+    why: "a team invitation is listed and opened with its workspace's name and the name of the person who sent it " +
+      "(LEFT JOIN: the inviter may have left), in one read"
+  },
+  {
+    module: "src/people-auth/Users.ts",
+    tables: ["workspaces"],
+    why: "signing in looks for the email's people in active workspaces only: the workspace's status filters the " +
+      "same read that finds the password to check"
+  },
   {
     module: "src/people/People.ts",
     tables: ["accounts"],
