@@ -1,9 +1,9 @@
 /**
  * Jobs in PostgreSQL: every status change is one statement guarded by the
  * status it moves from, so two fibers (or two servers) can never both start,
- * finish or cancel one job; a finished job's event, its spend, what it did
- * to the account's invitations and the person it was about go in the same
- * transaction.
+ * finish or cancel one job; a finished job's event, its spend and its
+ * command's completion effects (`people/Completions.ts`: the invitation a
+ * connect sent, the person the job was about) go in the same transaction.
  *
  * @since 1.0.0
  */
@@ -15,8 +15,7 @@ import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
-import { recordJobResult } from "../people/Invitations.ts"
-import { linkJobResult } from "../people/Touches.ts"
+import { completeJob } from "../people/Completions.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
@@ -247,10 +246,14 @@ export class JobStore extends Context.Service<JobStore, {
               atIso: now.iso
             })
           }
-          // The invitation a connect sent, or a withdrawal, is the service's record from this moment on.
-          if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)
-          // The person the job was about has a new dealing with the workspace.
-          if (ending._tag === "Completed") yield* linkJobResult(sql, job, ending.result, now.iso)
+          // The command's completion effects (a connect's invitation, the person touched), then the job's link
+          // to that person: a job the Executor linked before it ran keeps its link.
+          if (ending._tag === "Completed") {
+            const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
+            if (personId !== undefined) {
+              yield* sql`UPDATE jobs SET person_id = COALESCE(person_id, ${personId}) WHERE id = ${job.id}`
+            }
+          }
           if (ending.writesNotBefore !== null) yield* accounts.setWriteGate(job.accountId, ending.writesNotBefore)
           // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
           if (ending._tag === "Failed" && ending.error.type === "cancelled") {

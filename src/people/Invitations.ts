@@ -2,7 +2,7 @@
  * Where the invitations an account sent are recorded, from the two places
  * that learn of them: the service's own writes (a `connect` job sends one,
  * with source `svc`; `withdraw_invite` withdraws one), recorded with the job's
- * ending, and syncing, which finds every change on the network, including
+ * ending by its command's completion (`Completions.ts`), and syncing, which finds every change on the network, including
  * invitations sent elsewhere (source `external`).
  *
  * Either may come first: a sync can read the network between a `connect`
@@ -11,7 +11,7 @@
  * withdrawal never undoes it: once resolved, an invitation never becomes
  * pending again.
  *
- * It sits with the people (beside `Touches.ts`, the other record a job's
+ * It sits with the people (beside `touchPerson`, the other record a job's
  * ending and syncing both write) so that `jobs/` and `inbox/` each depend on
  * it without depending on each other.
  *
@@ -19,37 +19,32 @@
  */
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
+import type { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
 
-const decodeSent = Schema.decodeUnknownOption(InvitationSent)
-const decodeWithdrawn = Schema.decodeUnknownOption(InvitationWithdrawn)
 
 /**
- * Records what a completed job of the account did to its invitations (a
- * `connect` or a `withdraw_invite`; other jobs change none). Runs inside the
- * job's ending transaction.
+ * Records the invitation a completed `connect` of the account sent (its
+ * completion effect, `Completions.ts`), inside the job's ending transaction.
  */
-export const recordJobResult = (sql: SqlClient.SqlClient, accountId: string, kind: string, result: unknown) =>
-  Effect.gen(function*() {
-    if (kind === "connect") {
-      const sent = decodeSent(result)
-      if (sent._tag === "None") return
-      const { invitationId, person, note, sentAt } = sent.value
-      yield* sql`
-        INSERT INTO invitations (account_id, id, provider_id, name, note, status, source, sent_at)
-        VALUES (${accountId}, ${invitationId}, ${person.providerId}, ${person.name}, ${note}, 'pending', 'svc',
-          ${sentAt}::timestamptz)
-        ON CONFLICT (account_id, id) DO UPDATE SET source = 'svc', name = EXCLUDED.name, note = EXCLUDED.note`
-    } else if (kind === "withdraw_invite") {
-      const withdrawn = decodeWithdrawn(result)
-      if (withdrawn._tag === "None") return
-      yield* sql`
-        UPDATE invitations SET status = 'withdrawn', resolved_at = ${withdrawn.value.withdrawnAt}::timestamptz
-        WHERE account_id = ${accountId} AND id = ${withdrawn.value.invitationId} AND status = 'pending'`
-    }
-  })
+export const recordSent = (sql: SqlClient.SqlClient, accountId: string, sent: typeof InvitationSent.Type) =>
+  sql`
+    INSERT INTO invitations (account_id, id, provider_id, name, note, status, source, sent_at)
+    VALUES (${accountId}, ${sent.invitationId}, ${sent.person.providerId}, ${sent.person.name}, ${sent.note}, 'pending',
+      'svc', ${sent.sentAt}::timestamptz)
+    ON CONFLICT (account_id, id) DO UPDATE SET source = 'svc', name = EXCLUDED.name, note = EXCLUDED.note`.pipe(
+    Effect.asVoid
+  )
+
+/**
+ * Marks withdrawn the invitation a completed `withdraw_invite` of the account
+ * withdrew (its completion effect), inside the job's ending transaction.
+ */
+export const recordWithdrawn = (sql: SqlClient.SqlClient, accountId: string, withdrawn: typeof InvitationWithdrawn.Type) =>
+  sql`
+    UPDATE invitations SET status = 'withdrawn', resolved_at = ${withdrawn.withdrawnAt}::timestamptz
+    WHERE account_id = ${accountId} AND id = ${withdrawn.invitationId} AND status = 'pending'`.pipe(Effect.asVoid)
 
 const SyncedRow = Schema.Struct({
   source: InvitationSource,
