@@ -17,7 +17,7 @@ import { Mode } from "../domain/Account.ts"
 import type { LimitOverride, Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { WorkingHours } from "../domain/WorkingHours.ts"
-import { BigIntNumber, EpochMillis } from "../platform/Rows.ts"
+import { BigIntNumber, EpochMillis, firstRow } from "../platform/Rows.ts"
 import { accountColumns, AccountRow } from "./AccountRow.ts"
 import { limitOverridesOf, replaceLimitOverrides, usageOf } from "./Budgets.ts"
 import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
@@ -34,11 +34,7 @@ const decodePlanRows = Schema.decodeUnknownEffect(Schema.Array(PlanRow))
 export const planRowOf = (sql: SqlClient.SqlClient, accountId: string): Effect.Effect<PlanRow | undefined> =>
   sql`
     SELECT ${sql.unsafe(accountColumns)}, a.writes_not_before AS "writesNotBefore" FROM accounts a
-    WHERE a.id = ${accountId} AND a.removed_at IS NULL`.pipe(
-    Effect.flatMap(decodePlanRows),
-    Effect.map((rows) => rows.at(0)),
-    Effect.orDie
-  )
+    WHERE a.id = ${accountId} AND a.removed_at IS NULL`.pipe(Effect.flatMap(decodePlanRows), firstRow)
 
 const decodeGates = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ writesNotBefore: PlanRow.fields.writesNotBefore })))
 const decodeModes = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ mode: Mode })))
@@ -265,11 +261,7 @@ export class AccountStore extends Context.Service<AccountStore, {
         lockWriteGate: (id) =>
           sql`
             SELECT writes_not_before AS "writesNotBefore" FROM accounts
-            WHERE id = ${id} AND removed_at IS NULL FOR UPDATE`.pipe(
-            Effect.flatMap(decodeGates),
-            Effect.map((rows) => rows.at(0)),
-            Effect.orDie
-          ),
+            WHERE id = ${id} AND removed_at IS NULL FOR UPDATE`.pipe(Effect.flatMap(decodeGates), firstRow),
 
         setWriteGate: (id, atMs) =>
           sql`UPDATE accounts SET writes_not_before = ${Time.toIso(atMs)}::timestamptz WHERE id = ${id}`.pipe(
@@ -283,11 +275,7 @@ export class AccountStore extends Context.Service<AccountStore, {
           sql`
             SELECT workspace_id::text AS "workspaceId", synced_until_ms AS "syncedUntil",
               (extract(epoch FROM connected_at) * 1000)::bigint AS "connectedAt"
-            FROM accounts WHERE id = ${id}`.pipe(
-            Effect.flatMap(decodeCursors),
-            Effect.map((rows) => rows.at(0)),
-            Effect.orDie
-          ),
+            FROM accounts WHERE id = ${id}`.pipe(Effect.flatMap(decodeCursors), firstRow),
 
         scheduleSync: (id, atMs) =>
           sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
@@ -314,11 +302,8 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         syncedUntil: (id) =>
           sql`
-            SELECT synced_until_ms AS "syncedUntil" FROM accounts WHERE id = ${id} AND removed_at IS NULL`.pipe(
-            Effect.flatMap(decodeSyncedUntil),
-            Effect.map((rows) => rows.at(0)),
-            Effect.orDie
-          ),
+            SELECT synced_until_ms AS "syncedUntil" FROM accounts
+            WHERE id = ${id} AND removed_at IS NULL`.pipe(Effect.flatMap(decodeSyncedUntil), firstRow),
 
         bringSyncForward: (id, dueByMs) =>
           sql`

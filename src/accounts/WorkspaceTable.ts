@@ -14,7 +14,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Timestamp } from "../platform/Rows.ts"
+import { firstRow, Timestamp } from "../platform/Rows.ts"
 
 export const Workspace = Schema.Struct({
   id: Schema.String,
@@ -59,7 +59,7 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
       const sql = yield* SqlClient.SqlClient
       const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
       const first = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-        query.pipe(Effect.flatMap(decodeWorkspaces), Effect.map((rows) => rows.at(0)), Effect.orDie)
+        firstRow(Effect.flatMap(query, decodeWorkspaces))
       const total = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
         query.pipe(Effect.flatMap(decodeTotals), Effect.map((rows) => rows.at(0)?.total ?? 0), Effect.orDie)
 

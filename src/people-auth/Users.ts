@@ -10,7 +10,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Role } from "../domain/Principal.ts"
-import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { firstRow, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 const RoleSchema = Schema.Literals(["owner", "admin", "member"])
 
@@ -111,11 +111,8 @@ export class Users extends Context.Service<Users, {
           ),
         member: (workspaceId, userId) =>
           sql`
-            SELECT ${memberColumns} FROM users u WHERE u.workspace_id = ${workspaceId} AND u.id = ${userId}`.pipe(
-            Effect.flatMap(decodeMembers),
-            Effect.map((rows) => rows.at(0)),
-            Effect.orDie
-          ),
+            SELECT ${memberColumns} FROM users u
+            WHERE u.workspace_id = ${workspaceId} AND u.id = ${userId}`.pipe(Effect.flatMap(decodeMembers), firstRow),
         idByEmail: (workspaceId, email) =>
           ids(sql`SELECT id::text AS id FROM users WHERE workspace_id = ${workspaceId} AND lower(email) = ${email}`)
             .pipe(Effect.map((found) => found.at(0))),
@@ -166,11 +163,7 @@ export class Users extends Context.Service<Users, {
         totp: (userId) =>
           sql`
             SELECT u.email, u.totp_secret AS secret, u.totp_pending_secret AS pending, u.totp_enabled_at AS "enabledAt"
-            FROM users u WHERE u.id = ${userId}`.pipe(
-            Effect.flatMap(decodeTotp),
-            Effect.map((rows) => rows.at(0)),
-            Effect.orDie
-          ),
+            FROM users u WHERE u.id = ${userId}`.pipe(Effect.flatMap(decodeTotp), firstRow),
         setPendingSecret: (userId, secret) =>
           sql`UPDATE users SET totp_pending_secret = ${secret} WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
         enableTotp: (userId, step, nowIso) =>

@@ -13,7 +13,7 @@ import { SqlClient } from "effect/sql"
 import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
 import { type EventType, EventTypeSchema } from "../domain/Events.ts"
 import type { WebhookMode } from "../domain/WebhookPayload.ts"
-import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { firstRow, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 const Mode = Schema.Literals(["fat", "thin"])
 
@@ -95,7 +95,7 @@ export class EndpointTable extends Context.Service<EndpointTable, {
       const rows = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
         query.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
       const first = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-        rows(query).pipe(Effect.map((found) => found.at(0)))
+        firstRow(Effect.flatMap(query, decodeEndpoints))
 
       return EndpointTable.of({
         insert: (endpoint) =>
