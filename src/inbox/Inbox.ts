@@ -32,7 +32,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Layer, PubSub, Schema } from "effect"
+import { Clock, Context, Effect, Layer, PubSub } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
@@ -41,7 +41,6 @@ import { recordSpend } from "../accounts/Budgets.ts"
 import type { NotFound } from "../api/Errors.ts"
 import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../api/InboxApi.ts"
 import { readableStatuses } from "../domain/Account.ts"
-import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import * as Time from "../domain/Time.ts"
 import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
 import type { NewEvent } from "../domain/Events.ts"
@@ -53,11 +52,11 @@ import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { touchPerson } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { Timestamp } from "../platform/Rows.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
-import { recordSynced } from "../people/Invitations.ts"
+import { invitationsOf, recordSynced, staleInvitations } from "../people/Invitations.ts"
+import { recordReceived } from "../people/Messages.ts"
 
 /** How far each sync reaches back before the previous one's end. */
 export const SYNC_OVERLAP_MS = 60_000
@@ -74,19 +73,6 @@ export type SyncOutcome =
   }
   | { readonly _tag: "Skipped"; readonly reason: "removed" | "status" | "hours" | "budget" | "network" }
 
-const IdRow = Schema.Struct({ id: Schema.String })
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
-
-const InvitationRow = Schema.Struct({
-  id: Schema.String,
-  providerId: Schema.String,
-  note: Schema.NullOr(Schema.String),
-  status: InvitationStatus,
-  source: InvitationSource,
-  sentAt: Timestamp,
-  resolvedAt: Schema.NullOr(Timestamp)
-})
-const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow))
 
 export class Inbox extends Context.Service<Inbox, {
   /**
@@ -178,15 +164,7 @@ export class Inbox extends Context.Service<Inbox, {
             }
             let received = 0
             for (const { message, triage: triaged } of messages) {
-              const inserted = yield* sql<{ id: string }>`
-                INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
-                  triage_class, suggested_reply)
-                VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
-                  ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
-                  ${triaged.suggestedReply})
-                ON CONFLICT (account_id, id) DO NOTHING
-                RETURNING id`
-              if (inserted.length === 0) continue
+              if (!(yield* recordReceived(sql, accountId, message, triaged))) continue
               received++
               yield* touchPerson(
                 sql,
@@ -234,21 +212,13 @@ export class Inbox extends Context.Service<Inbox, {
       const withdrawStale = (accountId: string, workspaceId: string, autoWithdrawDays: number | null, nowMs: number) =>
         Effect.gen(function*() {
           if (autoWithdrawDays === null) return 0
-          const stale = yield* sql`
-            SELECT i.id FROM invitations i
-            WHERE i.account_id = ${accountId} AND i.status = 'pending'
-              AND i.sent_at < ${Time.toIso(nowMs)}::timestamptz - ${autoWithdrawDays} * interval '1 day'
-              AND NOT EXISTS (
-                SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
-                  AND j.input ->> 'invitationId' = i.id
-                  AND (j.origin = 'service' OR j.status NOT IN ('failed', 'cancelled')))
-            ORDER BY i.sent_at, i.id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-          yield* Effect.forEach(stale, (invitation) =>
+          const stale = yield* staleInvitations(sql, accountId, autoWithdrawDays, Time.toIso(nowMs))
+          yield* Effect.forEach(stale, (invitationId) =>
             jobs.create({
               workspaceId,
               accountId,
               command: "withdraw_invite",
-              input: { invitationId: invitation.id },
+              input: { invitationId },
               origin: "service"
             }).pipe(Effect.orDie), { discard: true })
           return stale.length
@@ -355,11 +325,7 @@ export class Inbox extends Context.Service<Inbox, {
       const invitations = Effect.fn("Inbox.invitations")(
         function*(workspaceId: string, accountId: string, status: typeof InvitationFilter.Type) {
           if (!(yield* accounts.exists(workspaceId, accountId))) return yield* Effect.fail(accountNotFound(accountId))
-          return yield* sql`
-            SELECT id, provider_id AS "providerId", note, status, source, sent_at AS "sentAt", resolved_at AS "resolvedAt"
-            FROM invitations
-            WHERE account_id = ${accountId} ${status === "all" ? sql`` : sql`AND status = ${status}`}
-            ORDER BY sent_at DESC, id LIMIT ${INVITATION_LIST_MAX}`.pipe(Effect.flatMap(decodeInvitations), Effect.orDie)
+          return yield* invitationsOf(sql, accountId, status, INVITATION_LIST_MAX)
         }
       )
 

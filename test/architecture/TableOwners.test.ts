@@ -22,6 +22,8 @@ export const owners: Readonly<Record<string, string>> = {
   accounts: "src/accounts/AccountStore.ts",
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
+  inbox_messages: "src/people/Messages.ts",
+  invitations: "src/people/Invitations.ts",
   outbox_events: "src/events/Outbox.ts",
   people: "src/people/People.ts",
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",
@@ -62,10 +64,27 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
   },
   {
     module: "src/people/People.ts",
-    tables: ["accounts"],
-    why: "a person's timeline names each account by its label, and the other seat holding a person is one of the " +
-      "workspace's live accounts: joined into the people reads, since people/ stands beside accounts/ in the " +
-      "import rule and cannot call AccountStore"
+    tables: ["accounts", "invitations", "inbox_messages"],
+    why: "a person's timeline (their invitations and messages, each account named by its label) and the other " +
+      "seat holding a person (a pending invitation, a cold message not answered) are one read per page or claim, " +
+      "on the person's row; people/ stands beside accounts/ in the import rule and cannot call AccountStore"
+  },
+  {
+    module: "src/accounts/AccountRow.ts",
+    tables: ["invitations"],
+    why: "an account's row carries how many of its invitations are pending, counted in the read of the row " +
+      "(accounts/ stands beside people/ in the import rule)"
+  },
+  {
+    module: "src/people/Messages.ts",
+    tables: ["invitations"],
+    why: "the Daily brief's replies name their sender from the account's invitation to them, in the same read"
+  },
+  {
+    module: "src/people/Invitations.ts",
+    tables: ["inbox_messages"],
+    why: "a new connection is ready for a first message only while they have not written: NOT EXISTS in the " +
+      "read of the accepted invitations"
   },
   {
     module: "src/webhooks/DeliveryStore.ts",
@@ -75,9 +94,10 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
   },
   {
     module: "src/workflows/Waits.ts",
-    tables: ["workflows"],
-    why: "a wait's conditions hold or not for its workflow's account, person, start and pause: one statement " +
-      "finds every decided wait however many there are, and `holds` (an `if` step) uses the same definition"
+    tables: ["workflows", "invitations", "inbox_messages"],
+    why: "a wait's conditions (accepted, replied) hold or not for its workflow's account, person, start and " +
+      "pause: one statement finds every decided wait however many there are, and `holds` (an `if` step) " +
+      "uses the same definition"
   }
 ]
 
