@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Accounts } from "../accounts/Accounts.ts"
 import { warmupOf } from "../accounts/AccountRow.ts"
@@ -17,15 +17,12 @@ import * as Time from "../domain/Time.ts"
 import { rampFactor, warmupFinishesOn } from "../domain/Warmup.ts"
 import { localDate } from "../domain/WorkingHours.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
+import { JobStore } from "../jobs/JobStore.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { acceptanceSince, pendingSentAt, readyForFirstMessage } from "../people/Invitations.ts"
 import { repliesSince } from "../people/Messages.ts"
-import { BigIntNumber } from "../platform/Rows.ts"
 
 const DAY_MS = 86_400_000
-
-const QueueRow = Schema.Struct({ status: Schema.String, kind: Schema.String, count: BigIntNumber })
-const decodeQueue = Schema.decodeUnknownEffect(Schema.Array(QueueRow))
 
 /** How many new connections the brief lists at most. */
 const READY_MAX = 50
@@ -42,6 +39,7 @@ export class Reports extends Context.Service<Reports, {
       const sql = yield* SqlClient.SqlClient
       const accounts = yield* Accounts
       const network = yield* NetworkDriver
+      const jobs = yield* JobStore
 
       const brief = Effect.fn("Reports.brief")(function*(workspaceId: string, accountId: string, hours: number) {
         const account = yield* accounts.get(workspaceId, accountId)
@@ -49,10 +47,7 @@ export class Reports extends Context.Service<Reports, {
         const since = Time.toIso(now.ms - hours * 3_600_000)
         const replies = yield* repliesSince(sql, accountId, since)
         const ready = yield* readyForFirstMessage(sql, accountId, READY_MAX)
-        const open = yield* sql`
-          SELECT status, kind, count(*) AS count FROM jobs
-          WHERE account_id = ${accountId} AND status IN ('queued', 'scheduled', 'awaiting_approval', 'running')
-          GROUP BY status, kind`.pipe(Effect.flatMap(decodeQueue), Effect.orDie)
+        const open = yield* jobs.openCounts(accountId)
         const countOf = (status: string) =>
           open.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0)
         const byKind: Record<string, number> = {}

@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
@@ -16,6 +16,7 @@ import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses,
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { completeJob } from "../people/Completions.ts"
+import { BigIntNumber } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
@@ -59,6 +60,11 @@ export interface JobFilters {
 const failureJson = (error: JobFailure) => JSON.stringify(error)
 
 
+/** Open jobs of one status and kind, counted. */
+export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.String, count: BigIntNumber })
+export type OpenCount = typeof OpenCount.Type
+const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
+
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<JobRow | undefined>
@@ -94,6 +100,13 @@ export class JobStore extends Context.Service<JobStore, {
   readonly requeue: (id: string) => Effect.Effect<void>
   /** Queues a job awaiting approval, with the input it was approved with (encoded). */
   readonly release: (id: string, input: unknown) => Effect.Effect<void>
+  /**
+   * Links the job to the person it is about, inside the caller's transaction (People's claim holds the
+   * person's row meanwhile). `keep`: a job linked already keeps its link.
+   */
+  readonly linkPerson: (id: string, personId: string, keep: "keep" | "replace") => Effect.Effect<void>
+  /** How many of the account's jobs are open (queued, scheduled, awaiting approval, running), by status and kind. */
+  readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
 }>()("outreach/JobStore") {
   static readonly layer = Layer.effect(
     JobStore,
@@ -250,9 +263,7 @@ export class JobStore extends Context.Service<JobStore, {
           // to that person: a job the Executor linked before it ran keeps its link.
           if (ending._tag === "Completed") {
             const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
-            if (personId !== undefined) {
-              yield* sql`UPDATE jobs SET person_id = COALESCE(person_id, ${personId}) WHERE id = ${job.id}`
-            }
+            if (personId !== undefined) yield* linkPerson(job.id, personId, "keep")
           }
           if (ending.writesNotBefore !== null) yield* accounts.setWriteGate(job.accountId, ending.writesNotBefore)
           // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
@@ -292,6 +303,17 @@ export class JobStore extends Context.Service<JobStore, {
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
             WHERE id = ${id} AND status = 'running'`.pipe(Effect.asVoid, Effect.orDie)
 
+      const linkPerson = (id: string, personId: string, keep: "keep" | "replace") =>
+        (keep === "keep"
+          ? sql`UPDATE jobs SET person_id = COALESCE(person_id, ${personId}) WHERE id = ${id}`
+          : sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie)
+
+      const openCounts = (accountId: string) =>
+        sql`
+          SELECT status, kind, count(*) AS count FROM jobs
+          WHERE account_id = ${accountId} AND status IN ('queued', 'scheduled', 'awaiting_approval', 'running')
+          GROUP BY status, kind`.pipe(Effect.flatMap(decodeOpenCounts), Effect.orDie)
+
       const release = (id: string, input: unknown) =>
         sql`UPDATE jobs SET status = 'queued', input = ${JSON.stringify(input)}::jsonb
             WHERE id = ${id} AND status = 'awaiting_approval'`.pipe(Effect.asVoid, Effect.orDie)
@@ -311,7 +333,9 @@ export class JobStore extends Context.Service<JobStore, {
         cancelOpenOf,
         staleRunning,
         requeue,
-        release
+        release,
+        linkPerson,
+        openCounts
       })
     })
   ).pipe(Layer.provide([ApprovalTable.layer, AccountStore.layer]))

@@ -226,6 +226,8 @@ export class People extends Context.Service<People, {
     readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
     readonly profile: Person
     readonly about: WriteAbout
+    /** Links the job to the person, in the claim's transaction: the job's store does it (jobs/ is above people/). */
+    readonly link: (personId: string) => Effect.Effect<void>
   }) => Effect.Effect<OtherSeat | undefined>
 }>()("outreach/People") {
   static readonly layer = Layer.effect(
@@ -367,6 +369,7 @@ export class People extends Context.Service<People, {
         readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
         readonly profile: Person
         readonly about: WriteAbout
+        readonly link: (personId: string) => Effect.Effect<void>
       }) {
         const { job, profile, about } = input
         const now = yield* Time.now
@@ -380,7 +383,7 @@ export class People extends Context.Service<People, {
             company: profile.company.name
           }, now.iso)
           if (personId === undefined) return yield* Effect.die(new Error(`person ${profile.providerId} not recorded`))
-          yield* sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${job.id}`
+          yield* input.link(personId)
           const outreach = about === "invitation" ||
             // Someone who has written to the account is answered, not approached.
             (profile.connectionDegree !== 1 && !(yield* hasWritten(sql, job.accountId, profile.providerId)))

@@ -6,11 +6,15 @@
  * `UPDATE` (`DELETE FROM` included). A table joins the map once its SQL has
  * been gathered in its owner.
  *
- * One exception, listed in `joinedReads` with its reason: a read whose main
+ * The exceptions, each listed with its reason. In `joinedReads`: a read whose main
  * table is the reader's own may join (or test with EXISTS) a table owned
  * elsewhere in the same statement, when splitting it would cost a round trip
  * per row, a consistent snapshot, or an index the join uses. Such a module
  * only reads the other table: an INSERT, UPDATE or DELETE on it fails here.
+ *
+ * `awaitingMove` names a read that belongs in its table's owner but sits, for
+ * now, in a module this branch may not change; it too may only read, and the
+ * test fails once it is gone, so the entry goes with it.
  */
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
@@ -23,6 +27,7 @@ export const owners: Readonly<Record<string, string>> = {
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
   inbox_messages: "src/people/Messages.ts",
+  jobs: "src/jobs/JobStore.ts",
   invitations: "src/people/Invitations.ts",
   outbox_events: "src/events/Outbox.ts",
   people: "src/people/People.ts",
@@ -45,6 +50,11 @@ interface JoinedRead {
 
 export const joinedReads: ReadonlyArray<JoinedRead> = [
   {
+    module: "src/workflows/WorkflowStore.ts",
+    tables: ["jobs"],
+    why: "a page of workflows lists the jobs its steps created with their status and kind: one read for the page"
+  },
+  {
     module: "src/people-auth/SignIn.ts",
     tables: ["users"],
     why: "a sign-in challenge is opened with the person's email and secret in the same read, so an expired or " +
@@ -64,10 +74,11 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
   },
   {
     module: "src/people/People.ts",
-    tables: ["accounts", "invitations", "inbox_messages"],
-    why: "a person's timeline (their invitations and messages, each account named by its label) and the other " +
-      "seat holding a person (a pending invitation, a cold message not answered) are one read per page or claim, " +
-      "on the person's row; people/ stands beside accounts/ in the import rule and cannot call AccountStore"
+    tables: ["accounts", "invitations", "inbox_messages", "jobs"],
+    why: "a person's timeline (their jobs, invitations and messages, each account named by its label) and the " +
+      "other seat holding a person (a write in flight, a pending invitation, a cold message not answered) are one " +
+      "read per page or claim, on the person's row; people/ stands below accounts/ and jobs/ in the import rule " +
+      "and cannot call their stores"
   },
   {
     module: "src/accounts/AccountRow.ts",
@@ -82,9 +93,10 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
   },
   {
     module: "src/people/Invitations.ts",
-    tables: ["inbox_messages"],
-    why: "a new connection is ready for a first message only while they have not written: NOT EXISTS in the " +
-      "read of the accepted invitations"
+    tables: ["inbox_messages", "jobs"],
+    why: "a new connection is ready for a first message only while no message went to them nor came from them, " +
+      "and a stale invitation's withdrawal is proposed once: NOT EXISTS on the messages and the account's jobs " +
+      "in the read of the invitations"
   },
   {
     module: "src/webhooks/DeliveryStore.ts",
@@ -94,10 +106,19 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
   },
   {
     module: "src/workflows/Waits.ts",
-    tables: ["workflows", "invitations", "inbox_messages"],
+    tables: ["workflows", "invitations", "inbox_messages", "jobs"],
     why: "a wait's conditions (accepted, replied) hold or not for its workflow's account, person, start and " +
       "pause: one statement finds every decided wait however many there are, and `holds` (an `if` step) " +
       "uses the same definition"
+  }
+]
+
+export const awaitingMove: ReadonlyArray<JoinedRead> = [
+  {
+    module: "src/jobs/JobWatch.ts",
+    tables: ["jobs"],
+    why: "its once-a-second poll for jobs another server finished belongs in JobStore; JobWatch is being " +
+      "rewritten for the cluster work on another branch, so the move goes with that rewrite"
   }
 ]
 
@@ -115,7 +136,7 @@ const modulesMatching = (pattern: RegExp): ReadonlyArray<string> =>
   sources.filter((source) => source.templates.some((text) => pattern.test(text))).map((source) => source.path)
 
 const joinedReaders = (table: string): ReadonlyArray<string> =>
-  joinedReads.filter((read) => read.tables.includes(table)).map((read) => read.module)
+  [...joinedReads, ...awaitingMove].filter((read) => read.tables.includes(table)).map((read) => read.module)
 
 describe("one owner per table", () => {
   for (const [table, owner] of Object.entries(owners)) {
@@ -126,8 +147,8 @@ describe("one owner per table", () => {
     })
   }
 
-  it("each joined read names an owned table, gives a reason, and still joins it", () => {
-    for (const read of joinedReads) {
+  it("each joined read (or read awaiting its move) names an owned table, gives a reason, and still reads it", () => {
+    for (const read of [...joinedReads, ...awaitingMove]) {
       assert.isAbove(read.why.length, 20, read.module)
       for (const table of read.tables) {
         assert.property(owners, table, `${read.module} joins ${table}, which has no owner yet`)
