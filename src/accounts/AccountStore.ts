@@ -2,6 +2,10 @@
  * The accounts as stored in PostgreSQL: their rows (decoded as `AccountRow`),
  * the seats a workspace has, the limit overrides and what was spent. It writes
  * what the lifecycle rules (`Lifecycle.ts`) decide and decides nothing itself.
+ * It is the one module with SQL on `accounts` (issue #19): the Governor's
+ * pacing gate (`writes_not_before`) and the inbox's sync schedule
+ * (`synced_until_ms`, `next_sync_at_ms`) are stored through here too, each
+ * statement joining the caller's transaction when there is one.
  * A failure of the database is a defect here.
  *
  * @since 1.0.0
@@ -9,14 +13,43 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { NotFound } from "../api/Errors.ts"
+import { Mode } from "../domain/Account.ts"
 import type { LimitOverride, Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { WorkingHours } from "../domain/WorkingHours.ts"
+import { BigIntNumber, EpochMillis, firstRow } from "../platform/Rows.ts"
 import { accountColumns, AccountRow } from "./AccountRow.ts"
 import { limitOverridesOf, replaceLimitOverrides, usageOf } from "./Budgets.ts"
 import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
+import { WorkspaceTable } from "./WorkspaceTable.ts"
 
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
+
+/** An account's row with its pacing gate: the earliest instant its next write may start (epoch ms). */
+export const PlanRow = Schema.Struct({ ...AccountRow.fields, writesNotBefore: Schema.NullOr(EpochMillis) })
+export type PlanRow = typeof PlanRow.Type
+const decodePlanRows = Schema.decodeUnknownEffect(Schema.Array(PlanRow))
+
+/** The account's row with its pacing gate; undefined once it is removed. A free function: planning is handed `sql`. */
+export const planRowOf = (sql: SqlClient.SqlClient, accountId: string): Effect.Effect<PlanRow | undefined> =>
+  sql`
+    SELECT ${sql.unsafe(accountColumns)}, a.writes_not_before AS "writesNotBefore" FROM accounts a
+    WHERE a.id = ${accountId} AND a.removed_at IS NULL`.pipe(Effect.flatMap(decodePlanRows), firstRow)
+
+const decodeGates = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ writesNotBefore: PlanRow.fields.writesNotBefore })))
+const decodeModes = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ mode: Mode })))
+const IdRow = Schema.Struct({ id: Schema.String })
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
+
+/** Where the inbox's last sync of an account read up to, and since when the account is connected (epoch ms). */
+export const SyncCursor = Schema.Struct({
+  workspaceId: Schema.String,
+  syncedUntil: Schema.NullOr(BigIntNumber),
+  connectedAt: Schema.NullOr(BigIntNumber)
+})
+export type SyncCursor = typeof SyncCursor.Type
+const decodeCursors = Schema.decodeUnknownEffect(Schema.Array(SyncCursor))
+const decodeSyncedUntil = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ syncedUntil: SyncCursor.fields.syncedUntil })))
 
 /** The answer for an account that is not in the workspace (or was removed). */
 export const accountNotFound = (id: string) =>
@@ -96,16 +129,54 @@ export class AccountStore extends Context.Service<AccountStore, {
   readonly replaceOverrides: (id: string, overrides: ReadonlyArray<LimitOverride>) => Effect.Effect<void>
   /** What the account has spent of each budget at `nowMs`, periods in its own zone. */
   readonly usage: (row: AccountRow, nowMs: number) => Effect.Effect<Usage>
+  /** The account's mode; undefined when it is not the workspace's or was removed. */
+  readonly modeOf: (workspaceId: string, id: string) => Effect.Effect<Mode | undefined>
+  /** Whether the account is the workspace's and not removed. */
+  readonly exists: (workspaceId: string, id: string) => Effect.Effect<boolean>
+  /**
+   * Locks the account for the rest of the transaction (one write of an account at a time, across
+   * servers) and reads its pacing gate; undefined when it was removed.
+   */
+  readonly lockWriteGate: (id: string) => Effect.Effect<{ readonly writesNotBefore: number | null } | undefined>
+  /** No write of the account starts before `atMs`. */
+  readonly setWriteGate: (id: string, atMs: number) => Effect.Effect<void>
+  /** Locks the account for the rest of the transaction: one sync of an account at a time, across servers. */
+  readonly lockForSync: (id: string) => Effect.Effect<void>
+  /** Where the last sync read up to; undefined for an account that does not exist. */
+  readonly syncCursor: (id: string) => Effect.Effect<SyncCursor | undefined>
+  /** The account is next due for a sync at `atMs`. */
+  readonly scheduleSync: (id: string, atMs: number) => Effect.Effect<void>
+  /** A sync read up to `syncedUntil`; the next is due at `nextAtMs`. */
+  readonly recordSync: (id: string, syncedUntil: number, nextAtMs: number) => Effect.Effect<void>
+  /**
+   * Claims up to `limit` connected accounts whose sync is due at `nowMs`, never-synced first, by
+   * moving their next sync to `leaseUntilMs` (another server skips them; rows another server is
+   * claiming are skipped, not waited for).
+   */
+  readonly claimDueSyncs: (nowMs: number, leaseUntilMs: number, limit: number) => Effect.Effect<ReadonlyArray<string>>
+  /** Where the last sync read up to; undefined once the account is removed. */
+  readonly syncedUntil: (id: string) => Effect.Effect<{ readonly syncedUntil: number | null } | undefined>
+  /** Brings the account's next sync forward to `dueByMs` when it is later (null: due at once), if it has one. */
+  readonly bringSyncForward: (id: string, dueByMs: number | null) => Effect.Effect<void>
 }>()("outreach/AccountStore") {
   static readonly layer = Layer.effect(
     AccountStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const workspaces = yield* WorkspaceTable
       const select = sql.unsafe(accountColumns)
 
       const rowsWhere = (where: Statement.Fragment) =>
         sql`SELECT ${select} FROM accounts a WHERE a.removed_at IS NULL AND ${where} ORDER BY a.created_at, a.id`.pipe(
           Effect.flatMap(decodeAccounts),
+          Effect.orDie
+        )
+
+      const modeOf = (workspaceId: string, id: string) =>
+        sql`
+          SELECT mode FROM accounts WHERE id = ${id} AND workspace_id = ${workspaceId} AND removed_at IS NULL`.pipe(
+          Effect.flatMap(decodeModes),
+          Effect.map((rows) => rows.at(0)?.mode),
           Effect.orDie
         )
 
@@ -123,21 +194,16 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         list: (workspaceId) => rowsWhere(sql`a.workspace_id = ${workspaceId}`),
 
-        seatsTotal: (workspaceId) =>
-          sql<{ readonly total: number }>`SELECT seats_total AS total FROM workspaces WHERE id = ${workspaceId}`.pipe(
-            Effect.map((rows) => rows[0]?.total ?? 0),
-            Effect.orDie
-          ),
+        seatsTotal: workspaces.seatsTotal,
 
         // The workspace row lock serialises connects of one workspace: seats can never be oversold.
         // The count is a statement of its own, so it sees what the previous holder of the lock committed.
         lockSeats: (workspaceId) =>
           Effect.gen(function*() {
-            const locked = yield* sql<{ readonly total: number }>`
-              SELECT seats_total AS total FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`
+            const total = yield* workspaces.lockSeatsTotal(workspaceId)
             const counted = yield* sql<{ readonly taken: number }>`
               SELECT count(*)::int AS taken FROM accounts WHERE workspace_id = ${workspaceId} AND removed_at IS NULL`
-            return { taken: counted[0].taken, total: locked[0].total }
+            return { taken: counted[0].taken, total }
           }).pipe(Effect.orDie),
 
         insert: (account, nowMs) => {
@@ -186,8 +252,65 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         replaceOverrides: (id, overrides) => replaceLimitOverrides(sql, id, overrides),
 
-        usage: (row, nowMs) => usageOf(sql, row.id, row.timezone, nowMs)
+        usage: (row, nowMs) => usageOf(sql, row.id, row.timezone, nowMs),
+
+        modeOf,
+
+        exists: (workspaceId, id) => Effect.map(modeOf(workspaceId, id), (mode) => mode !== undefined),
+
+        lockWriteGate: (id) =>
+          sql`
+            SELECT writes_not_before AS "writesNotBefore" FROM accounts
+            WHERE id = ${id} AND removed_at IS NULL FOR UPDATE`.pipe(Effect.flatMap(decodeGates), firstRow),
+
+        setWriteGate: (id, atMs) =>
+          sql`UPDATE accounts SET writes_not_before = ${Time.toIso(atMs)}::timestamptz WHERE id = ${id}`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          ),
+
+        lockForSync: (id) => sql`SELECT 1 FROM accounts WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
+
+        syncCursor: (id) =>
+          sql`
+            SELECT workspace_id::text AS "workspaceId", synced_until_ms AS "syncedUntil",
+              (extract(epoch FROM connected_at) * 1000)::bigint AS "connectedAt"
+            FROM accounts WHERE id = ${id}`.pipe(Effect.flatMap(decodeCursors), firstRow),
+
+        scheduleSync: (id, atMs) =>
+          sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+        recordSync: (id, syncedUntil, nextAtMs) =>
+          sql`
+            UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nextAtMs}
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+
+        claimDueSyncs: (nowMs, leaseUntilMs, limit) =>
+          sql`
+            UPDATE accounts SET next_sync_at_ms = ${leaseUntilMs}
+            WHERE id IN (
+              SELECT id FROM accounts
+              WHERE removed_at IS NULL AND connected_at IS NOT NULL
+                AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${nowMs})
+              ORDER BY next_sync_at_ms NULLS FIRST LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED)
+            RETURNING id::text AS id`.pipe(
+            Effect.flatMap(decodeIds),
+            Effect.map((rows) => rows.map((row) => row.id)),
+            Effect.orDie
+          ),
+
+        syncedUntil: (id) =>
+          sql`
+            SELECT synced_until_ms AS "syncedUntil" FROM accounts
+            WHERE id = ${id} AND removed_at IS NULL`.pipe(Effect.flatMap(decodeSyncedUntil), firstRow),
+
+        bringSyncForward: (id, dueByMs) =>
+          sql`
+            UPDATE accounts SET next_sync_at_ms = ${dueByMs}
+            WHERE id = ${id} AND next_sync_at_ms IS NOT NULL
+              ${dueByMs === null ? sql`` : sql`AND next_sync_at_ms > ${dueByMs}`}`.pipe(Effect.asVoid, Effect.orDie)
       })
     })
-  )
+  ).pipe(Layer.provide(WorkspaceTable.layer))
 }

@@ -32,15 +32,15 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Layer, PubSub, Schema } from "effect"
+import { Clock, Context, Effect, Layer, PubSub } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
 import type { NotFound } from "../api/Errors.ts"
 import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../api/InboxApi.ts"
 import { readableStatuses } from "../domain/Account.ts"
-import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import * as Time from "../domain/Time.ts"
 import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
 import type { NewEvent } from "../domain/Events.ts"
@@ -52,11 +52,11 @@ import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { touchPerson } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
-import { recordSynced } from "../people/Invitations.ts"
+import { invitationsOf, recordSynced, staleInvitations } from "../people/Invitations.ts"
+import { recordReceived } from "../people/Messages.ts"
 
 /** How far each sync reaches back before the previous one's end. */
 export const SYNC_OVERLAP_MS = 60_000
@@ -73,27 +73,6 @@ export type SyncOutcome =
   }
   | { readonly _tag: "Skipped"; readonly reason: "removed" | "status" | "hours" | "budget" | "network" }
 
-const CursorRow = Schema.Struct({
-  workspaceId: Schema.String,
-  syncedUntil: Schema.NullOr(BigIntNumber),
-  connectedAt: Schema.NullOr(BigIntNumber)
-})
-const decodeCursor = Schema.decodeUnknownEffect(Schema.Array(CursorRow))
-const decodeSyncedUntil = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ syncedUntil: CursorRow.fields.syncedUntil })))
-
-const IdRow = Schema.Struct({ id: Schema.String })
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
-
-const InvitationRow = Schema.Struct({
-  id: Schema.String,
-  providerId: Schema.String,
-  note: Schema.NullOr(Schema.String),
-  status: InvitationStatus,
-  source: InvitationSource,
-  sentAt: Timestamp,
-  resolvedAt: Schema.NullOr(Timestamp)
-})
-const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow))
 
 export class Inbox extends Context.Service<Inbox, {
   /**
@@ -123,13 +102,12 @@ export class Inbox extends Context.Service<Inbox, {
       const config = yield* AppConfig
       const settings = yield* InboxSettings
       const changes = yield* AccountChanges
+      const accounts = yield* AccountStore
 
       /** Records when the account is next due after an attempt at `nowMs`. */
       const scheduleNext = (accountId: string, attempt: SyncAttempt, nowMs: number) =>
         nextSyncAt(attempt, nowMs).pipe(
-          Effect.flatMap((atMs) => sql`UPDATE accounts SET next_sync_at_ms = ${atMs} WHERE id = ${accountId}`),
-          Effect.orDie,
-          Effect.asVoid
+          Effect.flatMap((atMs) => accounts.scheduleSync(accountId, atMs))
         )
 
       /**
@@ -161,7 +139,7 @@ export class Inbox extends Context.Service<Inbox, {
           ])
           return yield* sql.withTransaction(Effect.gen(function*() {
             // One sync of an account at a time, across servers: the status before decides the events.
-            yield* sql`SELECT 1 FROM accounts WHERE id = ${accountId} FOR UPDATE`
+            yield* accounts.lockForSync(accountId)
             const events: Array<NewEvent> = []
             for (const invitation of invitations) {
               const recorded = yield* recordSynced(sql, accountId, invitation)
@@ -186,15 +164,7 @@ export class Inbox extends Context.Service<Inbox, {
             }
             let received = 0
             for (const { message, triage: triaged } of messages) {
-              const inserted = yield* sql<{ id: string }>`
-                INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
-                  triage_class, suggested_reply)
-                VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
-                  ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
-                  ${triaged.suggestedReply})
-                ON CONFLICT (account_id, id) DO NOTHING
-                RETURNING id`
-              if (inserted.length === 0) continue
+              if (!(yield* recordReceived(sql, accountId, message, triaged))) continue
               received++
               yield* touchPerson(
                 sql,
@@ -223,9 +193,7 @@ export class Inbox extends Context.Service<Inbox, {
               jobId: null,
               atIso: Time.toIso(nowMs)
             })
-            yield* sql`
-              UPDATE accounts SET synced_until_ms = ${syncedUntil}, next_sync_at_ms = ${nextAt}
-              WHERE id = ${accountId}`
+            yield* accounts.recordSync(accountId, syncedUntil, nextAt)
             return {
               _tag: "Synced",
               invitations: invitations.length,
@@ -241,23 +209,16 @@ export class Inbox extends Context.Service<Inbox, {
        * invitation's withdrawal once: not again after a person rejected it or it failed, nor while a
        * withdrawal of anyone's is on its way.
        */
-      const withdrawStale = (accountId: string, workspaceId: string, nowMs: number) =>
+      const withdrawStale = (accountId: string, workspaceId: string, autoWithdrawDays: number | null, nowMs: number) =>
         Effect.gen(function*() {
-          const stale = yield* sql`
-            SELECT i.id FROM invitations i JOIN accounts a ON a.id = i.account_id
-            WHERE i.account_id = ${accountId} AND i.status = 'pending' AND a.auto_withdraw_days IS NOT NULL
-              AND i.sent_at < ${Time.toIso(nowMs)}::timestamptz - a.auto_withdraw_days * interval '1 day'
-              AND NOT EXISTS (
-                SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
-                  AND j.input ->> 'invitationId' = i.id
-                  AND (j.origin = 'service' OR j.status NOT IN ('failed', 'cancelled')))
-            ORDER BY i.sent_at, i.id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-          yield* Effect.forEach(stale, (invitation) =>
+          if (autoWithdrawDays === null) return 0
+          const stale = yield* staleInvitations(sql, accountId, autoWithdrawDays, Time.toIso(nowMs))
+          yield* Effect.forEach(stale, (invitationId) =>
             jobs.create({
               workspaceId,
               accountId,
               command: "withdraw_invite",
-              input: { invitationId: invitation.id },
+              input: { invitationId },
               origin: "service"
             }).pipe(Effect.orDie), { discard: true })
           return stale.length
@@ -269,7 +230,7 @@ export class Inbox extends Context.Service<Inbox, {
       ) {
         const current = yield* accountFacts(sql, accountId)
         if (current === undefined) return { _tag: "Skipped", reason: "removed" } as const
-        const { account, nowMs } = current
+        const { account, nowMs, row } = current
         if (!readableStatuses.has(account.status)) {
           yield* scheduleNext(accountId, { heldUntil: null }, nowMs)
           return { _tag: "Skipped", reason: "status" } as const
@@ -283,10 +244,8 @@ export class Inbox extends Context.Service<Inbox, {
           yield* scheduleNext(accountId, { heldUntil: plan._tag === "Wait" ? plan.until : null }, nowMs)
           return { _tag: "Skipped", reason: "budget" } as const
         }
-        const [cursor] = yield* sql`
-          SELECT workspace_id::text AS "workspaceId", synced_until_ms AS "syncedUntil",
-            (extract(epoch FROM connected_at) * 1000)::bigint AS "connectedAt"
-          FROM accounts WHERE id = ${accountId}`.pipe(Effect.flatMap(decodeCursor), Effect.orDie)
+        const cursor = yield* accounts.syncCursor(accountId)
+        if (cursor === undefined) return { _tag: "Skipped", reason: "removed" } as const
         // The windows overlap a little: a change stamped with the very instant the last sync read up to
         // (the service's own withdrawal right after it) is seen again rather than missed; recording is idempotent.
         const since = Math.max(0, (cursor.syncedUntil ?? cursor.connectedAt ?? nowMs) - SYNC_OVERLAP_MS)
@@ -308,7 +267,7 @@ export class Inbox extends Context.Service<Inbox, {
           result.value.invitations,
           messages
         )
-        const withdrawing = yield* withdrawStale(accountId, cursor.workspaceId, nowMs)
+        const withdrawing = yield* withdrawStale(accountId, cursor.workspaceId, row.autoWithdrawDays, nowMs)
         return { ...synced, withdrawing }
       })
 
@@ -319,20 +278,12 @@ export class Inbox extends Context.Service<Inbox, {
       const syncDue = Effect.gen(function*() {
         const now = yield* Time.now
         const leaseUntil = yield* nextSyncAt({ heldUntil: null }, now.ms)
-        const due = yield* sql`
-          UPDATE accounts SET next_sync_at_ms = ${leaseUntil}
-          WHERE id IN (
-            SELECT id FROM accounts
-            WHERE removed_at IS NULL AND connected_at IS NOT NULL
-              AND (next_sync_at_ms IS NULL OR next_sync_at_ms <= ${now.ms})
-            ORDER BY next_sync_at_ms NULLS FIRST LIMIT ${settings.batch}
-            FOR UPDATE SKIP LOCKED)
-          RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-        yield* Effect.forEach(due, (row) =>
-          syncAccount(row.id).pipe(
+        const due = yield* accounts.claimDueSyncs(now.ms, leaseUntil, settings.batch)
+        yield* Effect.forEach(due, (accountId) =>
+          syncAccount(accountId).pipe(
             Effect.catchCause((cause) =>
               Effect.logError("inbox sync failed; the account is tried again at its next interval", cause).pipe(
-                Effect.annotateLogs({ accountId: row.id })
+                Effect.annotateLogs({ accountId })
               )
             )
           ), { discard: true })
@@ -346,17 +297,10 @@ export class Inbox extends Context.Service<Inbox, {
        */
       const accountChanged = (accountId: string) =>
         Effect.gen(function*() {
-          const [cursor] = yield* sql`
-            SELECT synced_until_ms AS "syncedUntil" FROM accounts WHERE id = ${accountId} AND removed_at IS NULL`.pipe(
-            Effect.flatMap(decodeSyncedUntil),
-            Effect.orDie
-          )
+          const cursor = yield* accounts.syncedUntil(accountId)
           if (cursor === undefined) return
           const dueBy = cursor.syncedUntil === null ? null : yield* nextSyncAt({ heldUntil: null }, cursor.syncedUntil)
-          yield* sql`
-            UPDATE accounts SET next_sync_at_ms = ${dueBy}
-            WHERE id = ${accountId} AND next_sync_at_ms IS NOT NULL
-              ${dueBy === null ? sql`` : sql`AND next_sync_at_ms > ${dueBy}`}`.pipe(Effect.orDie)
+          yield* accounts.bringSyncForward(accountId, dueBy)
         })
 
       if (config.inboxSync) {
@@ -380,19 +324,12 @@ export class Inbox extends Context.Service<Inbox, {
 
       const invitations = Effect.fn("Inbox.invitations")(
         function*(workspaceId: string, accountId: string, status: typeof InvitationFilter.Type) {
-          const account = yield* sql`
-            SELECT 1 AS found FROM accounts WHERE id = ${accountId} AND workspace_id = ${workspaceId}
-              AND removed_at IS NULL`.pipe(Effect.orDie)
-          if (account.length === 0) return yield* Effect.fail(accountNotFound(accountId))
-          return yield* sql`
-            SELECT id, provider_id AS "providerId", note, status, source, sent_at AS "sentAt", resolved_at AS "resolvedAt"
-            FROM invitations
-            WHERE account_id = ${accountId} ${status === "all" ? sql`` : sql`AND status = ${status}`}
-            ORDER BY sent_at DESC, id LIMIT ${INVITATION_LIST_MAX}`.pipe(Effect.flatMap(decodeInvitations), Effect.orDie)
+          if (!(yield* accounts.exists(workspaceId, accountId))) return yield* Effect.fail(accountNotFound(accountId))
+          return yield* invitationsOf(sql, accountId, status, INVITATION_LIST_MAX)
         }
       )
 
       return Inbox.of({ syncAccount, syncDue, invitations })
     })
-  )
+  ).pipe(Layer.provide(AccountStore.layer))
 }

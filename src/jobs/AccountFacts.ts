@@ -6,28 +6,22 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { accountColumns, AccountRow, scalingAt, statusAt, workingHoursOf } from "../accounts/AccountRow.ts"
+import { scalingAt, statusAt, workingHoursOf } from "../accounts/AccountRow.ts"
+import { planRowOf } from "../accounts/AccountStore.ts"
 import { limitOverridesOf, usageOf } from "../accounts/Budgets.ts"
 import { limitsFor } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
-import { EpochMillis } from "../platform/Rows.ts"
 import type { PlanInput } from "./Plan.ts"
 
-/** An account's row with its pacing gate. */
-export const PlanRow = Schema.Struct({ ...AccountRow.fields, writesNotBefore: Schema.NullOr(EpochMillis) })
-export type PlanRow = typeof PlanRow.Type
-const decodePlanRows = Schema.decodeUnknownEffect(Schema.Array(PlanRow))
+export { PlanRow } from "../accounts/AccountStore.ts"
 
 /** The account's facts now; undefined once it is removed. */
 export const accountFacts = (sql: SqlClient.SqlClient, accountId: string) =>
   Effect.gen(function*() {
     const now = yield* Time.now
-    const found = yield* sql`
-      SELECT ${sql.unsafe(accountColumns)}, a.writes_not_before AS "writesNotBefore" FROM accounts a
-      WHERE a.id = ${accountId} AND a.removed_at IS NULL`.pipe(Effect.flatMap(decodePlanRows), Effect.orDie)
-    const row = found[0]
+    const row = yield* planRowOf(sql, accountId)
     if (row === undefined) return undefined
     const overrides = yield* limitOverridesOf(sql, accountId)
     const usage = yield* usageOf(sql, accountId, row.timezone, now.ms)

@@ -15,6 +15,7 @@ import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Lim
 import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { otherSeatRefusal, People } from "../people/People.ts"
+import { JobStore } from "./JobStore.ts"
 import type { JobRow } from "./JobRow.ts"
 
 /** What running a job came to. */
@@ -74,6 +75,7 @@ export class Executor extends Context.Service<Executor, {
     Effect.gen(function*() {
       const network = yield* NetworkDriver
       const people = yield* People
+      const jobs = yield* JobStore
 
       /**
        * Before a `connect` or a `send_message`: the person, as the network shows them to the account, recorded
@@ -89,7 +91,12 @@ export class Executor extends Context.Service<Executor, {
             const low = checkInviteQuality(profile, account.minInviteQuality)
             if (low !== null) return low
           }
-          const other = yield* people.claim({ job, profile, about: kind === "connect" ? "invitation" : "message" })
+          const other = yield* people.claim({
+            job,
+            profile,
+            about: kind === "connect" ? "invitation" : "message",
+            link: (personId) => jobs.linkPerson(job.id, personId, "replace")
+          })
           return other === undefined ? null : otherSeatRefusal(profile.name, other)
         })
 

@@ -1,22 +1,22 @@
 /**
  * Jobs in PostgreSQL: every status change is one statement guarded by the
  * status it moves from, so two fibers (or two servers) can never both start,
- * finish or cancel one job; a finished job's event, its spend, what it did
- * to the account's invitations and the person it was about go in the same
- * transaction.
+ * finish or cancel one job; a finished job's event, its spend and its
+ * command's completion effects (`people/Completions.ts`: the invitation a
+ * connect sent, the person the job was about) go in the same transaction.
  *
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
-import { recordJobResult } from "../people/Invitations.ts"
-import { linkJobResult } from "../people/Touches.ts"
-import { EpochMillis } from "../platform/Rows.ts"
+import { completeJob } from "../people/Completions.ts"
+import { BigIntNumber } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
@@ -59,7 +59,11 @@ export interface JobFilters {
 
 const failureJson = (error: JobFailure) => JSON.stringify(error)
 
-const decodeGate = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ writesNotBefore: Schema.NullOr(EpochMillis) })))
+
+/** Open jobs of one status and kind, counted. */
+export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.String, count: BigIntNumber })
+export type OpenCount = typeof OpenCount.Type
+const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
 
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
@@ -98,6 +102,13 @@ export class JobStore extends Context.Service<JobStore, {
   readonly requeue: (id: string) => Effect.Effect<void>
   /** Queues a job awaiting approval, with the input it was approved with (encoded). */
   readonly release: (id: string, input: unknown) => Effect.Effect<void>
+  /**
+   * Links the job to the person it is about, inside the caller's transaction (People's claim holds the
+   * person's row meanwhile). `keep`: a job linked already keeps its link.
+   */
+  readonly linkPerson: (id: string, personId: string, keep: "keep" | "replace") => Effect.Effect<void>
+  /** How many of the account's jobs are open (queued, scheduled, awaiting approval, running), by status and kind. */
+  readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
 }>()("outreach/JobStore") {
   static readonly layer = Layer.effect(
     JobStore,
@@ -105,6 +116,7 @@ export class JobStore extends Context.Service<JobStore, {
       const sql = yield* SqlClient.SqlClient
       const outbox = yield* Outbox
       const approvals = yield* ApprovalTable
+      const accounts = yield* AccountStore
       const select = sql.unsafe(jobColumns)
       const runnable = [...runnableStatuses]
       const cancellable = [...cancellableStatuses]
@@ -205,12 +217,10 @@ export class JobStore extends Context.Service<JobStore, {
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
           // The account lock makes "one write at a time" hold across servers too.
-          const account = yield* sql`
-            SELECT writes_not_before AS "writesNotBefore" FROM accounts
-            WHERE id = ${job.accountId} AND removed_at IS NULL FOR UPDATE`.pipe(Effect.flatMap(decodeGate))
-          if (account.length === 0) return false
+          const account = yield* accounts.lockWriteGate(job.accountId)
+          if (account === undefined) return false
           if (job.isWrite) {
-            const gate = account[0].writesNotBefore
+            const gate = account.writesNotBefore
             if (gate !== null && gate > now.ms) return false
             const busy = yield* sql`
               SELECT 1 FROM jobs WHERE account_id = ${job.accountId} AND is_write AND status = 'running' LIMIT 1`
@@ -251,14 +261,13 @@ export class JobStore extends Context.Service<JobStore, {
               atIso: now.iso
             })
           }
-          // The invitation a connect sent, or a withdrawal, is the service's record from this moment on.
-          if (ending._tag === "Completed") yield* recordJobResult(sql, job.accountId, job.kind, ending.result)
-          // The person the job was about has a new dealing with the workspace.
-          if (ending._tag === "Completed") yield* linkJobResult(sql, job, ending.result, now.iso)
-          if (ending.writesNotBefore !== null) {
-            yield* sql`UPDATE accounts SET writes_not_before = ${Time.toIso(ending.writesNotBefore)}::timestamptz
-                       WHERE id = ${job.accountId}`
+          // The command's completion effects (a connect's invitation, the person touched), then the job's link
+          // to that person: a job the Executor linked before it ran keeps its link.
+          if (ending._tag === "Completed") {
+            const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
+            if (personId !== undefined) yield* linkPerson(job.id, personId, "keep")
           }
+          if (ending.writesNotBefore !== null) yield* accounts.setWriteGate(job.accountId, ending.writesNotBefore)
           // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
           if (ending._tag === "Failed" && ending.error.type === "cancelled") {
             yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
@@ -301,6 +310,17 @@ export class JobStore extends Context.Service<JobStore, {
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
             WHERE id = ${id} AND status = 'running'`.pipe(Effect.asVoid, Effect.orDie)
 
+      const linkPerson = (id: string, personId: string, keep: "keep" | "replace") =>
+        (keep === "keep"
+          ? sql`UPDATE jobs SET person_id = COALESCE(person_id, ${personId}) WHERE id = ${id}`
+          : sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie)
+
+      const openCounts = (accountId: string) =>
+        sql`
+          SELECT status, kind, count(*) AS count FROM jobs
+          WHERE account_id = ${accountId} AND status IN ('queued', 'scheduled', 'awaiting_approval', 'running')
+          GROUP BY status, kind`.pipe(Effect.flatMap(decodeOpenCounts), Effect.orDie)
+
       const release = (id: string, input: unknown) =>
         sql`UPDATE jobs SET status = 'queued', input = ${JSON.stringify(input)}::jsonb
             WHERE id = ${id} AND status = 'awaiting_approval'`.pipe(Effect.asVoid, Effect.orDie)
@@ -321,10 +341,12 @@ export class JobStore extends Context.Service<JobStore, {
         runningOf,
         hasOpenWork,
         requeue,
-        release
+        release,
+        linkPerson,
+        openCounts
       })
     })
-  ).pipe(Layer.provide(ApprovalTable.layer))
+  ).pipe(Layer.provide([ApprovalTable.layer, AccountStore.layer]))
 }
 
 /** The envelope fields of a stored job error, for job events. */

@@ -6,12 +6,11 @@
  * @since 1.0.0
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { AccountStore } from "../accounts/AccountStore.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { Conflict, NotFound, type Unprocessable } from "../api/Errors.ts"
 import { type CommandName, commands } from "../domain/Commands.ts"
-import { Mode } from "../domain/Account.ts"
 import {
   APPROVAL_TTL_MS,
   cancellableStatuses,
@@ -65,8 +64,6 @@ const jobNotFound = (id: string) =>
 
 const cursor = seqCursor("job")
 
-const AccountMode = Schema.Struct({ mode: Mode })
-const decodeModes = Schema.decodeUnknownEffect(Schema.Array(AccountMode))
 
 export class Jobs extends Context.Service<Jobs, {
   /** Stores the job (and its approval) and hands it to the Governor; answers at once. */
@@ -86,18 +83,15 @@ export class Jobs extends Context.Service<Jobs, {
   static readonly layerNoDeps = Layer.effect(
     Jobs,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const store = yield* JobStore
+      const accounts = yield* AccountStore
       const governor = yield* Governor
       const watch = yield* JobWatch
 
       const create = Effect.fn("Jobs.create")(function*(request: JobRequest) {
         const spec = commands[request.command]
-        const accounts = yield* sql`
-          SELECT mode FROM accounts WHERE id = ${request.accountId} AND workspace_id = ${request.workspaceId}
-            AND removed_at IS NULL`.pipe(Effect.flatMap(decodeModes), Effect.orDie)
-        const account = accounts[0]
-        if (account === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
+        const mode = yield* accounts.modeOf(request.workspaceId, request.accountId)
+        if (mode === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
         const input = yield* Schema.encodeUnknownEffect(spec.input)(request.input).pipe(Effect.orDie)
         const isWrite = spec.kind === "write"
         const now = yield* Time.now
@@ -108,7 +102,7 @@ export class Jobs extends Context.Service<Jobs, {
           isWrite,
           input,
           origin: request.origin ?? "api",
-          approval: needsApproval(account.mode, request.command, isWrite)
+          approval: needsApproval(mode, request.command, isWrite)
             ? { target: targetOf(input), text: textOf(request.command, input), expiresAt: now.ms + APPROVAL_TTL_MS }
             : null
         })
@@ -191,5 +185,6 @@ export class Jobs extends Context.Service<Jobs, {
 
       return Jobs.of({ create, get, list, cancel, cancelOpenOf })
     })
-  )
+    // The accounts' repository needs only the SqlClient: the Governor, the job store and the watch stay open.
+  ).pipe(Layer.provide(AccountStore.layer))
 }

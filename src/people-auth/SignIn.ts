@@ -18,18 +18,12 @@ import { challengeMinutes, normalizeEmail } from "./Policy.ts"
 import { type NewSession, Sessions } from "./Sessions.ts"
 import { totpStep } from "./TwoFactor.ts"
 import { TwoFactorSettings } from "./TwoFactorSettings.ts"
+import { type SignInCandidate, Users } from "./Users.ts"
 
 /** What a right password leads to. */
 export type PasswordOutcome =
   | { readonly _tag: "SignedIn"; readonly session: NewSession }
   | { readonly _tag: "TwoFactorNeeded"; readonly challenge: string; readonly expiresAt: string }
-
-const CandidateRow = Schema.Struct({
-  id: Schema.String,
-  passwordHash: Schema.NullOr(Schema.String),
-  totpSecret: Schema.NullOr(Schema.String)
-})
-const decodeCandidates = Schema.decodeUnknownEffect(Schema.Array(CandidateRow))
 
 const ChallengeRow = Schema.Struct({
   userId: Schema.String,
@@ -37,7 +31,6 @@ const ChallengeRow = Schema.Struct({
   totpSecret: Schema.NullOr(Schema.String)
 })
 const decodeChallenges = Schema.decodeUnknownEffect(Schema.Array(ChallengeRow))
-const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 const wrongPassword = (attemptsLeft: number) =>
   new SignInRefused({
@@ -71,18 +64,15 @@ export class SignIn extends Context.Service<SignIn, {
       const lockout = yield* Lockout
       const sessions = yield* Sessions
       const twoFactor = yield* TwoFactorSettings
+      const users = yield* Users
       // Checked when no one has the email, so a wrong email costs the same time as a wrong password.
       const decoy = yield* hashPassword("decoy password, never anyone's")
 
       const password = Effect.fn("SignIn.password")(function*(email: string, password: string) {
         const key = normalizeEmail(email)
         yield* lockout.check(key)
-        const candidates = yield* sql`
-          SELECT u.id::text AS id, u.password_hash AS "passwordHash", u.totp_secret AS "totpSecret"
-          FROM users u JOIN workspaces w ON w.id = u.workspace_id
-          WHERE lower(u.email) = ${key} AND w.status = 'active'
-          ORDER BY u.created_at, u.id`.pipe(Effect.flatMap(decodeCandidates), Effect.orDie)
-        let matched: typeof CandidateRow.Type | undefined
+        const candidates = yield* users.signInCandidates(key)
+        let matched: SignInCandidate | undefined
         for (const candidate of candidates) {
           if (candidate.passwordHash !== null && (yield* verifyPassword(password, candidate.passwordHash))) {
             matched = candidate
@@ -130,11 +120,7 @@ export class SignIn extends Context.Service<SignIn, {
             const step = yield* totpStep(row.totpSecret, code)
             if (step === undefined) return false
             // Only a step later than the last one accepted: the same code never works twice.
-            const taken = yield* sql`
-              UPDATE users SET totp_last_step = ${step}
-              WHERE id = ${row.userId} AND (totp_last_step IS NULL OR totp_last_step < ${step})
-              RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-            return taken.length === 1
+            return yield* users.takeTotpStep(row.userId, step)
           }
           return yield* twoFactor.useRecoveryCode(row.userId, code)
         })
@@ -153,5 +139,5 @@ export class SignIn extends Context.Service<SignIn, {
 
       return SignIn.of({ password, secondFactor, challengeOpen })
     })
-  )
+  ).pipe(Layer.provide(Users.layer))
 }

@@ -19,6 +19,7 @@ import { MailSender } from "./MailSender.ts"
 import { hashPassword, passwordProblem } from "./Password.ts"
 import { emailMax, invitationDays, isEmail, nameMax, normalizeEmail } from "./Policy.ts"
 import { type NewSession, Sessions } from "./Sessions.ts"
+import { Users } from "./Users.ts"
 
 /** A person of the workspace, as the team page shows them. */
 export interface Member {
@@ -45,16 +46,6 @@ export interface PendingInvitation {
 export type Actor = SessionUser & { readonly workspaceId: string }
 
 const RoleSchema = Schema.Literals(["owner", "admin", "member"])
-const MemberRow = Schema.Struct({
-  id: Schema.String,
-  email: Schema.String,
-  name: Schema.String,
-  role: RoleSchema,
-  twoFactor: Schema.Boolean,
-  canSignIn: Schema.Boolean,
-  createdAt: Timestamp
-})
-const decodeMembers = Schema.decodeUnknownEffect(Schema.Array(MemberRow))
 const InvitationRow = Schema.Struct({
   id: Schema.String,
   workspaceId: Schema.String,
@@ -131,27 +122,11 @@ export class Team extends Context.Service<Team, {
       const sessions = yield* Sessions
       const mail = yield* MailSender
       const credentials = yield* Credentials
+      const users = yield* Users
 
-      const memberColumns = sql`
-        u.id::text AS id, u.email, u.name, u.role, (u.totp_secret IS NOT NULL) AS "twoFactor",
-        (u.password_hash IS NOT NULL) AS "canSignIn", u.created_at AS "createdAt"`
+      const members = Effect.fn("Team.members")((workspaceId: string) => users.members(workspaceId))
 
-      const members = Effect.fn("Team.members")((workspaceId: string) =>
-        sql`SELECT ${memberColumns} FROM users u WHERE u.workspace_id = ${workspaceId}
-            ORDER BY CASE u.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END, lower(u.name), u.id`.pipe(
-          Effect.flatMap(decodeMembers),
-          Effect.orDie
-        )
-      )
-
-      const member = Effect.fn("Team.member")(function*(workspaceId: string, userId: string) {
-        const rows = yield* sql`
-          SELECT ${memberColumns} FROM users u WHERE u.workspace_id = ${workspaceId} AND u.id = ${userId}`.pipe(
-          Effect.flatMap(decodeMembers),
-          Effect.orDie
-        )
-        return rows[0]
-      })
+      const member = Effect.fn("Team.member")((workspaceId: string, userId: string) => users.member(workspaceId, userId))
 
       const invitationColumns = sql`
         i.id::text AS id, i.workspace_id::text AS "workspaceId", w.name AS "workspaceName", i.email, i.role,
@@ -193,11 +168,8 @@ export class Team extends Context.Service<Team, {
             message: `"${email.slice(0, emailMax)}" is not an email address (like ada@example.com).`
           })
         }
-        const existing = yield* sql`
-          SELECT id::text AS id FROM users WHERE workspace_id = ${actor.workspaceId} AND lower(email) = ${
-          normalizeEmail(email)
-        }`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-        if (existing.length > 0) return yield* new TeamRefused({ message: `${email} is already in this workspace.` })
+        const existing = yield* users.idByEmail(actor.workspaceId, normalizeEmail(email))
+        if (existing !== undefined) return yield* new TeamRefused({ message: `${email} is already in this workspace.` })
         const now = yield* Time.now
         const token = yield* newSessionToken
         const id = crypto.randomUUID()
@@ -263,11 +235,16 @@ export class Team extends Context.Service<Team, {
             Effect.flatMap(decodeIds)
           )
           if (claimed.length === 0) return "used" as const
-          const inserted = yield* sql`
-            INSERT INTO users (id, workspace_id, email, name, role, created_at, password_hash)
-            VALUES (${userId}, ${row.workspaceId}, ${row.email}, ${name}, ${row.role}, ${now.iso}::timestamptz, ${hash})
-            ON CONFLICT (workspace_id, email) DO NOTHING RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds))
-          return inserted.length === 0 ? "taken" as const : "joined" as const
+          const inserted = yield* users.insertWithPassword({
+            id: userId,
+            workspaceId: row.workspaceId,
+            email: row.email,
+            name,
+            role: row.role,
+            nowIso: now.iso,
+            passwordHash: hash
+          })
+          return inserted === undefined ? "taken" as const : "joined" as const
         })).pipe(Effect.orDie)
         if (outcome === "used") return yield* new InvitationUnusable({ reason: "used" })
         if (outcome === "taken") {
@@ -275,12 +252,6 @@ export class Team extends Context.Service<Team, {
         }
         return yield* sessions.create(userId)
       })
-
-      /** The workspace's owners, locked until the transaction ends (two removals at once cannot both pass). */
-      const lockedOwners = (workspaceId: string) =>
-        sql`SELECT id::text AS id FROM users WHERE workspace_id = ${workspaceId} AND role = 'owner' FOR UPDATE`.pipe(
-          Effect.flatMap(decodeIds)
-        )
 
       const target = (actor: Actor, userId: string) =>
         Effect.gen(function*() {
@@ -298,9 +269,9 @@ export class Team extends Context.Service<Team, {
         if (role === "owner" && actor.role !== "owner") return yield* ownersOnly
         if (found.role === role) return
         const outcome = yield* sql.withTransaction(Effect.gen(function*() {
-          const owners = yield* lockedOwners(actor.workspaceId)
+          const owners = yield* users.lockOwners(actor.workspaceId)
           if (found.role === "owner" && owners.length <= 1) return "lastOwner" as const
-          yield* sql`UPDATE users SET role = ${role} WHERE id = ${userId} AND workspace_id = ${actor.workspaceId}`
+          yield* users.setRole(actor.workspaceId, userId, role)
           return "changed" as const
         })).pipe(Effect.orDie)
         if (outcome === "lastOwner") return yield* lastOwner
@@ -311,11 +282,11 @@ export class Team extends Context.Service<Team, {
       const remove = Effect.fn("Team.remove")(function*(actor: Actor, userId: string) {
         const found = yield* target(actor, userId)
         const ended = yield* sql.withTransaction(Effect.gen(function*() {
-          const owners = yield* lockedOwners(actor.workspaceId)
+          const owners = yield* users.lockOwners(actor.workspaceId)
           if (found.role === "owner" && owners.length <= 1) return undefined
           // The person's sessions go with them (ON DELETE CASCADE); their ids are told to every server.
           const sessionIds = yield* sessions.idsOf(userId)
-          yield* sql`DELETE FROM users WHERE id = ${userId} AND workspace_id = ${actor.workspaceId}`
+          yield* users.remove(actor.workspaceId, userId)
           return sessionIds
         })).pipe(Effect.orDie)
         if (ended === undefined) return yield* lastOwner
@@ -334,14 +305,16 @@ export class Team extends Context.Service<Team, {
         yield* checkPassword(input.password)
         const hash = yield* hashPassword(input.password)
         const now = yield* Time.now
-        const rows = yield* sql`
-          INSERT INTO users (id, workspace_id, email, name, role, created_at, password_hash)
-          VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${email}, ${name}, 'owner', ${now.iso}::timestamptz, ${hash})
-          ON CONFLICT (workspace_id, email) DO UPDATE
-            SET name = EXCLUDED.name, role = 'owner', password_hash = EXCLUDED.password_hash
-          RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-        yield* sessions.refresh(rows[0].id)
-        return { userId: rows[0].id }
+        const userId = yield* users.upsertOwner({
+          workspaceId: input.workspaceId,
+          email,
+          name,
+          role: "owner",
+          nowIso: now.iso,
+          passwordHash: hash
+        })
+        yield* sessions.refresh(userId)
+        return { userId }
       })
 
       return Team.of({
@@ -357,6 +330,6 @@ export class Team extends Context.Service<Team, {
         createOwner
       })
     })
-  )
+  ).pipe(Layer.provide(Users.layer))
 
 }

@@ -8,8 +8,8 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
-import { NullableTimestamp } from "../platform/Rows.ts"
 import { TwoFactorRefused } from "./Errors.ts"
+import { Users } from "./Users.ts"
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./TwoFactor.ts"
 
 /** Where a person's two-factor stands. */
@@ -20,14 +20,7 @@ export interface TwoFactorStatus {
   readonly pending: { readonly secret: string; readonly uri: string } | undefined
 }
 
-const StatusRow = Schema.Struct({
-  email: Schema.String,
-  secret: Schema.NullOr(Schema.String),
-  pending: Schema.NullOr(Schema.String),
-  enabledAt: NullableTimestamp,
-  codesLeft: Schema.Number
-})
-const decodeStatus = Schema.decodeUnknownEffect(Schema.Array(StatusRow))
+const decodeCodesLeft = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ codesLeft: Schema.Number })))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 const wrongCode = new TwoFactorRefused({
@@ -51,24 +44,25 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
     TwoFactorSettings,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const users = yield* Users
 
       const read = (userId: string) =>
+        Effect.flatMap(users.totp(userId), (row) =>
+          row === undefined ? Effect.die(new Error(`no person ${userId}`)) : Effect.succeed(row))
+
+      const codesLeft = (userId: string) =>
         sql`
-          SELECT u.email, u.totp_secret AS secret, u.totp_pending_secret AS pending, u.totp_enabled_at AS "enabledAt",
-            (SELECT count(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL)::int AS "codesLeft"
-          FROM users u WHERE u.id = ${userId}`.pipe(
-          Effect.flatMap(decodeStatus),
-          Effect.orDie,
-          Effect.flatMap((rows) =>
-            rows[0] === undefined ? Effect.die(new Error(`no person ${userId}`)) : Effect.succeed(rows[0])
-          )
+          SELECT count(*)::int AS "codesLeft" FROM recovery_codes WHERE user_id = ${userId} AND used_at IS NULL`.pipe(
+          Effect.flatMap(decodeCodesLeft),
+          Effect.map((rows) => rows.at(0)?.codesLeft ?? 0),
+          Effect.orDie
         )
 
       const status = Effect.fn("TwoFactorSettings.status")(function*(userId: string) {
         const row = yield* read(userId)
         return {
           enabledAt: row.secret === null ? null : row.enabledAt,
-          recoveryCodesLeft: Number(row.codesLeft),
+          recoveryCodesLeft: yield* codesLeft(userId),
           pending: row.pending === null ? undefined : { secret: row.pending, uri: totpUri(row.pending, row.email) }
         }
       })
@@ -76,7 +70,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
       const begin = Effect.fn("TwoFactorSettings.begin")(function*(userId: string) {
         const row = yield* read(userId)
         const secret = yield* newTotpSecret
-        yield* sql`UPDATE users SET totp_pending_secret = ${secret} WHERE id = ${userId}`.pipe(Effect.orDie)
+        yield* users.setPendingSecret(userId, secret)
         return { secret, uri: totpUri(secret, row.email) }
       })
 
@@ -98,11 +92,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
           if (row.secret === null) return yield* new TwoFactorRefused({ message: "Two-factor sign-in is not on." })
           const step = yield* totpStep(row.secret, code)
           if (step === undefined) return yield* wrongCode
-          const taken = yield* sql`
-            UPDATE users SET totp_last_step = ${step}
-            WHERE id = ${userId} AND (totp_last_step IS NULL OR totp_last_step < ${step})
-            RETURNING id::text AS id`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
-          if (taken.length === 0) {
+          if (!(yield* users.takeTotpStep(userId, step))) {
             return yield* new TwoFactorRefused({ message: "That code was already used. Wait for the next one." })
           }
         })
@@ -116,10 +106,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
         if (step === undefined) return yield* wrongCode
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
-            UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL,
-              totp_enabled_at = ${now.iso}::timestamptz, totp_last_step = ${step}
-            WHERE id = ${userId}`
+          yield* users.enableTotp(userId, step, now.iso)
           return yield* replaceCodes(userId)
         })).pipe(Effect.orDie)
       })
@@ -132,9 +119,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
       const disable = Effect.fn("TwoFactorSettings.disable")(function*(userId: string, code: string) {
         yield* currentCode(userId, code)
         yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
-            UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_enabled_at = NULL
-            WHERE id = ${userId}`
+          yield* users.disableTotp(userId)
           yield* sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`
         })).pipe(Effect.orDie)
       })
@@ -151,5 +136,5 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
 
       return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable, useRecoveryCode })
     })
-  )
+  ).pipe(Layer.provide(Users.layer))
 }

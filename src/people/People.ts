@@ -33,6 +33,7 @@ import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 import { TriageClass } from "../domain/TriageClass.ts"
 import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
+import { hasWritten } from "./Messages.ts"
 
 /** What a touch knows of a person; `profileUrl` null: only an existing person is touched (the identifier alone cannot add one). */
 export interface PersonFacts {
@@ -161,7 +162,6 @@ const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
   reason: Schema.Literals(["in_flight", "pending_invitation", "cold_message"]),
   since: Timestamp
 })))
-const decodeWrote = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ wrote: Schema.Boolean })))
 
 const badCursor = foreignCursor("the latest activity")
 
@@ -226,6 +226,8 @@ export class People extends Context.Service<People, {
     readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
     readonly profile: Person
     readonly about: WriteAbout
+    /** Links the job to the person, in the claim's transaction: the job's store does it (jobs/ is above people/). */
+    readonly link: (personId: string) => Effect.Effect<void>
   }) => Effect.Effect<OtherSeat | undefined>
 }>()("outreach/People") {
   static readonly layer = Layer.effect(
@@ -363,16 +365,11 @@ export class People extends Context.Service<People, {
           WHERE a.workspace_id = ${workspaceId} AND a.id <> ${accountId} AND a.removed_at IS NULL
           ORDER BY h.rank, h.since DESC LIMIT 1`.pipe(Effect.flatMap(decodeHolds), Effect.map((found) => found[0]))
 
-      /** Whether the person has written to the account (as syncing recorded it): then a message answers them. */
-      const hasWritten = (accountId: string, providerId: string) =>
-        sql`
-          SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE account_id = ${accountId} AND sender_provider_id = ${providerId})
-            AS wrote`.pipe(Effect.flatMap(decodeWrote), Effect.map((rows) => rows[0]?.wrote === true))
-
       const claim = Effect.fn("People.claim")(function*(input: {
         readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
         readonly profile: Person
         readonly about: WriteAbout
+        readonly link: (personId: string) => Effect.Effect<void>
       }) {
         const { job, profile, about } = input
         const now = yield* Time.now
@@ -386,9 +383,10 @@ export class People extends Context.Service<People, {
             company: profile.company.name
           }, now.iso)
           if (personId === undefined) return yield* Effect.die(new Error(`person ${profile.providerId} not recorded`))
-          yield* sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${job.id}`
+          yield* input.link(personId)
           const outreach = about === "invitation" ||
-            (profile.connectionDegree !== 1 && !(yield* hasWritten(job.accountId, profile.providerId)))
+            // Someone who has written to the account is answered, not approached.
+            (profile.connectionDegree !== 1 && !(yield* hasWritten(sql, job.accountId, profile.providerId)))
           if (!outreach) return undefined
           return yield* otherSeatHolding(job.workspaceId, job.accountId, personId, now.ms)
         })).pipe(Effect.orDie)

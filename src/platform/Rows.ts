@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { Schema, SchemaTransformation } from "effect"
+import { Effect, Schema, SchemaTransformation } from "effect"
 
 /** A `timestamptz` column (a `Date` from the drivers, or its text form) as an ISO 8601 string. */
 export const Timestamp = Schema.Union([Schema.Date, Schema.String]).pipe(
@@ -41,3 +41,11 @@ export const EpochMillis = Schema.Union([Schema.Date, Schema.String]).pipe(
     })
   )
 )
+
+/**
+ * The first of a statement's decoded rows, or undefined. As everywhere at the
+ * repository boundary, a failure of the database or of decoding our own rows
+ * is a defect.
+ */
+export const firstRow = <A, E, R>(rows: Effect.Effect<ReadonlyArray<A>, E, R>): Effect.Effect<A | undefined, never, R> =>
+  rows.pipe(Effect.map((found) => found.at(0)), Effect.orDie)

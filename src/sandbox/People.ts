@@ -191,12 +191,28 @@ export interface Relation {
 }
 
 /**
+ * The person the README's first hour and the API's examples invite: María
+ * García. The sandbox never makes her a connection of any account (see
+ * `relationTo`), so a walkthrough run on a fresh, randomly named account always
+ * reaches the network instead of stopping at the "already connected" guardrail.
+ */
+export const walkthroughPerson = "maria-garcia-3a9f02c1b"
+
+// By provider id: every form of her address (slug, profile URL, Sales Navigator URL) names the same member.
+const neverConnected: ReadonlySet<string> = new Set([providerIdOfSlug(walkthroughPerson)])
+
+const degrees: ReadonlyArray<readonly [ConnectionDegree, number]> = [[1, 4], [2, 56], [3, 40]]
+const strangerDegrees = degrees.filter(([degree]) => degree !== 1)
+
+/**
  * How far the person is from the account (seeded per account and person):
- * about 4% are already connections, 56% second degree, 40% third.
+ * about 4% are already connections, 56% second degree, 40% third. The
+ * walkthrough person is never first degree: second or third, in the same
+ * proportions as everyone else's.
  */
 export const relationTo = (accountSeed: string, providerId: string): Relation => {
   const random = rng("relation", accountSeed, providerId)
-  const connectionDegree = random.weighted<ConnectionDegree>([[1, 4], [2, 56], [3, 40]])
+  const connectionDegree = random.weighted(neverConnected.has(providerId) ? strangerDegrees : degrees)
   const mutualConnections = connectionDegree === 1
     ? random.int(3, 180)
     : connectionDegree === 2

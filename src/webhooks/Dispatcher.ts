@@ -21,7 +21,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
@@ -30,6 +30,7 @@ import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
 import { type AttemptTarget, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
+import { EndpointTable } from "./EndpointTable.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -60,9 +61,6 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
   })
 })
 
-const TargetRow = Schema.Struct({ id: Schema.String, mode: Schema.Literals(["fat", "thin"]) })
-const decodeTargets = Schema.decodeUnknownEffect(Schema.Array(TargetRow))
-
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
 
@@ -86,6 +84,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const config = yield* AppConfig
       const endpoints = yield* WebhookEndpoints
       const deliveries = yield* DeliveryStore
+      const endpointTable = yield* EndpointTable
       const outbox = yield* Outbox
       const settings = yield* DispatcherSettings
       const resolver = yield* WebhookResolver
@@ -112,14 +111,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           for (const event of events) {
             // A lower seq may still be committed by an older transaction: stop before it could be skipped.
             if (!event.settled) break
-            const targets = yield* sql`
-              SELECT id::text AS id, mode FROM webhook_endpoints
-              WHERE workspace_id = ${event.workspaceId} AND enabled
-                -- Only events committed after the endpoint was created (migrations/0130).
-                AND CASE WHEN subscribed_at_snapshot IS NULL THEN created_at <= ${event.createdAt}::timestamptz
-                         ELSE NOT pg_visible_in_snapshot(${event.writerXid}::xid8, subscribed_at_snapshot) END
-                AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`
-              .pipe(Effect.flatMap(decodeTargets))
+            const targets = yield* endpointTable.subscribers(event)
             for (const target of targets) {
               yield* deliveries.insertPending({
                 workspaceId: event.workspaceId,
@@ -276,7 +268,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
     })
-  ).pipe(Layer.provide([DeliveryStore.layer, Outbox.layer]))
+  ).pipe(Layer.provide([DeliveryStore.layer, EndpointTable.layer, Outbox.layer]))
 }
 
 /** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */

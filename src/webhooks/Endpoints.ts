@@ -1,20 +1,19 @@
 /**
  * Webhook endpoints of a workspace and the history of their deliveries:
  * register (URL vetted, secret shown once), list, get, change, delete,
- * rotate the secret, read the last 50 deliveries.
+ * rotate the secret, read the last 50 deliveries. The SQL is `EndpointTable`'s.
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Context, Duration, Effect, Layer } from "effect"
 import { NotFound } from "../api/Errors.ts"
 import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
-import { type EventType, EventTypeSchema } from "../domain/Events.ts"
+import type { EventType } from "../domain/Events.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 import { vetUrl, WebhookResolver, type WebhookTargetRefused } from "./AddressGuard.ts"
 import { type DeliveryRecord, DeliveryStore } from "./DeliveryStore.ts"
+import { EndpointTable } from "./EndpointTable.ts"
 import type { WebhookMode } from "../domain/WebhookPayload.ts"
 import { newSecret } from "./Signature.ts"
 
@@ -26,20 +25,6 @@ export const deliveryHistoryLength = 50
 
 export type WebhookEndpointRecord = typeof WebhookEndpoint.Type
 export type { DeliveryRecord }
-
-const EventTypeColumn = EventTypeSchema
-
-const EndpointRow = Schema.Struct({
-  id: Schema.String,
-  url: Schema.String,
-  events: Schema.Array(EventTypeColumn),
-  mode: Schema.Literals(["fat", "thin"]),
-  enabled: Schema.Boolean,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  previousSecretExpiresAt: NullableTimestamp
-})
-const decodeEndpoints = Schema.decodeUnknownEffect(Schema.Array(EndpointRow))
 
 const endpointNotFound = (id: string) =>
   new NotFound({
@@ -89,7 +74,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   static readonly layer = Layer.effect(
     WebhookEndpoints,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
+      const table = yield* EndpointTable
       const deliveryStore = yield* DeliveryStore
       const config = yield* AppConfig
       // Captured here so handlers vet with the resolver the service was built with.
@@ -98,13 +83,8 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
       const vet = (url: string) =>
         vetUrl(url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.map((vetted) => vetted.url.href))
 
-      const columns = sql`id::text AS id, url, events, mode, enabled, created_at AS "createdAt",
-        updated_at AS "updatedAt", previous_secret_expires_at AS "previousSecretExpiresAt"`
-
-      const one = (rows: ReadonlyArray<WebhookEndpointRecord>, id: string) => {
-        const row = rows[0]
-        return row === undefined ? Effect.fail(endpointNotFound(id)) : Effect.succeed(row)
-      }
+      const found = (row: WebhookEndpointRecord | undefined, id: string) =>
+        row === undefined ? Effect.fail(endpointNotFound(id)) : Effect.succeed(row)
 
       const create = Effect.fn("WebhookEndpoints.create")(function*(input: {
         readonly workspaceId: string
@@ -115,28 +95,25 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
         const url = yield* vet(input.url)
         const secret = yield* newSecret
         const now = yield* Time.now
-        const rows = yield* sql`
-          INSERT INTO webhook_endpoints
-            (id, workspace_id, url, events, mode, enabled, secret, created_at, updated_at, subscribed_at_snapshot)
-          VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${url}, ${JSON.stringify([...new Set(input.events)])}::jsonb,
-                  ${input.mode}, true, ${secret}, ${now.iso}::timestamptz, ${now.iso}::timestamptz, pg_current_snapshot())
-          RETURNING ${columns}`.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
-        const webhook = yield* Effect.orDie(one(rows, ""))
+        const webhook = yield* table.insert({
+          id: crypto.randomUUID(),
+          workspaceId: input.workspaceId,
+          url,
+          events: [...new Set(input.events)],
+          mode: input.mode,
+          secret,
+          nowIso: now.iso
+        })
         yield* Effect.logInfo("webhook endpoint created").pipe(
           Effect.annotateLogs({ webhookId: webhook.id, workspaceId: input.workspaceId })
         )
         return { webhook, secret }
       })
 
-      const list = Effect.fn("WebhookEndpoints.list")((workspaceId: string) =>
-        sql`SELECT ${columns} FROM webhook_endpoints WHERE workspace_id = ${workspaceId}
-            ORDER BY created_at DESC, id`.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
-      )
+      const list = Effect.fn("WebhookEndpoints.list")((workspaceId: string) => table.list(workspaceId))
 
       const get = Effect.fn("WebhookEndpoints.get")(function*(workspaceId: string, id: string) {
-        const rows = yield* sql`SELECT ${columns} FROM webhook_endpoints WHERE id = ${id} AND workspace_id = ${workspaceId}`
-          .pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
-        return yield* one(rows, id)
+        return yield* found(yield* table.get(workspaceId, id), id)
       })
 
       const update = Effect.fn("WebhookEndpoints.update")(function*(workspaceId: string, id: string, patch: EndpointPatch) {
@@ -144,32 +121,19 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
         const url = patch.url === undefined ? current.url : yield* vet(patch.url)
         const events = patch.events === undefined ? current.events : [...new Set(patch.events)]
         const now = yield* Time.now
-        const rows = yield* sql`
-          UPDATE webhook_endpoints SET url = ${url}, events = ${JSON.stringify(events)}::jsonb,
-            mode = ${patch.mode ?? current.mode}, enabled = ${patch.enabled ?? current.enabled},
-            updated_at = ${now.iso}::timestamptz
-          WHERE id = ${id} AND workspace_id = ${workspaceId}
-          RETURNING ${columns}`.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
-        return yield* one(rows, id)
+        const settings = { url, events, mode: patch.mode ?? current.mode, enabled: patch.enabled ?? current.enabled }
+        return yield* found(yield* table.update(workspaceId, id, settings, now.iso), id)
       })
 
       const remove = Effect.fn("WebhookEndpoints.remove")(function*(workspaceId: string, id: string) {
-        const rows = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND workspace_id = ${workspaceId}
-                                RETURNING id`.pipe(Effect.orDie)
-        if (rows.length === 0) return yield* endpointNotFound(id)
+        if (!(yield* table.remove(workspaceId, id))) return yield* endpointNotFound(id)
       })
 
       const rotateSecret = Effect.fn("WebhookEndpoints.rotateSecret")(function*(workspaceId: string, id: string) {
         const secret = yield* newSecret
         const now = yield* Time.now
         const expires = Time.toIso(now.ms + Duration.toMillis(rotationOverlap))
-        // Rotating again during an overlap retires the older secret at once: two secrets at most.
-        const rows = yield* sql`
-          UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = ${expires}::timestamptz,
-            secret = ${secret}, updated_at = ${now.iso}::timestamptz
-          WHERE id = ${id} AND workspace_id = ${workspaceId}
-          RETURNING ${columns}`.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
-        const webhook = yield* one(rows, id)
+        const webhook = yield* found(yield* table.rotateSecret(workspaceId, id, secret, expires, now.iso), id)
         return { webhook, secret }
       })
 
@@ -198,5 +162,5 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
 
       return WebhookEndpoints.of({ create, list, get, update, remove, rotateSecret, deliveries, delivery })
     })
-  ).pipe(Layer.provide(DeliveryStore.layer))
+  ).pipe(Layer.provide([DeliveryStore.layer, EndpointTable.layer]))
 }

@@ -12,6 +12,11 @@
  * recorded or a job finishes in this process; with several servers each looks, and the engine takes the first
  * completion of a deferred only.
  *
+ * A wait's conditions are tested against its workflow's row, the account's
+ * invitations and messages and the step's job in the statement that reads the
+ * waits: joined reads of tables owned elsewhere, listed with their reason in
+ * `test/architecture/TableOwners.test.ts` (`joinedReads`).
+ *
  * @since 1.0.0
  */
 import { Context, Effect, Exit, Layer, Queue, Schema, Stream } from "effect"

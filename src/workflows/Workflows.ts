@@ -6,9 +6,9 @@
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Result, Schema } from "effect"
-import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { AccountStore } from "../accounts/AccountStore.ts"
 import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { describeProblems, namedProblems } from "../api/Problems.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
@@ -84,7 +84,7 @@ export class Workflows extends Context.Service<Workflows, {
   static readonly layer = Layer.effect(
     Workflows,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
+      const accounts = yield* AccountStore
       const store = yield* WorkflowStore
       const waits = yield* Waits
       const jobs = yield* Jobs
@@ -120,10 +120,9 @@ export class Workflows extends Context.Service<Workflows, {
         )
 
       const prepare = Effect.fn("Workflows.prepare")(function*(request: WorkflowRequest) {
-        const accounts = yield* sql`
-          SELECT 1 FROM accounts WHERE id = ${request.accountId} AND workspace_id = ${request.workspaceId}
-            AND removed_at IS NULL`.pipe(Effect.orDie)
-        if (accounts.length === 0) return yield* Effect.fail(accountNotFound(request.accountId))
+        if (!(yield* accounts.exists(request.workspaceId, request.accountId))) {
+          return yield* Effect.fail(accountNotFound(request.accountId))
+        }
         const person = yield* network.identify(request.person).pipe(
           Effect.mapError((error) =>
             new Unprocessable({ error: { message: `body.person: ${error.message}`, next: error.next } })
@@ -217,5 +216,5 @@ export class Workflows extends Context.Service<Workflows, {
         cancel
       })
     })
-  )
+  ).pipe(Layer.provide(AccountStore.layer))
 }

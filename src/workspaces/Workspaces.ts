@@ -5,8 +5,9 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { type Workspace, type WorkspaceChange, WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { NotFound } from "../api/Errors.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { isKeyValue, newSessionToken } from "../auth/Tokens.ts"
@@ -14,21 +15,13 @@ import type { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
 import { Sessions } from "../people-auth/Sessions.ts"
+import { Users } from "../people-auth/Users.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { Timestamp } from "../platform/Rows.ts"
 
 /** The default number of seats of a new workspace. */
 export const defaultSeats = 5
 
-export const Workspace = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  status: Schema.Literals(["active", "suspended"]),
-  seatsTotal: Schema.Number,
-  createdAt: Timestamp
-})
-export type Workspace = typeof Workspace.Type
-const decodeWorkspaces = Schema.decodeUnknownEffect(Schema.Array(Workspace))
+export { Workspace } from "../accounts/WorkspaceTable.ts"
 
 const notFound = (id: string) =>
   new NotFound({
@@ -62,7 +55,8 @@ export class Workspaces extends Context.Service<Workspaces, {
       const keys = yield* ApiKeys
       const credentials = yield* Credentials
       const sessions = yield* Sessions
-      const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
+      const users = yield* Users
+      const table = yield* WorkspaceTable
 
       const create = Effect.fn("Workspaces.create")(function*(input: {
         readonly name: string
@@ -71,42 +65,28 @@ export class Workspaces extends Context.Service<Workspaces, {
       }) {
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const rows = yield* sql`
-            INSERT INTO workspaces (id, name, seats_total, created_at)
-            VALUES (${crypto.randomUUID()}, ${input.name}, ${input.seats ?? defaultSeats}, ${now.iso}::timestamptz)
-            RETURNING ${columns}`.pipe(Effect.flatMap(decodeWorkspaces))
-          const workspace = rows[0]
+          const workspace = yield* table.insert({
+            id: crypto.randomUUID(),
+            name: input.name,
+            seatsTotal: input.seats ?? defaultSeats,
+            nowIso: now.iso
+          })
           const created = yield* keys.create({ workspaceId: workspace.id, name: "Owner key", value: input.keyValue })
           return { workspace, keyValue: created.value }
         })).pipe(Effect.orDie)
       })
 
-      const list = sql`SELECT ${columns} FROM workspaces ORDER BY created_at, id`.pipe(
-        Effect.flatMap(decodeWorkspaces),
-        Effect.orDie,
-        Effect.withSpan("Workspaces.list")
-      )
+      const list = table.list.pipe(Effect.withSpan("Workspaces.list"))
 
-      const update = (id: string, change: ReturnType<typeof sql.update>) =>
-        sql`UPDATE workspaces SET ${change} WHERE id = ${id} RETURNING ${columns}`.pipe(
-          Effect.flatMap(decodeWorkspaces),
-          Effect.orDie,
-          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.succeed(rows[0]))
-        )
+      const found = (id: string) => (row: Workspace | undefined) =>
+        row === undefined ? Effect.fail(notFound(id)) : Effect.succeed(row)
+      const update = (id: string, change: WorkspaceChange) => Effect.flatMap(table.update(id, change), found(id))
 
-      const get = Effect.fn("Workspaces.get")((id: string) =>
-        sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`.pipe(
-          Effect.flatMap(decodeWorkspaces),
-          Effect.orDie,
-          Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(notFound(id)) : Effect.succeed(rows[0]))
-        )
-      )
+      const get = Effect.fn("Workspaces.get")((id: string) => Effect.flatMap(table.get(id), found(id)))
 
-      const setSeats = Effect.fn("Workspaces.setSeats")((id: string, seats: number) =>
-        update(id, sql.update({ seats_total: seats }))
-      )
+      const setSeats = Effect.fn("Workspaces.setSeats")((id: string, seats: number) => update(id, { seatsTotal: seats }))
       const setStatus = Effect.fn("Workspaces.setStatus")((id: string, status: Workspace["status"]) =>
-        update(id, sql.update({ status })).pipe(Effect.tap(() => credentials.forgetWorkspace(id)))
+        update(id, { status }).pipe(Effect.tap(() => credentials.forgetWorkspace(id)))
       )
 
       const createSession = Effect.fn("Workspaces.createSession")(function*(input: {
@@ -121,21 +101,22 @@ export class Workspaces extends Context.Service<Workspaces, {
         const token = yield* newSessionToken
         const expires = Time.toIso(now.ms + (input.ttlHours ?? 12) * 3_600_000)
         const userId = yield* sql.withTransaction(Effect.gen(function*() {
-          const users = yield* sql<{ readonly id: string }>`
-            INSERT INTO users (id, workspace_id, email, name, role, created_at)
-            VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${input.email}, ${input.name}, ${input.role},
-                    ${now.iso}::timestamptz)
-            ON CONFLICT (workspace_id, email) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role
-            RETURNING id::text AS id`
-          yield* sessions.record({ userId: users[0].id, token, createdAt: now.iso, expiresAt: expires })
-          return users[0].id
+          const userId = yield* users.upsert({
+            workspaceId: input.workspaceId,
+            email: input.email,
+            name: input.name,
+            role: input.role,
+            nowIso: now.iso
+          })
+          yield* sessions.record({ userId, token, createdAt: now.iso, expiresAt: expires })
+          return userId
         })).pipe(Effect.orDie)
         return { userId, token }
       })
 
       return Workspaces.of({ create, list, get, setSeats, setStatus, createSession })
     })
-  ).pipe(Layer.provide(Sessions.layer), Layer.provideMerge(ApiKeys.layer))
+  ).pipe(Layer.provide([Sessions.layer, Users.layer, WorkspaceTable.layer]), Layer.provideMerge(ApiKeys.layer))
 }
 
 /**

@@ -14,6 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Schema } from "effect"
+import { walkthroughPerson } from "../../src/sandbox/People.ts"
 import { eventually } from "../support/Eventually.ts"
 import { freePort, keyIn, run } from "../support/Processes.ts"
 import { serverDatabaseUrl } from "../support/TestDatabase.ts"
@@ -113,6 +114,12 @@ describe("the README's code blocks", () => {
       runs,
       "a README code block changed: run it in test/docs/Readme.test.ts"
     )
+  })
+
+  it("invite in the first hour the sandbox's walkthrough person, whom no account is connected to", () => {
+    // Anyone else is a connection of about one fresh account in 25, and the connect would fail its guardrail.
+    const invited = blocksIn(firstHour, "sh").flatMap((block) => [...block.matchAll(/"person": "([^"]+)"/g)].map((m) => m[1]))
+    assert.deepStrictEqual(invited, [walkthroughPerson])
   })
 
   it("name only npm scripts the project has", () => {

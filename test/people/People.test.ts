@@ -6,6 +6,7 @@ import { COLD_MESSAGE_HOLD_DAYS } from "../../src/api/PeopleApi.ts"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
+import { JobStore } from "../../src/jobs/JobStore.ts"
 import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/People.ts"
@@ -351,6 +352,8 @@ layer(serverLayer())("people", (it) => {
       const [person] = strangersToAll([ada, grace], 1, "people-in-flight")
       const jobs = yield* Jobs
       const people = yield* People
+      const store = yield* JobStore
+      const link = (jobId: string) => (personId: string) => store.linkPerson(jobId, personId, "replace")
       const sql = yield* SqlClient.SqlClient
       // Both writes wait for approval, so the Governor leaves them alone: the test moves them.
       const adaJob = yield* jobs.create({ workspaceId, accountId: ada, command: "connect", input: { person } })
@@ -359,15 +362,19 @@ layer(serverLayer())("people", (it) => {
       assert.notStrictEqual(profile.connectionDegree, 1)
 
       yield* sql`UPDATE jobs SET status = 'running', started_at = created_at WHERE id = ${adaJob.id}`
-      assert.isUndefined(yield* people.claim({ job: { ...adaJob, workspaceId }, profile, about: "invitation" }))
-      const held = yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message" })
+      assert.isUndefined(
+        yield* people.claim({ job: { ...adaJob, workspaceId }, profile, about: "invitation", link: link(adaJob.id) })
+      )
+      const held = yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message", link: link(graceJob.id) })
       assert.isDefined(held)
       assert.deepInclude(held, { accountId: ada, label: "Ada", reason: "in_flight" })
       assert.include(otherSeatRefusal(profile.name, held).message, "Ada")
 
       // Its job ended without an invitation: the person is free again.
       yield* sql`UPDATE jobs SET status = 'failed' WHERE id = ${adaJob.id}`
-      assert.isUndefined(yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message" }))
+      assert.isUndefined(
+        yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message", link: link(graceJob.id) })
+      )
       const linked = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM jobs WHERE id IN (${adaJob.id}, ${graceJob.id}) AND person_id IS NOT NULL`
       assert.strictEqual(linked[0].n, 2)

@@ -1,10 +1,11 @@
 import { afterEach, assert, beforeEach, describe, it } from "@effect/vitest"
 import { Result } from "effect"
+import { checkInviteQuality } from "../../src/domain/InviteQuality.ts"
 import { parseProfileAddress, profileOfProviderId } from "../../src/sandbox/Addresses.ts"
 import { catalogue } from "../../src/sandbox/Companies.ts"
 import { providerIdOfSlug } from "../../src/sandbox/Ids.ts"
 import { nameOfSlug } from "../../src/sandbox/Names.ts"
-import { memberFrom, personAt, placementOfSlug, sandboxSlug } from "../../src/sandbox/People.ts"
+import { memberFrom, personAt, placementOfSlug, sandboxSlug, summaryOf, walkthroughPerson } from "../../src/sandbox/People.ts"
 import { places } from "../../src/sandbox/Places.ts"
 import { rng } from "../../src/sandbox/Random.ts"
 import { roles } from "../../src/sandbox/Roles.ts"
@@ -112,6 +113,32 @@ describe("people", () => {
       if (connectionDegree === 3) assert.strictEqual(mutualConnections, 0)
     }
     assert.isTrue(degrees.has(2) && degrees.has(3))
+  })
+
+  it("never makes the walkthrough person a connection of any account, in any form of her address", () => {
+    // One account in 25 would see her as first degree without the rule: 20,000 accounts would meet hundreds.
+    const forms = [walkthroughPerson, `https://www.linkedin.com/in/${walkthroughPerson}`, providerIdOfSlug(walkthroughPerson)]
+      .map((address) => Result.getOrThrow(parseProfileAddress(address)))
+    const degrees = new Set<number>()
+    for (let i = 0; i < 20_000; i++) {
+      const account = i % 2 === 0 ? `account-${i}` : crypto.randomUUID()
+      for (const ref of forms) {
+        const person = personAt(ref, { account, now })
+        degrees.add(person.connectionDegree)
+        assert.strictEqual(summaryOf(ref, account).connectionDegree, person.connectionDegree)
+        // The first hour's connect passes the default minInviteQuality (30) too, whoever connects.
+        assert.isNull(checkInviteQuality(person, 30), account)
+      }
+    }
+    assert.deepStrictEqual([...degrees].sort(), [2, 3])
+  })
+
+  it("makes anyone else a connection of some accounts", () => {
+    const ref = Result.getOrThrow(parseProfileAddress("anna-weber"))
+    const firstDegree = Array.from({ length: 2000 }, (_, i) => personAt(ref, { account: `account-${i}`, now }))
+      .filter((person) => person.connectionDegree === 1).length
+    assert.isAbove(firstDegree, 40)
+    assert.isBelow(firstDegree, 130)
   })
 
   it("keeps the latest post on the timeline as time moves on", () => {

@@ -1,0 +1,91 @@
+/**
+ * The `workspaces` table: the one module with SQL on it (issue #19, one owner
+ * per table). Statements only, each joining the caller's transaction when
+ * there is one.
+ *
+ * It lives with the accounts, below `workspaces/` in the import rule
+ * (`test/architecture/Layers.ts`), because the accounts need it: taking a seat
+ * locks the workspace's row and reads how many seats it has, and the account
+ * store must not import the services built above it. `Workspaces`
+ * (`workspaces/Workspaces.ts`) keeps what a workspace is for the operator and
+ * the bootstrap, on top of this.
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { firstRow, Timestamp } from "../platform/Rows.ts"
+
+export const Workspace = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  status: Schema.Literals(["active", "suspended"]),
+  seatsTotal: Schema.Number,
+  createdAt: Timestamp
+})
+export type Workspace = typeof Workspace.Type
+const decodeWorkspaces = Schema.decodeUnknownEffect(Schema.Array(Workspace))
+const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
+
+/** A workspace's settable fields. */
+export interface WorkspaceChange {
+  readonly seatsTotal?: number
+  readonly status?: Workspace["status"]
+}
+
+export class WorkspaceTable extends Context.Service<WorkspaceTable, {
+  readonly insert: (workspace: {
+    readonly id: string
+    readonly name: string
+    readonly seatsTotal: number
+    readonly nowIso: string
+  }) => Effect.Effect<Workspace>
+  /** Every workspace, oldest first. */
+  readonly list: Effect.Effect<ReadonlyArray<Workspace>>
+  readonly get: (id: string) => Effect.Effect<Workspace | undefined>
+  /** Writes the change; undefined when there is no such workspace. */
+  readonly update: (id: string, change: WorkspaceChange) => Effect.Effect<Workspace | undefined>
+  /** How many seats the workspace has in all (0 for none). */
+  readonly seatsTotal: (id: string) => Effect.Effect<number>
+  /**
+   * The same, with the workspace's row locked for the rest of the transaction: connects of one
+   * workspace wait for each other, so its seats are never oversold.
+   */
+  readonly lockSeatsTotal: (id: string) => Effect.Effect<number>
+}>()("outreach/WorkspaceTable") {
+  static readonly layer = Layer.effect(
+    WorkspaceTable,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
+      const first = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        firstRow(Effect.flatMap(query, decodeWorkspaces))
+      const total = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(Effect.flatMap(decodeTotals), Effect.map((rows) => rows.at(0)?.total ?? 0), Effect.orDie)
+
+      return WorkspaceTable.of({
+        insert: (workspace) =>
+          first(sql`
+            INSERT INTO workspaces (id, name, seats_total, created_at)
+            VALUES (${workspace.id}, ${workspace.name}, ${workspace.seatsTotal}, ${workspace.nowIso}::timestamptz)
+            RETURNING ${columns}`).pipe(
+            Effect.flatMap((row) => row === undefined ? Effect.die(new Error("INSERT returned no row")) : Effect.succeed(row))
+          ),
+        list: sql`SELECT ${columns} FROM workspaces ORDER BY created_at, id`.pipe(
+          Effect.flatMap(decodeWorkspaces),
+          Effect.orDie
+        ),
+        get: (id) => first(sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`),
+        update: (id, change) =>
+          first(sql`UPDATE workspaces SET ${
+            sql.update({
+              ...(change.seatsTotal === undefined ? {} : { seats_total: change.seatsTotal }),
+              ...(change.status === undefined ? {} : { status: change.status })
+            })
+          } WHERE id = ${id} RETURNING ${columns}`),
+        seatsTotal: (id) => total(sql`SELECT seats_total AS total FROM workspaces WHERE id = ${id}`),
+        lockSeatsTotal: (id) => total(sql`SELECT seats_total AS total FROM workspaces WHERE id = ${id} FOR UPDATE`)
+      })
+    })
+  )
+}

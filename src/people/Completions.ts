@@ -1,0 +1,112 @@
+/**
+ * What a completed job does beside settling: one entry per command of the
+ * catalogue (`domain/Commands.ts`), typed by that command's result. A
+ * `connect` records the invitation it sent and touches the person; a
+ * `withdraw_invite` withdraws the invitation; the other commands about one
+ * person touch that person; the rest do nothing. `JobStore.finish` settles the
+ * job and runs its command's entry in the same transaction, then links the job
+ * to the person the entry names.
+ *
+ * The catalogue in `domain/` stays pure (no I/O); this table is its service
+ * side, and the type below fails to compile when a command is added without
+ * saying what its completion does.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Option, Schema } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
+import { recordSent, recordWithdrawn } from "./Invitations.ts"
+import { type PersonFacts, touchPerson } from "./People.ts"
+
+/** The completed job, as its completion needs it. */
+export interface CompletedJob {
+  readonly workspaceId: string
+  readonly accountId: string
+  /** When it completed (ISO). */
+  readonly at: string
+}
+
+type Effects<A> = Effect.Effect<A, SqlError.SqlError | Schema.SchemaError>
+
+/**
+ * A command's completion effects, in the job's ending transaction: the id of
+ * the person the job was about, once touched, or undefined for none.
+ */
+export type Completion<R> = (sql: SqlClient.SqlClient, job: CompletedJob, result: R) => Effects<string | undefined>
+
+/** A catalogue entry's completion, run on its result as stored (encoded). */
+export interface Entry {
+  readonly complete: (sql: SqlClient.SqlClient, job: CompletedJob, encodedResult: unknown) => Effects<string | undefined>
+}
+
+/** The entry of `spec` (a command of the catalogue): its result decoded with the command's own schema. */
+const on = <S extends Schema.ConstraintDecoder<unknown>>(spec: { readonly result: S }, completion: Completion<S["Type"]>): Entry => {
+  const decode = Schema.decodeUnknownOption(spec.result)
+  return {
+    // A result that does not decode (stored by an older version) completes nothing rather than failing the ending.
+    complete: (sql, job, encodedResult) =>
+      Option.match(decode(encodedResult), {
+        onNone: () => Effect.succeed(undefined),
+        onSome: (result) => completion(sql, job, result)
+      })
+  }
+}
+
+const summary = (person: { providerId: string; profileUrl: string; name: string; headline: string }): PersonFacts => ({
+  providerId: person.providerId,
+  profileUrl: person.profileUrl,
+  name: person.name,
+  headline: person.headline
+})
+
+/** The completion that touches the one person the result names. */
+const touching = <R>(personOf: (result: R) => PersonFacts): Completion<R> => (sql, job, result) =>
+  touchPerson(sql, job.workspaceId, personOf(result), job.at)
+
+const nothing: Entry = { complete: () => Effect.succeed(undefined) }
+
+/** Every command's completion effects; a command added to the catalogue has no entry until it is given one here. */
+export const completions: { readonly [K in CommandName]: Entry } = {
+  get_profile: on(commands.get_profile, touching((person) => ({ ...summary(person), company: person.company.name }))),
+  get_company: nothing,
+  search_people: nothing,
+  search_companies: nothing,
+  get_posts: nothing,
+  get_post: nothing,
+  list_chats: nothing,
+  get_conversation: nothing,
+  list_invites: nothing,
+  profile_viewers: nothing,
+  ssi: nothing,
+  connect: on(commands.connect, (sql, job, sent) =>
+    Effect.andThen(
+      recordSent(sql, job.accountId, sent),
+      touchPerson(sql, job.workspaceId, summary(sent.person), job.at)
+    )),
+  withdraw_invite: on(commands.withdraw_invite, (sql, job, withdrawn) =>
+    Effect.andThen(
+      recordWithdrawn(sql, job.accountId, withdrawn),
+      touchPerson(sql, job.workspaceId, { providerId: withdrawn.providerId, profileUrl: null }, job.at)
+    )),
+  send_message: on(commands.send_message, touching((sent) => ({ providerId: sent.recipientProviderId, profileUrl: null }))),
+  accept_invite: on(commands.accept_invite, touching((answered) => summary(answered.from))),
+  decline_invite: on(commands.decline_invite, touching((answered) => summary(answered.from))),
+  endorse: on(commands.endorse, touching((endorsed) => summary(endorsed.person))),
+  save_lead: on(commands.save_lead, touching((saved) => summary(saved.person))),
+  react: nothing,
+  comment: nothing,
+  create_post: nothing
+}
+
+/**
+ * Runs the completion effects of a job of `kind` that completed with
+ * `encodedResult` (as stored); the person it was about, if any.
+ */
+export const completeJob = (
+  sql: SqlClient.SqlClient,
+  kind: string,
+  job: CompletedJob,
+  encodedResult: unknown
+): Effects<string | undefined> =>
+  isCommandName(kind) ? completions[kind].complete(sql, job, encodedResult) : Effect.succeed(undefined)

@@ -1,0 +1,73 @@
+/**
+ * The `inbox_messages` table, its one owner (issue #19): the messages people
+ * sent the accounts, as syncing recorded them with their triage. Statements
+ * on the caller's `sql`, each joining its transaction when there is one.
+ *
+ * It sits with the people, not in `inbox/`, because the people need it
+ * below the inbox in the import rule: whether a person has written to an
+ * account decides whether a message to them is outreach (`People.claim`).
+ * The inbox records and reads the messages through here.
+ *
+ * @since 1.0.0
+ */
+import { Effect, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { InboundMessage } from "../network/Sync.ts"
+import { TriageClass, type TriageResult } from "../domain/TriageClass.ts"
+import { Timestamp } from "../platform/Rows.ts"
+
+/**
+ * Records a message a sync found, with its triage; false when it was
+ * recorded before (then nothing changes).
+ */
+export const recordReceived = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  message: InboundMessage,
+  triaged: TriageResult
+) =>
+  sql<{ id: string }>`
+    INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
+      triage_class, suggested_reply)
+    VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
+      ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
+      ${triaged.suggestedReply})
+    ON CONFLICT (account_id, id) DO NOTHING
+    RETURNING id`.pipe(Effect.map((inserted) => inserted.length > 0))
+
+const decodeWrote = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ wrote: Schema.Boolean })))
+
+/** Whether the person has written to the account (as syncing recorded it). */
+export const hasWritten = (sql: SqlClient.SqlClient, accountId: string, providerId: string) =>
+  sql`
+    SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE account_id = ${accountId} AND sender_provider_id = ${providerId})
+      AS wrote`.pipe(Effect.flatMap(decodeWrote), Effect.map((rows) => rows[0]?.wrote === true))
+
+/** A reply as the Daily brief lists it. */
+export const ReplyRow = Schema.Struct({
+  chatId: Schema.String,
+  from: Schema.NullOr(Schema.String),
+  class: TriageClass,
+  text: Schema.NullOr(Schema.String),
+  suggestedReply: Schema.NullOr(Schema.String),
+  receivedAt: Timestamp
+})
+const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(ReplyRow))
+
+/**
+ * The messages the account received since `sinceIso`, each with its sender's
+ * name when one of the account's invitations to them recorded it.
+ */
+export const repliesSince = (sql: SqlClient.SqlClient, accountId: string, sinceIso: string) =>
+  sql`
+    SELECT m.chat_id AS "chatId", who.name AS "from", COALESCE(m.triage_class, 'other') AS class, m.text,
+           m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt"
+    FROM inbox_messages m
+    LEFT JOIN LATERAL (
+      SELECT i.name FROM invitations i
+      WHERE i.account_id = m.account_id AND i.provider_id = m.sender_provider_id AND i.name IS NOT NULL LIMIT 1
+    ) who ON true
+    WHERE m.account_id = ${accountId} AND m.sent_at >= ${sinceIso}::timestamptz`.pipe(
+    Effect.flatMap(decodeReplies),
+    Effect.orDie
+  )

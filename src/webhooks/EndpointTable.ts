@@ -1,0 +1,149 @@
+/**
+ * The `webhook_endpoints` table: the one module with SQL on it (issue #19, one
+ * owner per table). Statements only, each joining the caller's transaction
+ * when there is one: vetting a URL and making a secret are `WebhookEndpoints`'
+ * (`Endpoints.ts`), fanning an event out is the dispatcher's. The delivery
+ * store's reads join an endpoint's address and secrets to its deliveries
+ * (see `test/architecture/TableOwners.test.ts`).
+ *
+ * @since 1.0.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
+import { type EventType, EventTypeSchema } from "../domain/Events.ts"
+import type { WebhookMode } from "../domain/WebhookPayload.ts"
+import { firstRow, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+
+const Mode = Schema.Literals(["fat", "thin"])
+
+const EndpointRow = Schema.Struct({
+  id: Schema.String,
+  url: Schema.String,
+  events: Schema.Array(EventTypeSchema),
+  mode: Mode,
+  enabled: Schema.Boolean,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  previousSecretExpiresAt: NullableTimestamp
+})
+const decodeEndpoints = Schema.decodeUnknownEffect(Schema.Array(EndpointRow))
+
+const SubscriberRow = Schema.Struct({ id: Schema.String, mode: Mode })
+const decodeSubscribers = Schema.decodeUnknownEffect(Schema.Array(SubscriberRow))
+
+/** A subscribed endpoint: where to deliver, and in which body form. */
+export type Subscriber = typeof SubscriberRow.Type
+
+/** A new endpoint, its URL already vetted. */
+export interface NewEndpoint {
+  readonly id: string
+  readonly workspaceId: string
+  readonly url: string
+  readonly events: ReadonlyArray<EventType>
+  readonly mode: WebhookMode
+  readonly secret: string
+  readonly nowIso: string
+}
+
+/** An endpoint's settable fields, all of them (the caller merged a patch into the current ones). */
+export interface EndpointSettings {
+  readonly url: string
+  readonly events: ReadonlyArray<EventType>
+  readonly mode: WebhookMode
+  readonly enabled: boolean
+}
+
+/** The event being fanned out: its workspace, type, instant and writer's transaction (outbox). */
+export interface FannedEvent {
+  readonly workspaceId: string
+  readonly type: string
+  readonly createdAt: string
+  readonly writerXid: string
+}
+
+export class EndpointTable extends Context.Service<EndpointTable, {
+  readonly insert: (endpoint: NewEndpoint) => Effect.Effect<typeof WebhookEndpoint.Type>
+  /** The workspace's endpoints, newest first. */
+  readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<typeof WebhookEndpoint.Type>>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<typeof WebhookEndpoint.Type | undefined>
+  readonly update: (
+    workspaceId: string,
+    id: string,
+    settings: EndpointSettings,
+    nowIso: string
+  ) => Effect.Effect<typeof WebhookEndpoint.Type | undefined>
+  /** Deletes the endpoint (its deliveries go with it); false when there was none. */
+  readonly remove: (workspaceId: string, id: string) => Effect.Effect<boolean>
+  /** Signs with `secret` from now on; the current secret keeps signing until `previousExpiresIso`. */
+  readonly rotateSecret: (
+    workspaceId: string,
+    id: string,
+    secret: string,
+    previousExpiresIso: string,
+    nowIso: string
+  ) => Effect.Effect<typeof WebhookEndpoint.Type | undefined>
+  /** The enabled endpoints of the event's workspace that take its type and were created before it committed. */
+  readonly subscribers: (event: FannedEvent) => Effect.Effect<ReadonlyArray<Subscriber>>
+}>()("outreach/EndpointTable") {
+  static readonly layer = Layer.effect(
+    EndpointTable,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql`id::text AS id, url, events, mode, enabled, created_at AS "createdAt",
+        updated_at AS "updatedAt", previous_secret_expires_at AS "previousSecretExpiresAt"`
+      const rows = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
+      const first = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        firstRow(Effect.flatMap(query, decodeEndpoints))
+
+      return EndpointTable.of({
+        insert: (endpoint) =>
+          first(sql`
+            INSERT INTO webhook_endpoints
+              (id, workspace_id, url, events, mode, enabled, secret, created_at, updated_at, subscribed_at_snapshot)
+            VALUES (${endpoint.id}, ${endpoint.workspaceId}, ${endpoint.url}, ${JSON.stringify(endpoint.events)}::jsonb,
+                    ${endpoint.mode}, true, ${endpoint.secret}, ${endpoint.nowIso}::timestamptz,
+                    ${endpoint.nowIso}::timestamptz, pg_current_snapshot())
+            RETURNING ${columns}`).pipe(
+            Effect.flatMap((row) => row === undefined ? Effect.die(new Error("INSERT returned no row")) : Effect.succeed(row))
+          ),
+        list: (workspaceId) =>
+          rows(sql`SELECT ${columns} FROM webhook_endpoints WHERE workspace_id = ${workspaceId}
+            ORDER BY created_at DESC, id`),
+        get: (workspaceId, id) =>
+          first(sql`SELECT ${columns} FROM webhook_endpoints WHERE id = ${id} AND workspace_id = ${workspaceId}`),
+        update: (workspaceId, id, settings, nowIso) =>
+          first(sql`
+            UPDATE webhook_endpoints SET url = ${settings.url}, events = ${JSON.stringify(settings.events)}::jsonb,
+              mode = ${settings.mode}, enabled = ${settings.enabled}, updated_at = ${nowIso}::timestamptz
+            WHERE id = ${id} AND workspace_id = ${workspaceId}
+            RETURNING ${columns}`),
+        remove: (workspaceId, id) =>
+          sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
+            Effect.map((deleted) => deleted.length > 0),
+            Effect.orDie
+          ),
+        // Rotating again during an overlap retires the older secret at once: two secrets at most.
+        rotateSecret: (workspaceId, id, secret, previousExpiresIso, nowIso) =>
+          first(sql`
+            UPDATE webhook_endpoints SET previous_secret = secret,
+              previous_secret_expires_at = ${previousExpiresIso}::timestamptz,
+              secret = ${secret}, updated_at = ${nowIso}::timestamptz
+            WHERE id = ${id} AND workspace_id = ${workspaceId}
+            RETURNING ${columns}`),
+        subscribers: (event) =>
+          sql`
+            SELECT id::text AS id, mode FROM webhook_endpoints
+            WHERE workspace_id = ${event.workspaceId} AND enabled
+              -- Only events committed after the endpoint was created (migrations/0130).
+              AND CASE WHEN subscribed_at_snapshot IS NULL THEN created_at <= ${event.createdAt}::timestamptz
+                       ELSE NOT pg_visible_in_snapshot(${event.writerXid}::xid8, subscribed_at_snapshot) END
+              AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`.pipe(
+            Effect.flatMap(decodeSubscribers),
+            Effect.orDie
+          )
+      })
+    })
+  )
+}
