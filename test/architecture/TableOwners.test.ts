@@ -23,6 +23,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
   account_limits: "src/accounts/Budgets.ts",
+  cluster_secret: "src/platform/Cluster.ts",
   accounts: "src/accounts/AccountStore.ts",
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
@@ -113,14 +114,7 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
   }
 ]
 
-export const awaitingMove: ReadonlyArray<JoinedRead> = [
-  {
-    module: "src/jobs/JobWatch.ts",
-    tables: ["jobs"],
-    why: "its once-a-second poll for jobs another server finished belongs in JobStore; JobWatch is being " +
-      "rewritten for the cluster work on another branch, so the move goes with that rewrite"
-  }
-]
+export const awaitingMove: ReadonlyArray<JoinedRead> = []
 
 const templates = /`(?:[^`\\]|\\.)*`/g
 const touching = (table: string) => new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE)\\s+${table}\\b`, "i")
