@@ -44,10 +44,12 @@ export interface GovernorSettings {
   readonly readConcurrency: number
   /** How long a message to an account's owner is retried (the owner may be moving) before it is left to the takeover. */
   readonly sendTimeout: Duration.Duration
+  /** How often a runner looks for accounts of its shards with open work and no actor (real time). */
+  readonly sweepEvery: Duration.Duration
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60) })
+  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30) })
 })
 
 const interrupted: JobFailure = {
@@ -351,9 +353,12 @@ export class Governor extends Context.Service<Governor, {
       /**
        * Takes over the accounts of shards this runner acquires (at start, and from a dead runner): each
        * one with open work is woken, so its actor settles what the previous owner left and goes on.
-       * Shard ownership is looked at in memory every second; the database only when it grew.
+       * Shard ownership is looked at in memory every second; the database only when it grew. And every
+       * `sweepEvery`, a safety net: an account with open work whose actor is not here is woken too (its
+       * job was committed by a server that died before its message left).
        */
       const owned = new Set<number>()
+      let ticks = 0
       const takeOver = Effect.gen(function*() {
         const acquired: Array<number> = []
         for (let id = 1; id <= cluster.shardsPerGroup; id++) {
@@ -362,14 +367,16 @@ export class Governor extends Context.Service<Governor, {
           if (mine) owned.add(id)
           else owned.delete(id)
         }
-        if (acquired.length === 0) return
-        const taken = new Set(acquired)
+        // One look a second: the sweep's turn comes every `sweepEvery` seconds.
+        const sweep = ticks++ % Math.max(1, Math.round(Duration.toSeconds(settings.sweepEvery))) === 0
+        if (acquired.length === 0 && !sweep) return
+        const taken = new Set(sweep ? owned : acquired)
         const accounts = (yield* store.accountsWithOpenWork).filter((accountId) =>
-          taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
+          !actors.has(accountId) && taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
         )
         yield* Effect.forEach(accounts, wake, { discard: true })
         if (accounts.length > 0) {
-          yield* Effect.logInfo("governor took accounts over").pipe(
+          yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
             Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
           )
         }

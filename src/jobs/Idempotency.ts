@@ -12,6 +12,7 @@ import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, Unprocessable } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
+import * as AfterCommit from "../platform/AfterCommit.ts"
 
 /** How long a key is remembered after its first request. */
 export const keyLifetime = Duration.hours(24)
@@ -230,13 +231,18 @@ export class Idempotency extends Context.Service<Idempotency, {
             yield* Effect.annotateCurrentSpan("idempotent.replayed", true)
             return { replayed: true, status: outcome.status, body: outcome.body } satisfies IdempotentResponse<A>
           }
-          // Once `create` has succeeded its response must be stored even if the caller goes away.
+          // What `create` writes and its stored response commit together: a crash between them would
+          // leave the key claimed without a response, and a retry would create a second resource.
+          // What `create` tells others about its rows (`AfterCommit.defer`) waits for that commit.
           const created = yield* Effect.uninterruptibleMask((restore) =>
-            Effect.gen(function*() {
-              const created = yield* restore(create).pipe(Effect.onError(() => release(outcome.claim)))
+            AfterCommit.collecting(sql.withTransaction(Effect.gen(function*() {
+              const created = yield* restore(create)
               yield* save(outcome.claim, created.status, encode(created.body))
               return created
-            })
+            }))).pipe(
+              Effect.catchTag("SqlError", Effect.die),
+              Effect.onError(() => release(outcome.claim))
+            )
           )
           return { replayed: false, status: created.status, body: created.body } satisfies IdempotentResponse<A>
         }).pipe(

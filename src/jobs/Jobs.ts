@@ -20,6 +20,7 @@ import {
   needsApproval
 } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import * as AfterCommit from "../platform/AfterCommit.ts"
 import { Governor } from "./Governor.ts"
 import { type JobRecord, type JobRow, toJobRecord } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
@@ -106,7 +107,8 @@ export class Jobs extends Context.Service<Jobs, {
             ? { target: targetOf(input), text: textOf(request.command, input), expiresAt: now.ms + APPROVAL_TTL_MS }
             : null
         })
-        yield* governor.submit(row)
+        // Its owner must find the row when told: inside an idempotent request this waits for the commit.
+        yield* AfterCommit.defer(governor.submit(row))
         yield* Effect.logInfo("job created").pipe(
           Effect.annotateLogs({ jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status })
         )
