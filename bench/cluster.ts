@@ -10,13 +10,23 @@
  *   account is created on a survivor at once. From the kill to the write's
  *   `startedAt` on its new owner.
  *
+ * - Many accounts (`ACCOUNTS=100000`): that many accounts, each with one read
+ *   job, written straight into the database; the servers take them over, run
+ *   every job, and the bench prints how long that took and each server's
+ *   resident memory with the accounts in memory and after they left it
+ *   (`OUTREACH_ACCOUNT_IDLE_TIME` is 10 s here).
+ *
  * Which server ran a job is read from the servers' logs (`job completed` with
- * its `jobId`). Options: `ROUNDS` (jobs for pickup, default 150).
+ * its `jobId`). Options: `ROUNDS` (jobs for pickup, default 150), `ACCOUNTS`
+ * (default 0: that part is skipped).
  */
 import type { ChildProcess } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { Effect, Exit, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { strangers } from "../test/jobs/support.ts"
-import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { freshPostgresUrl, pgLayer } from "../test/support/TestDatabase.ts"
 import { freePort, startProcess, stopProcess } from "./support.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
@@ -25,6 +35,7 @@ if (serverUrl === undefined || serverUrl === "") {
   process.exit(2)
 }
 const rounds = Number(process.env["ROUNDS"] ?? "150")
+const manyAccounts = Number(process.env["ACCOUNTS"] ?? "0")
 const key = "svc_" + "B".repeat(43)
 const alwaysOpen = { days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59", timezone: "UTC" }
 
@@ -47,6 +58,7 @@ const start = async (name: string): Promise<Server> => {
     PORT: String(port),
     OUTREACH_BOOTSTRAP_KEY: key,
     OUTREACH_INBOX_SYNC: "false",
+    OUTREACH_ACCOUNT_IDLE_TIME: "10 seconds",
     LOG_LEVEL: "Info"
   }, /message="?ready/)
   const server: Server = { name, base: `http://127.0.0.1:${port}`, child, log: "" }
@@ -129,6 +141,46 @@ console.log(`\npickup: createdAt -> startedAt of a read (ms), ${rounds} jobs, on
 console.log(`${"".padEnd(44)} ${"jobs".padStart(5)} ${"p50".padStart(8)} ${"p99".padStart(8)}`)
 console.log(row("created on another server (entity message)", cross))
 console.log(row("baseline: created on the owner", same))
+
+/** A process's resident memory in MB, from /proc (Linux). */
+const residentMb = (child: ChildProcess) => {
+  const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0") / 1024)
+}
+
+if (manyAccounts > 0) {
+  const me = await call(servers[0], "GET", "/v1/me")
+  const withSql = <A>(statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+    Effect.runPromise(Effect.gen(function*() {
+      return yield* statement(yield* SqlClient.SqlClient)
+    }).pipe(Effect.provide(pgLayer(database)), Effect.orDie))
+  const before = servers.map((server) => residentMb(server.child))
+  const started = performance.now()
+  await withSql((sql) =>
+    Effect.andThen(
+      insertAccounts(me.orgId, manyAccounts).pipe(Effect.provideService(SqlClient.SqlClient, sql)),
+      sql`
+        INSERT INTO jobs (id, workspace_id, account_id, kind, is_write, origin, status, input, created_at)
+        SELECT gen_random_uuid(), workspace_id, id, 'ssi', false, 'api', 'queued', '{}'::jsonb, now()
+        FROM accounts WHERE label LIKE 'bulk %'`
+    )
+  )
+  console.log(`\n${manyAccounts} accounts with a read job each written in ${Math.round(performance.now() - started)} ms; the servers take them over`)
+  const open = () =>
+    withSql((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs WHERE status NOT IN ('completed', 'failed', 'cancelled')`)
+  let peak = before
+  for (;;) {
+    const [{ n }] = await open()
+    peak = servers.map((server, i) => Math.max(peak[i], residentMb(server.child)))
+    if (n === 0) break
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+  }
+  const drained = Math.round((performance.now() - started) / 1000)
+  await new Promise((resolve) => setTimeout(resolve, 25_000))
+  const after = servers.map((server) => residentMb(server.child))
+  console.log(`every job ran within ${drained} s (${Math.round(manyAccounts / drained)} accounts/s over 3 servers)`)
+  console.log(`resident MB per server: before ${before.join(" / ")}; peak ${peak.join(" / ")}; once the accounts left memory ${after.join(" / ")}`)
+}
 
 // Failover: kill the owner of an account, then ask a survivor for a write on it.
 const orphan = accounts[0]

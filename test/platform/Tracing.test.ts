@@ -2,6 +2,8 @@ import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as Observability from "../../src/platform/Observability.ts"
+import { strangers, workspaceWithAccount } from "../jobs/support.ts"
+import { eventually } from "../support/Eventually.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 
 const exporter = new InMemorySpanExporter()
@@ -29,5 +31,30 @@ layer(serverLayer().pipe(Layer.provide(Observability.tracingTo(exporter))))("Ope
       assert.isAbove(requestSql.length, 0, `no SQL span in the request's trace among ${spans.map((s) => s.name).join(", ")}`)
       assert.strictEqual(claim!.spanContext().traceId, traceId)
       assert.isTrue(requestSql.some((span) => span.parentSpanContext?.spanId === claim!.spanContext().spanId))
+    }))
+
+  it.effect("a job is followed from the request to the account's owner: its message and its run carry the account and the runner", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount()
+      exporter.reset()
+      const [person] = strangers(accountId, 1, "tracing")
+      const created = yield* call("POST", `/v1/accounts/${accountId}/get_profile`, { token, body: { person } })
+      assert.strictEqual(created.status, 202)
+      const run = yield* eventually(
+        "the job's run span",
+        Effect.sync(() => exporter.getFinishedSpans().find((span) => span.name === "Governor.start")),
+        (span) => span !== undefined,
+        10_000
+      )
+      assert.strictEqual(run?.attributes["accountId"], accountId)
+      assert.strictEqual(run?.attributes["jobId"], created.body.job.id)
+      assert.isString(run?.attributes["runner"])
+      const message = exporter.getFinishedSpans().find((span) => span.name === "Account.Read")
+      assert.isDefined(message, `no entity message span among ${exporter.getFinishedSpans().map((s) => s.name).join(", ")}`)
+      assert.strictEqual(message!.attributes["entity.id"], accountId)
+      assert.strictEqual(message!.attributes["runner"], run?.attributes["runner"])
+      // The message is in the request's trace: one job, one trace, whichever server runs it.
+      const request = exporter.getFinishedSpans().find((span) => span.kind === 1 && span.name.includes("POST"))
+      assert.strictEqual(message!.spanContext().traceId, request?.spanContext().traceId)
     }))
 })
