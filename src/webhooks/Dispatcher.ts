@@ -6,13 +6,18 @@
  *
  * 1. Fan-out: events past the cursor become one delivery per enabled endpoint
  *    of their workspace subscribed to their type (empty list = all), with
- *    the body (fat or thin) fixed so every retry signs the same bytes.
+ *    the body (fat or thin) fixed so every retry signs the same bytes; one
+ *    `INSERT ... SELECT` per batch of events.
  * 2. Attempts: due deliveries are leased and attempted, at most
  *    `concurrency` at once and `perEndpoint` per endpoint, so one slow
  *    endpoint never holds up the others. Every attempt re-resolves and
- *    re-vets the host and pins the connection to the vetted address. A
+ *    re-vets the host and pins the connection to the vetted address
+ *    (connections are kept alive per endpoint and address). A
  *    failure schedules the next attempt on the `Backoff` curve from
- *    `Clock` time; after 8 the delivery is `failed`.
+ *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
+ *    in batches: whatever finished while the last batch was written, in one
+ *    transaction. Until it is recorded a delivery stays leased, so a crash
+ *    in between means one more attempt later, as a crash during it does.
  *
  * The loop wakes on `wake` (in process) and otherwise polls every
  * `pollInterval` of LIVE time: new events committed by any server are
@@ -21,7 +26,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Schema } from "effect"
+import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
@@ -29,10 +34,10 @@ import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
-import { type AttemptTarget, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
+import { type AttemptOutcome, type AttemptTarget, type DeliveryChange, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
-import { deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
+import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
 import { signNow } from "./Signature.ts"
 
 /** Tuning of the dispatcher. A reference: the defaults need no wiring. */
@@ -60,11 +65,17 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
   })
 })
 
-const TargetRow = Schema.Struct({ id: Schema.String, mode: Schema.Literals(["fat", "thin"]) })
-const decodeTargets = Schema.decodeUnknownEffect(Schema.Array(TargetRow))
-
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
+
+/** An attempt made, waiting to be recorded. */
+interface Finished {
+  readonly target: AttemptTarget
+  readonly trigger: AttemptTrigger
+  readonly outcome: DeliveryOutcome
+  /** When its outcome was known (Clock time). */
+  readonly atMs: number
+}
 
 export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
   /** Wakes the loop now (call after committing events, to skip the poll wait). */
@@ -93,6 +104,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const wakeups = yield* Queue.sliding<true>(1)
       const running = yield* FiberSet.make<void>()
       const inFlight = new Map<string, string>()
+      const connections = yield* connectionPool
+      /** Automatic attempts' outcomes waiting to be recorded. */
+      const finished = yield* Queue.unbounded<Finished>()
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
 
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
@@ -108,38 +122,27 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           // Taken before the events are read: a writer running then is still counted if it commits in between.
           const horizon = yield* outbox.writerHorizon
           const events = yield* outbox.fanOutBatch(lastSeq, horizon, settings.fanOutBatch)
-          let advancedTo = lastSeq
-          for (const event of events) {
-            // A lower seq may still be committed by an older transaction: stop before it could be skipped.
-            if (!event.settled) break
-            const targets = yield* sql`
-              SELECT id::text AS id, mode FROM webhook_endpoints
-              WHERE workspace_id = ${event.workspaceId} AND enabled
-                -- Only events committed after the endpoint was created (migrations/0130).
-                AND CASE WHEN subscribed_at_snapshot IS NULL THEN created_at <= ${event.createdAt}::timestamptz
-                         ELSE NOT pg_visible_in_snapshot(${event.writerXid}::xid8, subscribed_at_snapshot) END
-                AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`
-              .pipe(Effect.flatMap(decodeTargets))
-            for (const target of targets) {
-              yield* deliveries.insertPending({
-                workspaceId: event.workspaceId,
-                endpointId: target.id,
-                eventId: event.id,
-                eventType: event.type,
-                body: envelopeBody(event, target.mode),
-                nowIso: now.iso
-              })
-            }
-            advancedTo = event.seq
-          }
-          if (advancedTo !== lastSeq) {
-            yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${advancedTo} WHERE id = 1`
-          }
-          return advancedTo !== lastSeq
+          // A lower seq may still be committed by an older transaction: stop before it could be skipped.
+          const firstUnsettled = events.findIndex((event) => !event.settled)
+          const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
+          if (settled.length === 0) return false
+          yield* deliveries.fanOut(
+            settled.map((event) => ({
+              seq: event.seq,
+              id: event.id,
+              workspaceId: event.workspaceId,
+              type: event.type,
+              createdAt: event.createdAt,
+              writerXid: event.writerXid,
+              fatBody: envelopeBody(event, "fat"),
+              thinBody: envelopeBody(event, "thin")
+            })),
+            now.iso
+          )
+          yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${settled[settled.length - 1].seq} WHERE id = 1`
+          return true
         }))
       }, Effect.orDie)
-
-      const loadTarget = deliveries.attemptTarget
 
       /** Vet (again: DNS answers change), sign with a fresh timestamp, send pinned. */
       const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: AttemptTarget) {
@@ -170,56 +173,81 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           family: vetted.value.target.family,
           headers,
           body: target.body,
-          timeoutMs: settings.timeoutMs
+          timeoutMs: settings.timeoutMs,
+          connections
         })
       })
 
-      const record = Effect.fn("WebhookDispatcher.record")(function*(
-        target: AttemptTarget,
-        trigger: AttemptTrigger,
-        outcome: DeliveryOutcome
-      ) {
-        const now = yield* Time.now
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* deliveries.recordAttempt({
-            deliveryId: target.id,
-            trigger,
-            atIso: now.iso,
-            statusCode: outcome.status,
-            error: outcome.error ?? null,
-            durationMs: Math.round(outcome.durationMs),
-            succeeded: outcome.ok
-          })
-          if (outcome.ok) {
-            yield* deliveries.markSucceeded(target.id, trigger === "automatic")
-          } else if (trigger === "automatic") {
-            const made = target.attemptCount + 1
-            const next = nextAttemptAt(made, now.ms, yield* Random.next)
-            yield* Option.match(next, {
-              onNone: () => deliveries.markFailed(target.id, made),
-              onSome: (at) => deliveries.scheduleRetry(target.id, made, Time.toIso(at))
-            })
-          }
-        })).pipe(Effect.orDie)
-        const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
-        yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
-          ? Effect.logWarning("webhook delivery failed after every attempt")
-          : Effect.logDebug("webhook attempt failed")).pipe(
-            Effect.annotateLogs({ deliveryId: target.id, status: outcome.status ?? "none", error: outcome.error ?? "" })
-          )
+      /** What an attempt's outcome does to its delivery. */
+      const changeOf = Effect.fnUntraced(function*(finished: Finished) {
+        const { outcome, target, trigger } = finished
+        if (outcome.ok) {
+          const change: DeliveryChange = { _tag: "succeeded", counted: trigger === "automatic" }
+          return change
+        }
+        if (trigger === "manual") return undefined
+        const made = target.attemptCount + 1
+        return Option.match(nextAttemptAt(made, finished.atMs, yield* Random.next), {
+          onNone: (): DeliveryChange => ({ _tag: "failed", attemptCount: made }),
+          onSome: (at): DeliveryChange => ({ _tag: "retry", attemptCount: made, atIso: Time.toIso(at) })
+        })
       })
 
-      const runAttempt = (deliveryId: string) =>
+      /** Records outcomes, each with its change to its delivery, in one transaction. */
+      const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
+        const outcomes: Array<AttemptOutcome> = []
+        for (const finished of batch) {
+          const { outcome, target } = finished
+          outcomes.push({
+            attempt: {
+              deliveryId: target.id,
+              trigger: finished.trigger,
+              atIso: Time.toIso(finished.atMs),
+              statusCode: outcome.status,
+              error: outcome.error ?? null,
+              durationMs: Math.round(outcome.durationMs),
+              succeeded: outcome.ok
+            },
+            change: yield* changeOf(finished)
+          })
+        }
+        yield* sql.withTransaction(deliveries.record(outcomes)).pipe(Effect.orDie)
+        for (const { outcome, target, trigger } of batch) {
+          const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
+          yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
+            ? Effect.logWarning("webhook delivery failed after every attempt")
+            : Effect.logDebug("webhook attempt failed")).pipe(
+              Effect.annotateLogs({ deliveryId: target.id, status: outcome.status ?? "none", error: outcome.error ?? "" })
+            )
+        }
+      })
+
+      /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
+      const runAttempt = (target: AttemptTarget) =>
         Effect.gen(function*() {
-          const target = yield* loadTarget(deliveryId)
-          if (target === undefined || target.status !== "pending") return
-          yield* record(target, "automatic", yield* attempt(target))
+          const outcome = yield* attempt(target)
+          const atMs = (yield* Time.now).ms
+          yield* Queue.offer(finished, { target, trigger: "automatic", outcome, atMs })
         }).pipe(
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
-          Effect.ensuring(Effect.sync(() => inFlight.delete(deliveryId))),
+          Effect.ensuring(Effect.sync(() => inFlight.delete(target.id))),
           Effect.ensuring(Queue.offer(wakeups, true))
         )
+
+      // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.
+      const recordFinished = Queue.takeAll(finished).pipe(
+        Effect.flatMap((batch) => Effect.uninterruptible(record(batch))),
+        Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
+      )
+      // On shutdown (after the recorder below has stopped), what is left is recorded rather than attempted again.
+      yield* Effect.addFinalizer(() =>
+        Queue.clear(finished).pipe(
+          Effect.flatMap((batch) => batch.length === 0 ? Effect.void : record(batch)),
+          Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
+        )
+      )
+      yield* recordFinished.pipe(Effect.forever, Effect.forkScoped)
 
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
         const free = settings.concurrency - inFlight.size
@@ -239,11 +267,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         if (chosen.length === 0) return
         const leaseUntil = Time.toIso(now.ms + leaseMs)
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        const won = new Set(yield* deliveries.lease(chosen.map((row) => row.id), leaseUntil, now.iso))
-        for (const row of chosen) {
-          if (!won.has(row.id)) continue
-          inFlight.set(row.id, row.endpointId)
-          yield* FiberSet.run(running, runAttempt(row.id))
+        for (const target of yield* deliveries.lease(chosen.map((row) => row.id), leaseUntil, now.iso)) {
+          inFlight.set(target.id, target.endpointId)
+          yield* FiberSet.run(running, runAttempt(target))
         }
       }, Effect.orDie)
 
@@ -269,8 +295,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         deliveryId: string
       ) {
         yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
-        const target = yield* loadTarget(deliveryId)
-        if (target !== undefined) yield* record(target, "manual", yield* attempt(target))
+        const target = yield* deliveries.attemptTarget(deliveryId)
+        if (target !== undefined) {
+          const outcome = yield* attempt(target)
+          yield* record([{ target, trigger: "manual", outcome, atMs: (yield* Time.now).ms }])
+        }
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })
 
