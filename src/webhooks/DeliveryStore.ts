@@ -111,6 +111,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
     untilIso: string,
     nowIso: string
   ) => Effect.Effect<ReadonlyArray<AttemptTarget>>
+  /** Gives up the leases of these deliveries (leased ahead and never attempted). */
+  readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /** Records attempts and their changes to their deliveries, two statements however many (call it in a transaction). */
   readonly record: (outcomes: ReadonlyArray<AttemptOutcome>) => Effect.Effect<void>
   /** The endpoint's last `limit` deliveries, newest first, with their attempts. */
@@ -179,6 +181,13 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
           RETURNING ${targetColumns}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie)
 
+      const release = (ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.void : sql`
+          UPDATE webhook_deliveries SET lease_until = NULL WHERE ${sql.in("id", [...ids])} AND status = 'pending'`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          )
+
       const record = Effect.fnUntraced(function*(outcomes: ReadonlyArray<AttemptOutcome>) {
         if (outcomes.length === 0) return
         const attempts = JSON.stringify(outcomes.map(({ attempt }) => ({
@@ -194,7 +203,9 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
           SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
           FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
-                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean)`.pipe(Effect.orDie)
+                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean)
+          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
+          JOIN webhook_deliveries d ON d.id = a.delivery_id`.pipe(Effect.orDie)
         const changes = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ id: attempt.deliveryId, change }])
         if (changes.length === 0) return
         const rows = JSON.stringify(changes.map(({ change, id }) => {
@@ -248,6 +259,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         attemptTarget,
         due,
         lease,
+        release,
         record,
         history,
         ofEndpoint

@@ -249,28 +249,61 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       )
       yield* recordFinished.pipe(Effect.forever, Effect.forkScoped)
 
-      const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
-        const free = settings.concurrency - inFlight.size
-        if (free <= 0) return
-        const now = yield* Time.now
-        const candidates = yield* deliveries.due(now.iso, free * 4)
-        const perEndpoint = new Map<string, number>()
-        for (const endpointId of inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1)
-        const chosen: Array<DueRow> = []
-        for (const row of candidates) {
-          if (chosen.length >= free) break
-          const busy = perEndpoint.get(row.endpointId) ?? 0
-          if (inFlight.has(row.id) || busy >= settings.perEndpoint) continue
-          perEndpoint.set(row.endpointId, busy + 1)
-          chosen.push(row)
-        }
-        if (chosen.length === 0) return
-        const leaseUntil = Time.toIso(now.ms + leaseMs)
-        // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        for (const target of yield* deliveries.lease(chosen.map((row) => row.id), leaseUntil, now.iso)) {
+      /**
+       * Leased ahead, not started yet, the earliest due first: most rounds start
+       * attempts without a query. At most twice `perEndpoint` of an endpoint
+       * are held (in flight or here), so a slow endpoint never fills it.
+       */
+      const ready: Array<{ readonly target: AttemptTarget; readonly leasedUntilMs: number }> = []
+
+      const startReady = Effect.fnUntraced(function*(nowMs: number) {
+        const busy = new Map<string, number>()
+        for (const endpointId of inFlight.values()) busy.set(endpointId, (busy.get(endpointId) ?? 0) + 1)
+        let i = 0
+        while (i < ready.length && inFlight.size < settings.concurrency) {
+          const { leasedUntilMs, target } = ready[i]
+          // Its lease could lapse during the attempt (a test clock jumped): it is left to lapse and be leased again.
+          if (leasedUntilMs - settings.timeoutMs <= nowMs) {
+            ready.splice(i, 1)
+            continue
+          }
+          const endpointBusy = busy.get(target.endpointId) ?? 0
+          if (endpointBusy >= settings.perEndpoint) {
+            i++
+            continue
+          }
+          busy.set(target.endpointId, endpointBusy + 1)
+          ready.splice(i, 1)
           inFlight.set(target.id, target.endpointId)
           yield* FiberSet.run(running, runAttempt(target))
         }
+      })
+
+      const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
+        const now = yield* Time.now
+        yield* startReady(now.ms)
+        const free = settings.concurrency - inFlight.size
+        if (free <= 0 && ready.length >= settings.concurrency) return
+        const limit = Math.max(free, 2 * settings.concurrency - ready.length)
+        const candidates = yield* deliveries.due(now.iso, limit * 4)
+        const held = new Map<string, number>()
+        for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
+        for (const { target } of ready) held.set(target.endpointId, (held.get(target.endpointId) ?? 0) + 1)
+        const chosen: Array<DueRow> = []
+        for (const row of candidates) {
+          if (chosen.length >= limit) break
+          const endpointHeld = held.get(row.endpointId) ?? 0
+          if (inFlight.has(row.id) || endpointHeld >= 2 * settings.perEndpoint) continue
+          held.set(row.endpointId, endpointHeld + 1)
+          chosen.push(row)
+        }
+        if (chosen.length === 0) return
+        const leasedUntilMs = now.ms + leaseMs
+        // The lease makes the claim exclusive across servers: a row leased by another is skipped.
+        for (const target of yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)) {
+          ready.push({ target, leasedUntilMs })
+        }
+        yield* startReady(now.ms)
       }, Effect.orDie)
 
       const runOnce = Effect.gen(function*() {
@@ -282,11 +315,22 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
-      const liveSleep = Time.liveSleep(settings.pollInterval)
+      const polled = Time.liveSleep(settings.pollInterval).pipe(Effect.as(true))
+      const woken = Queue.take(wakeups).pipe(Effect.as(false))
+      // Set by `wake` and by each poll; a round woken only by a finished attempt has no new events to look for.
+      let eventsToCheck = true
 
+      // On shutdown (after the loop below has stopped), what was leased ahead is released for the next server.
+      yield* Effect.addFinalizer(() =>
+        deliveries.release(ready.splice(0).map(({ target }) => target.id)).pipe(
+          Effect.catchCause((cause) => Effect.logError("releasing webhook leases failed", cause))
+        )
+      )
       yield* Effect.gen(function*() {
-        yield* runOnce.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
-        yield* Effect.raceFirst(Queue.take(wakeups), liveSleep)
+        const round = eventsToCheck ? runOnce : startDue()
+        eventsToCheck = false
+        yield* round.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
+        if (yield* Effect.raceFirst(woken, polled)) eventsToCheck = true
       }).pipe(Effect.forever, Effect.forkScoped)
 
       const resend = Effect.fn("WebhookDispatcher.resend")(function*(
@@ -303,7 +347,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })
 
-      return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
+      const wake = Effect.sync(() => {
+        eventsToCheck = true
+      }).pipe(Effect.andThen(Queue.offer(wakeups, true)), Effect.asVoid)
+
+      return WebhookDispatcher.of({ wake, runOnce, resend })
     })
   ).pipe(Layer.provide([DeliveryStore.layer, Outbox.layer]))
 }
