@@ -15,6 +15,7 @@
 import type { ChildProcess } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
+import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import { freePort, median, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
 
@@ -71,7 +72,7 @@ const bare = async (): Promise<Footprint> => {
 const service = async (dataDir: string, url: string | undefined): Promise<Footprint> => {
   const port = await freePort()
   const started = performance.now()
-  const child = spawnProcess(["src/main.ts"], {
+  const child = spawnProcess([...nodeFlags, "src/main.ts"], {
     PORT: String(port),
     DATA_DIR: dataDir,
     DATABASE_URL: url ?? "",

@@ -18,6 +18,7 @@
  */
 import type { ChildProcess } from "node:child_process"
 import { Effect } from "effect"
+import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import {
   type Figures,
@@ -102,7 +103,7 @@ const createJob = async (base: string, key: string): Promise<string> => {
 const serviceRun = async (label: string, env: Record<string, string>): Promise<Measured> => {
   const data = tempDir("outreach-bench-")
   const port = await freePort()
-  const child = spawnProcess(["src/main.ts"], {
+  const child = spawnProcess([...nodeFlags, "src/main.ts"], {
     PORT: String(port),
     DATA_DIR: data.path,
     LOG_LEVEL: "Warn",
