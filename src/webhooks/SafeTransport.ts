@@ -139,22 +139,34 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
       resume(Effect.succeed({ error: `The request could not be made: ${String(error)}`, stale: false }))
       return
     }
+    // The status, once the response has begun: from then on the attempt's outcome is known.
+    let status: number | undefined
+    let answered = false
+    const answer = (exchange: Exchange) => {
+      if (answered) return
+      answered = true
+      resume(Effect.succeed(status === undefined ? exchange : { status }))
+    }
     req.on("response", (response) => {
-      resume(Effect.succeed({ status: response.statusCode ?? 0 }))
-      // Only the status matters: the body is drained so the socket can be reused, and an endless one is dropped.
+      status = response.statusCode ?? 0
+      // Only the status matters, but it is answered once the body is drained (or dropped, past
+      // `maxDrainedBytes`) and the request closed: then the socket is back in its pool.
       let drained = 0
       response.on("data", (chunk: Buffer) => {
         drained += chunk.length
         if (drained > maxDrainedBytes) response.destroy()
       })
     })
+    // Node emits the request's `close`, then its socket's `free` (back to the pool) in the same
+    // callback: answered after both, the next attempt finds the socket free.
+    req.on("close", () => queueMicrotask(() => answer({ status: status ?? 0 })))
     req.on("error", (error) => {
-      resume(Effect.succeed({
+      answer({
         error: deadline.aborted
           ? `No response within ${timeoutMs} ms.`
           : `The request failed: ${error.message}`,
         stale: req.reusedSocket && !deadline.aborted && !interrupted.aborted
-      }))
+      })
     })
     req.end(request.body)
     return Effect.sync(() => req.destroy())
