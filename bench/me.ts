@@ -17,7 +17,7 @@
  * when other work shares the machine, where req/s and their ratio do.
  */
 import type { ChildProcess } from "node:child_process"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import {
@@ -84,19 +84,19 @@ const measure = async (label: string, url: string, tokens: ReadonlyArray<string>
 
 /** A job of a fresh account, to read: `GET /v1/jobs/{id}` answers it as it is (queued). */
 const createJob = async (base: string, key: string): Promise<string> => {
-  const post = async (path: string, body: unknown) => {
+  const post = async <A>(path: string, body: unknown, answer: Schema.Decoder<A>): Promise<A> => {
     const response = await fetch(`${base}${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify(body)
     })
-    const answer = (await response.json()) as { account?: { id: string }; job?: { id: string } }
-    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(answer)}`)
-    return answer
+    const json: unknown = await response.json()
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`)
+    return Schema.decodeUnknownSync(answer)(json)
   }
-  const { account } = await post("/v1/accounts/connect", { label: "Ada" })
-  const { job } = await post(`/v1/accounts/${account?.id}/ssi`, {})
-  if (job === undefined) throw new Error("creating a job answered no job")
+  const withId = Schema.Struct({ id: Schema.String })
+  const { account } = await post("/v1/accounts/connect", { label: "Ada" }, Schema.Struct({ account: withId }))
+  const { job } = await post(`/v1/accounts/${account.id}/ssi`, {}, Schema.Struct({ job: withId }))
   return job.id
 }
 
