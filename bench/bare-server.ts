@@ -1,25 +1,20 @@
-// The baseline: a bare node:http server answering what GET /v1/me answers, with the same headers.
+// The baseline: a bare node:http server answering what GET /v1/me and GET /v1/jobs/{id} answer,
+// with the same headers.
 import { createServer } from "node:http"
+import { jobAnswer, meAnswer, rateLimitHeaders } from "./answers.ts"
 
-const body = JSON.stringify({
-  ok: true,
-  orgId: "3b1f8a52-4c1e-4d8e-9c77-2a5e0d6f9b10",
-  kind: "key",
-  keyName: "Owner key",
-  org: null,
-  user: null
-})
+const me = JSON.stringify(meAnswer)
+const job = JSON.stringify(jobAnswer)
 const server = createServer((request, response) => {
   if (request.headers.authorization === undefined) {
     response.writeHead(401).end()
     return
   }
+  const body = request.url?.startsWith("/v1/jobs/") === true ? job : me
   response.writeHead(200, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(body),
-    "ratelimit-limit": "600",
-    "ratelimit-remaining": "599",
-    "ratelimit-reset": "60"
+    ...rateLimitHeaders
   })
   response.end(body)
 })

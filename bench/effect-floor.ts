@@ -1,11 +1,12 @@
-// A second reference for `npm run bench`: the least an Effect HttpApi server does for GET /v1/me.
-// One endpoint with the service's `Me` schema, a bearer-security middleware that provides a caller
+// A second reference for `npm run bench`: the least an Effect HttpApi server does for GET /v1/me
+// and GET /v1/jobs/{id}. Two endpoints with the service's schemas (`Me`; the job's path, query and
+// answer), a bearer-security middleware that provides a caller
 // without looking anything up, and the same rate-limit headers added by router middleware; no
 // database, no other services. The service cannot be faster than this on the same framework, so
 // its row beside this one shows what the service itself adds. Logs "Listening on http://…:PORT".
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import {
   HttpApi,
@@ -15,7 +16,10 @@ import {
   HttpApiMiddleware,
   HttpApiSecurity
 } from "effect/http-api"
+import { Ok } from "../src/api/Envelope.ts"
 import { Me } from "../src/api/IdentityApi.ts"
+import { Job, jobId, jobWaitQuery } from "../src/api/JobsApi.ts"
+import { jobAnswer, meAnswer, rateLimitHeaders } from "./answers.ts"
 
 class Caller extends Context.Service<Caller, { readonly token: string }>()("bench/Caller") {}
 
@@ -23,26 +27,27 @@ class Bearer extends HttpApiMiddleware.Service<Bearer, { provides: Caller }>()("
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+const JobAnswer = Ok({ job: Job })
+
 const Api = HttpApi.make("floor").add(
-  HttpApiGroup.make("identity").add(HttpApiEndpoint.get("me", "/v1/me", { success: Me })).middleware(Bearer)
+  HttpApiGroup.make("identity")
+    .add(HttpApiEndpoint.get("me", "/v1/me", { success: Me }))
+    .add(HttpApiEndpoint.get("job", "/v1/jobs/:id", { params: jobId, query: jobWaitQuery, success: JobAnswer }))
+    .middleware(Bearer)
 )
 
-const answer = {
-  ok: true as const,
-  orgId: "3b1f8a52-4c1e-4d8e-9c77-2a5e0d6f9b10",
-  kind: "key" as const,
-  keyName: "Owner key",
-  org: null,
-  user: null
-}
+const job = Schema.decodeUnknownSync(JobAnswer)(jobAnswer)
 
-const Identity = HttpApiBuilder.group(Api, "identity", (handlers) => handlers.handle("me", () => Effect.succeed(answer)))
+const Identity = HttpApiBuilder.group(
+  Api,
+  "identity",
+  (handlers) => handlers.handle("me", () => Effect.succeed(meAnswer)).handle("job", () => Effect.succeed(job))
+)
 
 const BearerLive = Layer.succeed(Bearer, {
   bearer: (httpEffect, { credential }) => Effect.provideService(httpEffect, Caller, { token: Redacted.value(credential) })
 })
 
-const rateLimitHeaders = { "ratelimit-limit": "600", "ratelimit-remaining": "599", "ratelimit-reset": "60" }
 const Headers = HttpRouter.middleware(
   (httpEffect) => Effect.map(httpEffect, (response) => HttpServerResponse.setHeaders(response, rateLimitHeaders)),
   { global: true }

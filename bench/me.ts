@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: GET /v1/me with valid keys against the service, beside the
- * same JSON from a bare node:http server and from a minimal Effect HttpApi
- * server (bench/effect-floor.ts: the framework's share), in one run. Runs on embedded PGlite,
+ * `npm run bench`: GET /v1/me and GET /v1/jobs/{id} (a queued job, no wait)
+ * with valid keys against the service, beside the same JSON from a bare
+ * node:http server and from a minimal Effect HttpApi server
+ * (bench/effect-floor.ts: the framework's share), in one run. Runs on embedded PGlite,
  * and also on PostgreSQL when DATABASE_URL is set. Keys are rotated (3,000
  * of them, BENCH_KEYS) so the 600-a-minute limit per key is not what is measured.
  *
  * The rows are measured in turn, BENCH_ROUNDS times (default 3), each server
- * started afresh for each measurement; the table shows each row's median round,
+ * started afresh for each round and measured on both routes; the table shows each row's median round,
  * and the ratio is the median of the rounds' own ratios (a row against the
  * baseline measured in the same round), with their range, so a machine that
  * drifts between rows moves the range, not the verdict.
@@ -15,7 +16,9 @@
  * column is the server process's CPU time per request (Linux): it hardly moves
  * when other work shares the machine, where req/s and their ratio do.
  */
-import { Effect } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { Effect, Schema } from "effect"
+import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import {
   type Figures,
@@ -69,10 +72,38 @@ const createKeys = async (base: string, count: number): Promise<Array<string>> =
   return keys.slice(creators)
 }
 
-const serviceRun = async (label: string, env: Record<string, string>): Promise<Figures> => {
+/** The routes measured, each with its own table. */
+const routes = ["GET /v1/me", "GET /v1/jobs/{id}"] as const
+type Measured = Readonly<Record<(typeof routes)[number], Figures>>
+
+/** Warms `url` up and measures it. */
+const measure = async (label: string, url: string, tokens: ReadonlyArray<string>, server: ChildProcess) => {
+  await load("warm-up", url, { tokens, seconds: 2, connections })
+  return load(label, url, { tokens, seconds, connections, server })
+}
+
+/** A job of a fresh account, to read: `GET /v1/jobs/{id}` answers it as it is (queued). */
+const createJob = async (base: string, key: string): Promise<string> => {
+  const post = async <A>(path: string, body: unknown, answer: Schema.Decoder<A>): Promise<A> => {
+    const response = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body)
+    })
+    const json: unknown = await response.json()
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`)
+    return Schema.decodeUnknownSync(answer)(json)
+  }
+  const withId = Schema.Struct({ id: Schema.String })
+  const { account } = await post("/v1/accounts/connect", { label: "Ada" }, Schema.Struct({ account: withId }))
+  const { job } = await post(`/v1/accounts/${account.id}/ssi`, {}, Schema.Struct({ job: withId }))
+  return job.id
+}
+
+const serviceRun = async (label: string, env: Record<string, string>): Promise<Measured> => {
   const data = tempDir("outreach-bench-")
   const port = await freePort()
-  const child = spawnProcess(["src/main.ts"], {
+  const child = spawnProcess([...nodeFlags, "src/main.ts"], {
     PORT: String(port),
     DATA_DIR: data.path,
     LOG_LEVEL: "Warn",
@@ -83,8 +114,11 @@ const serviceRun = async (label: string, env: Record<string, string>): Promise<F
     const base = `http://127.0.0.1:${port}`
     await waitUntilHealthy(`${base}/healthz`, child)
     const keys = await createKeys(base, keyCount)
-    await load("warm-up", `${base}/v1/me`, { tokens: keys, seconds: 2, connections })
-    return await load(label, `${base}/v1/me`, { tokens: keys, seconds, connections, server: child })
+    const jobId = await createJob(base, keys[0])
+    return {
+      "GET /v1/me": await measure(label, `${base}/v1/me`, keys, child),
+      "GET /v1/jobs/{id}": await measure(label, `${base}/v1/jobs/${jobId}`, keys, child)
+    }
   } finally {
     await stopProcess(child)
     data.dispose()
@@ -92,12 +126,14 @@ const serviceRun = async (label: string, env: Record<string, string>): Promise<F
 }
 
 /** A reference server that needs no key: started, warmed up, measured and stopped. */
-const referenceRun = async (label: string, script: string, readyPattern: RegExp): Promise<Figures> => {
+const referenceRun = async (label: string, script: string, readyPattern: RegExp): Promise<Measured> => {
   const server = await startProcess([script], {}, readyPattern)
   try {
-    const url = `http://127.0.0.1:${server.match[1]}/v1/me`
-    await load("warm-up", url, { tokens: ["x"], seconds: 2, connections })
-    return await load(label, url, { tokens: ["x"], seconds, connections, server: server.child })
+    const base = `http://127.0.0.1:${server.match[1]}`
+    return {
+      "GET /v1/me": await measure(label, `${base}/v1/me`, ["x"], server.child),
+      "GET /v1/jobs/{id}": await measure(label, `${base}/v1/jobs/${crypto.randomUUID()}`, ["x"], server.child)
+    }
   } finally {
     await stopProcess(server.child)
   }
@@ -107,7 +143,7 @@ const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
 const databaseUrl = process.env["DATABASE_URL"]
 
 /** The rows, first the baseline; each measures once per round. */
-const rows: Array<() => Promise<Figures>> = [
+const rows: Array<() => Promise<Measured>> = [
   () => referenceRun("bare node:http (baseline)", "bench/bare-server.ts", /listening on (\d+)/),
   // The framework's floor: the least an Effect HttpApi server with bearer security does for this route.
   () => referenceRun("Effect HttpApi + bearer, no work", "bench/effect-floor.ts", /Listening on http:\/\/[^:]+:(\d+)/),
@@ -124,12 +160,20 @@ if (databaseUrl !== undefined && databaseUrl !== "") {
   console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")
 }
 
-const measured: Array<Array<Figures>> = rows.map(() => [])
+const measured: Array<Array<Measured>> = rows.map(() => [])
 for (let round = 1; round <= rounds; round++) {
   for (const [i, row] of rows.entries()) {
     const figures = await row()
     measured[i].push(figures)
-    console.log(`round ${round}/${rounds}: ${figures.label}: ${figures.requestsPerSecond.toFixed(0)} req/s`)
+    for (const route of routes) {
+      const { label, requestsPerSecond } = figures[route]
+      console.log(`round ${round}/${rounds}: ${route}: ${label}: ${requestsPerSecond.toFixed(0)} req/s`)
+    }
   }
 }
-printTable(`GET /v1/me, ${connections} connections, ${seconds} s each, ${rounds} rounds`, measured)
+for (const route of routes) {
+  printTable(
+    `${route}, ${connections} connections, ${seconds} s each, ${rounds} rounds`,
+    measured.map((row) => row.map((figures) => figures[route]))
+  )
+}

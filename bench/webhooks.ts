@@ -2,15 +2,21 @@
  * `npm run bench:webhooks`: webhook deliveries per second to a local
  * receiver (fan-out from the outbox, signed, pinned, attempts recorded in
  * the database) beside the same number of bare unsigned POSTs sent by a
- * plain loop with the same concurrency, in one run.
+ * plain loop with the same concurrency, in one run: on fresh sockets, and
+ * on kept-alive ones (as deliveries are sent; the baseline of the ratio).
  *
  * The service's core runs in this process on embedded PGlite in a
- * temporary directory (or on `DATABASE_URL` when set).
+ * temporary directory, and also on a fresh database of the PostgreSQL
+ * server at `DATABASE_URL` when it is set. The rows are measured in turn,
+ * BENCH_ROUNDS times (default 3); the table shows each row's median round,
+ * and its ratio is the median of the rounds' own ratios to the kept-alive
+ * baseline of the same round, with their range.
  *
- * Options: BENCH_EVENTS (default 500), BENCH_ENDPOINTS (default 4; each
- * event goes to every endpoint), BENCH_CONCURRENCY (default 16).
+ * Options: BENCH_EVENTS (default 2500), BENCH_ENDPOINTS (default 4; each
+ * event goes to every endpoint), BENCH_CONCURRENCY (default 16), BENCH_PGLITE=0
+ * to leave the PGlite row out (to profile the PostgreSQL one).
  */
-import { createServer } from "node:http"
+import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
@@ -23,16 +29,19 @@ import * as ServiceClock from "../src/platform/ServiceClock.ts"
 import { DispatcherSettings, WebhookDispatcher } from "../src/webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../src/webhooks/Endpoints.ts"
 import { Workspaces } from "../src/workspaces/Workspaces.ts"
-import { tempDir } from "./support.ts"
+import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { median, tempDir } from "./support.ts"
 
-const events = Number(process.env["BENCH_EVENTS"] ?? 500)
+const events = Number(process.env["BENCH_EVENTS"] ?? 2500)
 const endpointCount = Number(process.env["BENCH_ENDPOINTS"] ?? 4)
 const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 16)
+const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
+const databaseUrl = process.env["DATABASE_URL"]
 const total = events * endpointCount
 
 let received = 0
 let onTarget: (() => void) | undefined
-const receiver = createServer((req, res) => {
+const receiver = http.createServer((req, res) => {
   req.resume()
   req.on("end", () => {
     res.writeHead(204).end()
@@ -41,7 +50,8 @@ const receiver = createServer((req, res) => {
   })
 })
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
-const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+const address = receiver.address()
+const base = `http://127.0.0.1:${typeof address === "object" && address !== null ? (address satisfies AddressInfo).port : 0}`
 
 const waitForAll = () =>
   new Promise<void>((resolve) => {
@@ -49,83 +59,134 @@ const waitForAll = () =>
     onTarget = resolve
   })
 
-// Baseline: bare unsigned POSTs of a similar body, `concurrency` at a time, fresh socket each (as deliveries do).
 const body = JSON.stringify({
   id: crypto.randomUUID(),
   type: "account.paused",
   createdAt: new Date(0).toISOString(),
   data: { accountId: crypto.randomUUID(), reason: "benchmark" }
 })
-const bareStart = performance.now()
-let sent = 0
-await Promise.all(Array.from({ length: concurrency }, async () => {
-  while (sent < total) {
-    sent++
-    const response = await fetch(`${base}/bare`, {
+
+const post = (agent: http.Agent | false) =>
+  new Promise<void>((resolve, reject) => {
+    const req = http.request(`${base}/bare`, {
       method: "POST",
-      headers: { "content-type": "application/json", connection: "close" },
-      body
+      agent,
+      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
+    }, (response) => {
+      response.resume()
+      response.on("end", resolve)
     })
-    await response.arrayBuffer()
-  }
-}))
-const bareSeconds = (performance.now() - bareStart) / 1000
-received = 0
+    req.on("error", reject)
+    req.end(body)
+  })
 
-const data = tempDir("outreach-bench-webhooks-")
-const databaseUrl = process.env["DATABASE_URL"]
-const config = AppConfig.layerWith({
-  dataDir: data.path,
-  databaseUrl: databaseUrl === undefined || databaseUrl === "" ? Option.none() : Option.some(Redacted.make(databaseUrl)),
-  allowPrivateWebhooks: true,
-  logLevel: "Warn"
-})
-const services = App.core.pipe(
-  Layer.provideMerge(ServiceClock.layer),
-  Layer.provideMerge(Database.layer),
-  Layer.provideMerge(config),
-  Layer.provide(Layer.succeed(DispatcherSettings, {
-    pollInterval: Duration.millis(100),
-    concurrency,
-    perEndpoint: Math.max(1, Math.ceil(concurrency / endpointCount)),
-    timeoutMs: 10_000,
-    fanOutBatch: 500
-  }))
-)
-
-const deliveredSeconds = await Effect.gen(function*() {
-  const { workspace } = yield* (yield* Workspaces).create({ name: "bench" })
-  const endpoints = yield* WebhookEndpoints
-  for (let i = 0; i < endpointCount; i++) {
-    yield* endpoints.create({ workspaceId: workspace.id, url: `${base}/hook-${i}`, events: [], mode: "fat" })
-  }
-  const batch: Array<NewEvent> = Array.from({ length: events }, () => ({
-    type: "account.paused",
-    data: { accountId: crypto.randomUUID(), reason: "benchmark" }
-  }))
-  const sql = yield* SqlClient.SqlClient
+/** Bare unsigned POSTs of a similar body, `concurrency` at a time, on fresh sockets or kept-alive ones; seconds taken. */
+const bare = async (keepAlive: boolean): Promise<number> => {
+  const agent = keepAlive ? new http.Agent({ keepAlive: true }) : false
   const started = performance.now()
-  yield* sql.withTransaction((yield* Outbox).append(workspace.id, batch)).pipe(Effect.orDie)
-  yield* (yield* WebhookDispatcher).wake
-  yield* Effect.promise(waitForAll)
-  return (performance.now() - started) / 1000
-}).pipe(Effect.provide(services), Effect.scoped, Effect.runPromise)
+  let sent = 0
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (sent < total) {
+      sent++
+      await post(agent)
+    }
+  }))
+  const seconds = (performance.now() - started) / 1000
+  if (agent !== false) agent.destroy()
+  received = 0
+  return seconds
+}
 
+/** The service's core on `databaseUrl` (PGlite when none): seconds from committing the events to the last delivery received. */
+const deliveries = (url: string | undefined): Promise<number> => {
+  const data = tempDir("outreach-bench-webhooks-")
+  const config = AppConfig.layerWith({
+    dataDir: data.path,
+    databaseUrl: url === undefined ? Option.none() : Option.some(Redacted.make(url)),
+    allowPrivateWebhooks: true,
+    logLevel: "Warn"
+  })
+  const services = App.core.pipe(
+    Layer.provideMerge(ServiceClock.layer),
+    Layer.provideMerge(Database.layer),
+    Layer.provideMerge(config),
+    Layer.provide(Layer.succeed(DispatcherSettings, {
+      pollInterval: Duration.millis(100),
+      concurrency,
+      perEndpoint: Math.max(1, Math.ceil(concurrency / endpointCount)),
+      timeoutMs: 10_000,
+      fanOutBatch: 500
+    }))
+  )
+  return Effect.gen(function*() {
+    const { workspace } = yield* (yield* Workspaces).create({ name: "bench" })
+    const endpoints = yield* WebhookEndpoints
+    for (let i = 0; i < endpointCount; i++) {
+      yield* endpoints.create({ workspaceId: workspace.id, url: `${base}/hook-${i}`, events: [], mode: "fat" })
+    }
+    const batch: Array<NewEvent> = Array.from({ length: events }, () => ({
+      type: "account.paused",
+      data: { accountId: crypto.randomUUID(), reason: "benchmark" }
+    }))
+    const sql = yield* SqlClient.SqlClient
+    const started = performance.now()
+    yield* sql.withTransaction((yield* Outbox).append(workspace.id, batch)).pipe(Effect.orDie)
+    yield* (yield* WebhookDispatcher).wake
+    yield* Effect.promise(waitForAll)
+    const seconds = (performance.now() - started) / 1000
+    received = 0
+    return seconds
+  }).pipe(
+    Effect.provide(services),
+    Effect.scoped,
+    Effect.ensuring(Effect.sync(() => data.dispose())),
+    Effect.runPromise
+  )
+}
+
+interface Row {
+  readonly label: string
+  readonly measure: () => Promise<number>
+}
+
+const keptAlive: Row = { label: "bare POSTs, kept-alive sockets (baseline)", measure: () => bare(true) }
+const rows: Array<Row> = [keptAlive, { label: "bare POSTs, a fresh socket each", measure: () => bare(false) }]
+if (process.env["BENCH_PGLITE"] !== "0") {
+  rows.push({ label: "deliveries, embedded PGlite", measure: () => deliveries(undefined) })
+}
+if (databaseUrl !== undefined && databaseUrl !== "") {
+  rows.push({
+    label: "deliveries, PostgreSQL",
+    measure: () =>
+      Effect.runPromise(Effect.scoped(Effect.flatMap(
+        Effect.orDie(freshPostgresUrl(databaseUrl)),
+        (url) => Effect.promise(() => deliveries(url))
+      )))
+  })
+} else {
+  console.log("(set DATABASE_URL to also measure deliveries on a PostgreSQL server)")
+}
+
+const seconds: Array<Array<number>> = rows.map(() => [])
+for (let round = 1; round <= rounds; round++) {
+  for (const [i, row] of rows.entries()) {
+    const taken = await row.measure()
+    seconds[i].push(taken)
+    console.log(`round ${round}/${rounds}: ${row.label}: ${(total / taken).toFixed(0)}/s`)
+  }
+}
 receiver.close()
-data.dispose()
 
-const bareRate = total / bareSeconds
-const deliveryRate = total / deliveredSeconds
-console.log(`\n${total} POSTs (${events} events x ${endpointCount} endpoints), ${concurrency} at a time`)
-console.log(`${"".padEnd(52)}${"seconds".padStart(10)}${"per second".padStart(12)}`)
-console.log(
-  `${"bare unsigned POSTs, plain loop (baseline)".padEnd(52)}${bareSeconds.toFixed(2).padStart(10)}${
-    bareRate.toFixed(0).padStart(12)
-  }`
-)
-console.log(
-  `${"webhook deliveries (outbox, signed, recorded)".padEnd(52)}${deliveredSeconds.toFixed(2).padStart(10)}${
-    deliveryRate.toFixed(0).padStart(12)
-  }`
-)
-console.log(`ratio deliveries / bare: ${(deliveryRate / bareRate).toFixed(2)}`)
+console.log(`\n${total} POSTs (${events} events x ${endpointCount} endpoints), ${concurrency} at a time, ${rounds} rounds`)
+console.log(["", "per second", "vs baseline", "range"].map((h, i) => i === 0 ? h.padEnd(46) : h.padStart(12)).join(""))
+for (const [i, row] of rows.entries()) {
+  const rates = seconds[i].map((taken) => total / taken)
+  const ratios = rates.map((rate, round) => rate * seconds[0][round] / total)
+  console.log(
+    row.label.padEnd(46) + [
+      median(rates).toFixed(0),
+      row === keptAlive ? "1.00" : median(ratios).toFixed(2),
+      row === keptAlive ? "" : `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`
+    ].map((cell) => cell.padStart(12)).join("")
+  )
+}

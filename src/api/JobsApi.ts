@@ -319,7 +319,7 @@ export type CreateJob = typeof CreateJob.Type
 const LIST_LIMIT_MAX = 200
 const LIST_LIMIT_DEFAULT = 50
 
-const jobId = { id: Uuid.annotate({ description: "The job's id" }) }
+export const jobId = { id: Uuid.annotate({ description: "The job's id" }) }
 
 /**
  * An integer query parameter. Its OpenAPI form is the query string's (a

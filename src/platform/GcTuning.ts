@@ -14,8 +14,11 @@
  * A minimal Effect server that loaded less code at start-up flipped between
  * the two states from run to run; the service was always in the bad one.
  *
+ * The young generation's size cannot be set from here: see `NodeFlags.ts`.
+ *
  * An app that embeds the core runs its own process and decides its own flags:
- * `node --no-allocation-site-pretenuring`, or import this module first.
+ * `node --no-allocation-site-pretenuring --max-semi-space-size=16`, or import
+ * this module first and start Node with `NodeFlags.nodeFlags`.
  *
  * @since 1.0.0
  */

@@ -19,7 +19,7 @@
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
-import { makeClassifier } from "./Classifier.ts"
+import { type Classify, makeClassifier } from "./Classifier.ts"
 import { type LabelledReply, repliesIn } from "./Dataset.ts"
 import { TriageClass, triageClasses, type TriageResult } from "../domain/TriageClass.ts"
 
@@ -44,6 +44,20 @@ const triagePrompt = (text: string): string =>
 
 export { TriageClass, triageClasses, TriageResult } from "../domain/TriageClass.ts"
 
+/**
+ * The embedded classifier, fitted at the first reply it classifies rather than when its layer is
+ * built: the fit was the largest part of the service's start-up (0.4-1.3 s of CPU on this
+ * machine), spent before the first request could be answered, by a service that may have no
+ * reply to triage for a while.
+ */
+const fittedOnFirstUse = (examples: ReadonlyArray<LabelledReply>): Classify => {
+  let fitted: Classify | undefined
+  return (text) => {
+    fitted ??= makeClassifier(examples)
+    return fitted(text)
+  }
+}
+
 export class Triage extends Context.Service<Triage, {
   /** Classifies one reply's text; empty or whitespace-only text is `other`. Never fails. */
   readonly classify: (text: string) => Effect.Effect<TriageResult>
@@ -51,7 +65,7 @@ export class Triage extends Context.Service<Triage, {
   /** The embedded classifier fitted on the given labelled replies (tests, embedders with their own data). */
   static readonly layerFromExamples = (examples: ReadonlyArray<LabelledReply>): Layer.Layer<Triage> =>
     Layer.sync(Triage, () => {
-      const classify = makeClassifier(examples)
+      const classify = fittedOnFirstUse(examples)
       return Triage.of({
         classify: Effect.fn("Triage.classify")(function*(text: string) {
           return classify(text)
@@ -77,7 +91,7 @@ export class Triage extends Context.Service<Triage, {
       Triage,
       Effect.gen(function*() {
         const model = yield* LanguageModel.LanguageModel
-        const embedded = makeClassifier(yield* repliesIn("training"))
+        const embedded = fittedOnFirstUse(yield* repliesIn("training"))
         const timeout = options.timeout ?? Duration.seconds(10)
         return Triage.of({
           classify: Effect.fn("Triage.classify")(function*(text: string) {

@@ -58,14 +58,17 @@ export const AttemptTarget = Schema.Struct({
 export type AttemptTarget = typeof AttemptTarget.Type
 const decodeAttemptTargets = Schema.decodeUnknownEffect(Schema.Array(AttemptTarget))
 
-/** A delivery of one event to one endpoint, fanned out. */
-export interface NewDelivery {
+/** An event to fan out, with the request body for each endpoint mode, fixed so every retry signs the same bytes. */
+export interface FanOutSource {
+  readonly seq: number
+  readonly id: string
   readonly workspaceId: string
-  readonly endpointId: string
-  readonly eventId: string
-  readonly eventType: string
-  readonly body: string
-  readonly nowIso: string
+  readonly type: string
+  readonly createdAt: string
+  /** The transaction that wrote the event (an xid8 as text). */
+  readonly writerXid: string
+  readonly fatBody: string
+  readonly thinBody: string
 }
 
 /** One attempt as it is recorded. */
@@ -79,19 +82,39 @@ export interface AttemptRecord {
   readonly succeeded: boolean
 }
 
+/** What an attempt does to its delivery (a manual attempt that failed changes nothing). */
+export type DeliveryChange =
+  /** `counted` adds the attempt to its count (automatic attempts only). */
+  | { readonly _tag: "succeeded"; readonly counted: boolean }
+  | { readonly _tag: "failed"; readonly attemptCount: number }
+  | { readonly _tag: "retry"; readonly attemptCount: number; readonly atIso: string }
+
+/** An attempt and what it changes, as recorded. */
+export interface AttemptOutcome {
+  readonly attempt: AttemptRecord
+  readonly change: DeliveryChange | undefined
+}
+
 export class DeliveryStore extends Context.Service<DeliveryStore, {
-  /** Records a pending delivery, due now; nothing when the endpoint already has one for the event. */
-  readonly insertPending: (delivery: NewDelivery) => Effect.Effect<void>
+  /**
+   * In one statement, a pending delivery due now of each event to each enabled
+   * endpoint of its workspace subscribed to its type that was created before
+   * the event committed; nothing where the endpoint already has one for the event.
+   */
+  readonly fanOut: (events: ReadonlyArray<FanOutSource>, nowIso: string) => Effect.Effect<void>
   readonly attemptTarget: (deliveryId: string) => Effect.Effect<AttemptTarget | undefined>
   /** Pending deliveries of enabled endpoints, due and not leased, the earliest first. */
   readonly due: (nowIso: string, limit: number) => Effect.Effect<ReadonlyArray<DueRow>>
-  /** Leases these deliveries until `untilIso` where no other holds a lease; the ids leased. */
-  readonly lease: (ids: ReadonlyArray<string>, untilIso: string, nowIso: string) => Effect.Effect<ReadonlyArray<string>>
-  readonly recordAttempt: (attempt: AttemptRecord) => Effect.Effect<void>
-  /** Marks it succeeded; `counted` adds the attempt to its count (automatic attempts only). */
-  readonly markSucceeded: (id: string, counted: boolean) => Effect.Effect<void>
-  readonly markFailed: (id: string, attemptCount: number) => Effect.Effect<void>
-  readonly scheduleRetry: (id: string, attemptCount: number, atIso: string) => Effect.Effect<void>
+  /** Leases these deliveries until `untilIso` where no other holds a lease; what the attempts of those leased need. */
+  readonly lease: (
+    ids: ReadonlyArray<string>,
+    untilIso: string,
+    nowIso: string
+  ) => Effect.Effect<ReadonlyArray<AttemptTarget>>
+  /** Gives up the leases of these deliveries (leased ahead and never attempted). */
+  readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Records attempts and their changes to their deliveries, two statements however many (call it in a transaction). */
+  readonly record: (outcomes: ReadonlyArray<AttemptOutcome>) => Effect.Effect<void>
   /** The endpoint's last `limit` deliveries, newest first, with their attempts. */
   readonly history: (endpointId: string, limit: number) => Effect.Effect<ReadonlyArray<DeliveryRecord>>
   /** One delivery of the endpoint, with its attempts. */
@@ -102,20 +125,43 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const insertPending = (delivery: NewDelivery) =>
-        sql`
+      const fanOut = (events: ReadonlyArray<FanOutSource>, nowIso: string) => {
+        if (events.length === 0) return Effect.void
+        // One parameter for the batch: a JSON array reads the same on PostgreSQL and PGlite.
+        const batch = JSON.stringify(events.map((event) => ({
+          seq: event.seq,
+          id: event.id,
+          workspace_id: event.workspaceId,
+          type: event.type,
+          created_at: event.createdAt,
+          writer_xid: event.writerXid,
+          fat_body: event.fatBody,
+          thin_body: event.thinBody
+        })))
+        return sql`
           INSERT INTO webhook_deliveries
             (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
-          VALUES (${crypto.randomUUID()}, ${delivery.workspaceId}, ${delivery.endpointId}, ${delivery.eventId},
-                  ${delivery.eventType}, ${delivery.body}, 'pending', ${delivery.nowIso}::timestamptz,
-                  ${delivery.nowIso}::timestamptz)
+          SELECT gen_random_uuid(), ev.workspace_id, e.id, ev.id, ev.type,
+                 CASE e.mode WHEN 'thin' THEN ev.thin_body ELSE ev.fat_body END,
+                 'pending', ${nowIso}::timestamptz, ${nowIso}::timestamptz
+          FROM jsonb_to_recordset(${batch}::jsonb) AS ev(seq bigint, id uuid, workspace_id uuid, type text,
+                 created_at timestamptz, writer_xid text, fat_body text, thin_body text)
+          JOIN webhook_endpoints e ON e.workspace_id = ev.workspace_id AND e.enabled
+            -- Only events committed after the endpoint was created (migrations/0130).
+            AND CASE WHEN e.subscribed_at_snapshot IS NULL THEN e.created_at <= ev.created_at
+                     ELSE NOT pg_visible_in_snapshot(ev.writer_xid::xid8, e.subscribed_at_snapshot) END
+            AND (e.events = '[]'::jsonb OR e.events @> jsonb_build_array(ev.type))
+          ORDER BY ev.seq, e.created_at, e.id
           ON CONFLICT (endpoint_id, event_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie)
+      }
+
+      const targetColumns = sql`d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType",
+        d.body, d.status, d.attempt_count AS "attemptCount", e.url, e.secret, e.previous_secret AS "previousSecret",
+        e.previous_secret_expires_at AS "previousSecretExpiresAt"`
 
       const attemptTarget = (deliveryId: string) =>
         sql`
-          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType", d.body, d.status,
-                 d.attempt_count AS "attemptCount", e.url, e.secret, e.previous_secret AS "previousSecret",
-                 e.previous_secret_expires_at AS "previousSecretExpiresAt"
+          SELECT ${targetColumns}
           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie, Effect.map((rows) => rows[0]))
 
@@ -128,31 +174,57 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
 
       const lease = (ids: ReadonlyArray<string>, untilIso: string, nowIso: string) =>
-        sql<{ id: string }>`
-          UPDATE webhook_deliveries SET lease_until = ${untilIso}::timestamptz
-          WHERE ${sql.in("id", [...ids])} AND status = 'pending'
-            AND (lease_until IS NULL OR lease_until <= ${nowIso}::timestamptz)
-          RETURNING id::text AS id`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie)
-
-      const recordAttempt = (attempt: AttemptRecord) =>
         sql`
+          UPDATE webhook_deliveries d SET lease_until = ${untilIso}::timestamptz
+          FROM webhook_endpoints e
+          WHERE e.id = d.endpoint_id AND ${sql.in("d.id", [...ids])} AND d.status = 'pending'
+            AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
+          RETURNING ${targetColumns}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie)
+
+      const release = (ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.void : sql`
+          UPDATE webhook_deliveries SET lease_until = NULL WHERE ${sql.in("id", [...ids])} AND status = 'pending'`.pipe(
+            Effect.asVoid,
+            Effect.orDie
+          )
+
+      const record = Effect.fnUntraced(function*(outcomes: ReadonlyArray<AttemptOutcome>) {
+        if (outcomes.length === 0) return
+        const attempts = JSON.stringify(outcomes.map(({ attempt }) => ({
+          delivery_id: attempt.deliveryId,
+          trigger: attempt.trigger,
+          attempted_at: attempt.atIso,
+          status_code: attempt.statusCode,
+          error: attempt.error,
+          duration_ms: attempt.durationMs,
+          succeeded: attempt.succeeded
+        })))
+        yield* sql`
           INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
-          VALUES (${attempt.deliveryId}, ${attempt.trigger}, ${attempt.atIso}::timestamptz, ${attempt.statusCode},
-                  ${attempt.error}, ${attempt.durationMs}, ${attempt.succeeded})`.pipe(Effect.asVoid, Effect.orDie)
-
-      const markSucceeded = (id: string, counted: boolean) =>
-        sql`
-          UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL, lease_until = NULL,
-            attempt_count = attempt_count + ${counted ? 1 : 0}
-          WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
-
-      const markFailed = (id: string, attemptCount: number) =>
-        sql`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, lease_until = NULL,
-              attempt_count = ${attemptCount} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
-
-      const scheduleRetry = (id: string, attemptCount: number, atIso: string) =>
-        sql`UPDATE webhook_deliveries SET next_attempt_at = ${atIso}::timestamptz, lease_until = NULL,
-              attempt_count = ${attemptCount} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
+          FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
+                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean)
+          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
+          JOIN webhook_deliveries d ON d.id = a.delivery_id`.pipe(Effect.orDie)
+        const changes = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ id: attempt.deliveryId, change }])
+        if (changes.length === 0) return
+        const rows = JSON.stringify(changes.map(({ change, id }) => {
+          switch (change._tag) {
+            case "succeeded":
+              return { id, status: "succeeded", next_attempt_at: null, attempt_count: null, added: change.counted ? 1 : 0 }
+            case "failed":
+              return { id, status: "failed", next_attempt_at: null, attempt_count: change.attemptCount, added: 0 }
+            case "retry":
+              return { id, status: "pending", next_attempt_at: change.atIso, attempt_count: change.attemptCount, added: 0 }
+          }
+        }))
+        yield* sql`
+          UPDATE webhook_deliveries d SET status = c.status, next_attempt_at = c.next_attempt_at, lease_until = NULL,
+            attempt_count = COALESCE(c.attempt_count, d.attempt_count + c.added)
+          FROM jsonb_to_recordset(${rows}::jsonb) AS c(id uuid, status text, next_attempt_at timestamptz,
+                 attempt_count integer, added integer)
+          WHERE d.id = c.id`.pipe(Effect.orDie)
+      })
 
       const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", status,
         attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`
@@ -183,14 +255,12 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           .pipe(Effect.flatMap(decodeDeliveries), Effect.orDie, Effect.flatMap(withAttempts), Effect.map((found) => found[0]))
 
       return DeliveryStore.of({
-        insertPending,
+        fanOut,
         attemptTarget,
         due,
         lease,
-        recordAttempt,
-        markSucceeded,
-        markFailed,
-        scheduleRetry,
+        release,
+        record,
         history,
         ofEndpoint
       })

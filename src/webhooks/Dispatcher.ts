@@ -6,13 +6,18 @@
  *
  * 1. Fan-out: events past the cursor become one delivery per enabled endpoint
  *    of their workspace subscribed to their type (empty list = all), with
- *    the body (fat or thin) fixed so every retry signs the same bytes.
+ *    the body (fat or thin) fixed so every retry signs the same bytes; one
+ *    `INSERT ... SELECT` per batch of events.
  * 2. Attempts: due deliveries are leased and attempted, at most
  *    `concurrency` at once and `perEndpoint` per endpoint, so one slow
  *    endpoint never holds up the others. Every attempt re-resolves and
- *    re-vets the host and pins the connection to the vetted address. A
+ *    re-vets the host and pins the connection to the vetted address
+ *    (connections are kept alive per endpoint and address). A
  *    failure schedules the next attempt on the `Backoff` curve from
- *    `Clock` time; after 8 the delivery is `failed`.
+ *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
+ *    in batches: whatever finished while the last batch was written, in one
+ *    transaction. Until it is recorded a delivery stays leased, so a crash
+ *    in between means one more attempt later, as a crash during it does.
  *
  * The loop wakes on `wake` (in process) and otherwise polls every
  * `pollInterval` of LIVE time: new events committed by any server are
@@ -29,11 +34,10 @@ import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
-import { type AttemptTarget, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
-import { EndpointTable } from "./EndpointTable.ts"
+import { type AttemptOutcome, type AttemptTarget, type DeliveryChange, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
-import { deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
+import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
 import { signNow } from "./Signature.ts"
 
 /** Tuning of the dispatcher. A reference: the defaults need no wiring. */
@@ -64,6 +68,15 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
 
+/** An attempt made, waiting to be recorded. */
+interface Finished {
+  readonly target: AttemptTarget
+  readonly trigger: AttemptTrigger
+  readonly outcome: DeliveryOutcome
+  /** When its outcome was known (Clock time). */
+  readonly atMs: number
+}
+
 export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
   /** Wakes the loop now (call after committing events, to skip the poll wait). */
   readonly wake: Effect.Effect<void>
@@ -84,7 +97,6 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const config = yield* AppConfig
       const endpoints = yield* WebhookEndpoints
       const deliveries = yield* DeliveryStore
-      const endpointTable = yield* EndpointTable
       const outbox = yield* Outbox
       const settings = yield* DispatcherSettings
       const resolver = yield* WebhookResolver
@@ -92,6 +104,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const wakeups = yield* Queue.sliding<true>(1)
       const running = yield* FiberSet.make<void>()
       const inFlight = new Map<string, string>()
+      const connections = yield* connectionPool
+      /** Automatic attempts' outcomes waiting to be recorded. */
+      const finished = yield* Queue.unbounded<Finished>()
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
 
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
@@ -107,31 +122,27 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           // Taken before the events are read: a writer running then is still counted if it commits in between.
           const horizon = yield* outbox.writerHorizon
           const events = yield* outbox.fanOutBatch(lastSeq, horizon, settings.fanOutBatch)
-          let advancedTo = lastSeq
-          for (const event of events) {
-            // A lower seq may still be committed by an older transaction: stop before it could be skipped.
-            if (!event.settled) break
-            const targets = yield* endpointTable.subscribers(event)
-            for (const target of targets) {
-              yield* deliveries.insertPending({
-                workspaceId: event.workspaceId,
-                endpointId: target.id,
-                eventId: event.id,
-                eventType: event.type,
-                body: envelopeBody(event, target.mode),
-                nowIso: now.iso
-              })
-            }
-            advancedTo = event.seq
-          }
-          if (advancedTo !== lastSeq) {
-            yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${advancedTo} WHERE id = 1`
-          }
-          return advancedTo !== lastSeq
+          // A lower seq may still be committed by an older transaction: stop before it could be skipped.
+          const firstUnsettled = events.findIndex((event) => !event.settled)
+          const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
+          if (settled.length === 0) return false
+          yield* deliveries.fanOut(
+            settled.map((event) => ({
+              seq: event.seq,
+              id: event.id,
+              workspaceId: event.workspaceId,
+              type: event.type,
+              createdAt: event.createdAt,
+              writerXid: event.writerXid,
+              fatBody: envelopeBody(event, "fat"),
+              thinBody: envelopeBody(event, "thin")
+            })),
+            now.iso
+          )
+          yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${settled[settled.length - 1].seq} WHERE id = 1`
+          return true
         }))
       }, Effect.orDie)
-
-      const loadTarget = deliveries.attemptTarget
 
       /** Vet (again: DNS answers change), sign with a fresh timestamp, send pinned. */
       const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: AttemptTarget) {
@@ -162,81 +173,137 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           family: vetted.value.target.family,
           headers,
           body: target.body,
-          timeoutMs: settings.timeoutMs
+          timeoutMs: settings.timeoutMs,
+          connections
         })
       })
 
-      const record = Effect.fn("WebhookDispatcher.record")(function*(
-        target: AttemptTarget,
-        trigger: AttemptTrigger,
-        outcome: DeliveryOutcome
-      ) {
-        const now = yield* Time.now
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* deliveries.recordAttempt({
-            deliveryId: target.id,
-            trigger,
-            atIso: now.iso,
-            statusCode: outcome.status,
-            error: outcome.error ?? null,
-            durationMs: Math.round(outcome.durationMs),
-            succeeded: outcome.ok
-          })
-          if (outcome.ok) {
-            yield* deliveries.markSucceeded(target.id, trigger === "automatic")
-          } else if (trigger === "automatic") {
-            const made = target.attemptCount + 1
-            const next = nextAttemptAt(made, now.ms, yield* Random.next)
-            yield* Option.match(next, {
-              onNone: () => deliveries.markFailed(target.id, made),
-              onSome: (at) => deliveries.scheduleRetry(target.id, made, Time.toIso(at))
-            })
-          }
-        })).pipe(Effect.orDie)
-        const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
-        yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
-          ? Effect.logWarning("webhook delivery failed after every attempt")
-          : Effect.logDebug("webhook attempt failed")).pipe(
-            Effect.annotateLogs({ deliveryId: target.id, status: outcome.status ?? "none", error: outcome.error ?? "" })
-          )
+      /** What an attempt's outcome does to its delivery. */
+      const changeOf = Effect.fnUntraced(function*(finished: Finished) {
+        const { outcome, target, trigger } = finished
+        if (outcome.ok) {
+          const change: DeliveryChange = { _tag: "succeeded", counted: trigger === "automatic" }
+          return change
+        }
+        if (trigger === "manual") return undefined
+        const made = target.attemptCount + 1
+        return Option.match(nextAttemptAt(made, finished.atMs, yield* Random.next), {
+          onNone: (): DeliveryChange => ({ _tag: "failed", attemptCount: made }),
+          onSome: (at): DeliveryChange => ({ _tag: "retry", attemptCount: made, atIso: Time.toIso(at) })
+        })
       })
 
-      const runAttempt = (deliveryId: string) =>
+      /** Records outcomes, each with its change to its delivery, in one transaction. */
+      const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
+        const outcomes: Array<AttemptOutcome> = []
+        for (const finished of batch) {
+          const { outcome, target } = finished
+          outcomes.push({
+            attempt: {
+              deliveryId: target.id,
+              trigger: finished.trigger,
+              atIso: Time.toIso(finished.atMs),
+              statusCode: outcome.status,
+              error: outcome.error ?? null,
+              durationMs: Math.round(outcome.durationMs),
+              succeeded: outcome.ok
+            },
+            change: yield* changeOf(finished)
+          })
+        }
+        yield* sql.withTransaction(deliveries.record(outcomes)).pipe(Effect.orDie)
+        for (const { outcome, target, trigger } of batch) {
+          const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
+          yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
+            ? Effect.logWarning("webhook delivery failed after every attempt")
+            : Effect.logDebug("webhook attempt failed")).pipe(
+              Effect.annotateLogs({ deliveryId: target.id, status: outcome.status ?? "none", error: outcome.error ?? "" })
+            )
+        }
+      })
+
+      /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
+      const runAttempt = (target: AttemptTarget) =>
         Effect.gen(function*() {
-          const target = yield* loadTarget(deliveryId)
-          if (target === undefined || target.status !== "pending") return
-          yield* record(target, "automatic", yield* attempt(target))
+          const outcome = yield* attempt(target)
+          const atMs = (yield* Time.now).ms
+          yield* Queue.offer(finished, { target, trigger: "automatic", outcome, atMs })
         }).pipe(
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
-          Effect.ensuring(Effect.sync(() => inFlight.delete(deliveryId))),
+          Effect.ensuring(Effect.sync(() => inFlight.delete(target.id))),
           Effect.ensuring(Queue.offer(wakeups, true))
         )
 
+      // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.
+      const recordFinished = Queue.takeAll(finished).pipe(
+        Effect.flatMap((batch) => Effect.uninterruptible(record(batch))),
+        Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
+      )
+      // On shutdown (after the recorder below has stopped), what is left is recorded rather than attempted again.
+      yield* Effect.addFinalizer(() =>
+        Queue.clear(finished).pipe(
+          Effect.flatMap((batch) => batch.length === 0 ? Effect.void : record(batch)),
+          Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
+        )
+      )
+      yield* recordFinished.pipe(Effect.forever, Effect.forkScoped)
+
+      /**
+       * Leased ahead, not started yet, the earliest due first: most rounds start
+       * attempts without a query. At most twice `perEndpoint` of an endpoint
+       * are held (in flight or here), so a slow endpoint never fills it.
+       */
+      const ready: Array<{ readonly target: AttemptTarget; readonly leasedUntilMs: number }> = []
+
+      const startReady = Effect.fnUntraced(function*(nowMs: number) {
+        const busy = new Map<string, number>()
+        for (const endpointId of inFlight.values()) busy.set(endpointId, (busy.get(endpointId) ?? 0) + 1)
+        let i = 0
+        while (i < ready.length && inFlight.size < settings.concurrency) {
+          const { leasedUntilMs, target } = ready[i]
+          // Its lease could lapse during the attempt (a test clock jumped): it is left to lapse and be leased again.
+          if (leasedUntilMs - settings.timeoutMs <= nowMs) {
+            ready.splice(i, 1)
+            continue
+          }
+          const endpointBusy = busy.get(target.endpointId) ?? 0
+          if (endpointBusy >= settings.perEndpoint) {
+            i++
+            continue
+          }
+          busy.set(target.endpointId, endpointBusy + 1)
+          ready.splice(i, 1)
+          inFlight.set(target.id, target.endpointId)
+          yield* FiberSet.run(running, runAttempt(target))
+        }
+      })
+
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
-        const free = settings.concurrency - inFlight.size
-        if (free <= 0) return
         const now = yield* Time.now
-        const candidates = yield* deliveries.due(now.iso, free * 4)
-        const perEndpoint = new Map<string, number>()
-        for (const endpointId of inFlight.values()) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1)
+        yield* startReady(now.ms)
+        const free = settings.concurrency - inFlight.size
+        if (free <= 0 && ready.length >= settings.concurrency) return
+        const limit = Math.max(free, 2 * settings.concurrency - ready.length)
+        const candidates = yield* deliveries.due(now.iso, limit * 4)
+        const held = new Map<string, number>()
+        for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
+        for (const { target } of ready) held.set(target.endpointId, (held.get(target.endpointId) ?? 0) + 1)
         const chosen: Array<DueRow> = []
         for (const row of candidates) {
-          if (chosen.length >= free) break
-          const busy = perEndpoint.get(row.endpointId) ?? 0
-          if (inFlight.has(row.id) || busy >= settings.perEndpoint) continue
-          perEndpoint.set(row.endpointId, busy + 1)
+          if (chosen.length >= limit) break
+          const endpointHeld = held.get(row.endpointId) ?? 0
+          if (inFlight.has(row.id) || endpointHeld >= 2 * settings.perEndpoint) continue
+          held.set(row.endpointId, endpointHeld + 1)
           chosen.push(row)
         }
         if (chosen.length === 0) return
-        const leaseUntil = Time.toIso(now.ms + leaseMs)
+        const leasedUntilMs = now.ms + leaseMs
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        const won = new Set(yield* deliveries.lease(chosen.map((row) => row.id), leaseUntil, now.iso))
-        for (const row of chosen) {
-          if (!won.has(row.id)) continue
-          inFlight.set(row.id, row.endpointId)
-          yield* FiberSet.run(running, runAttempt(row.id))
+        for (const target of yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)) {
+          ready.push({ target, leasedUntilMs })
         }
+        yield* startReady(now.ms)
       }, Effect.orDie)
 
       const runOnce = Effect.gen(function*() {
@@ -248,11 +315,22 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
-      const liveSleep = Time.liveSleep(settings.pollInterval)
+      const polled = Time.liveSleep(settings.pollInterval).pipe(Effect.as(true))
+      const woken = Queue.take(wakeups).pipe(Effect.as(false))
+      // Set by `wake` and by each poll; a round woken only by a finished attempt has no new events to look for.
+      let eventsToCheck = true
 
+      // On shutdown (after the loop below has stopped), what was leased ahead is released for the next server.
+      yield* Effect.addFinalizer(() =>
+        deliveries.release(ready.splice(0).map(({ target }) => target.id)).pipe(
+          Effect.catchCause((cause) => Effect.logError("releasing webhook leases failed", cause))
+        )
+      )
       yield* Effect.gen(function*() {
-        yield* runOnce.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
-        yield* Effect.raceFirst(Queue.take(wakeups), liveSleep)
+        const round = eventsToCheck ? runOnce : startDue()
+        eventsToCheck = false
+        yield* round.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
+        if (yield* Effect.raceFirst(woken, polled)) eventsToCheck = true
       }).pipe(Effect.forever, Effect.forkScoped)
 
       const resend = Effect.fn("WebhookDispatcher.resend")(function*(
@@ -261,14 +339,21 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         deliveryId: string
       ) {
         yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
-        const target = yield* loadTarget(deliveryId)
-        if (target !== undefined) yield* record(target, "manual", yield* attempt(target))
+        const target = yield* deliveries.attemptTarget(deliveryId)
+        if (target !== undefined) {
+          const outcome = yield* attempt(target)
+          yield* record([{ target, trigger: "manual", outcome, atMs: (yield* Time.now).ms }])
+        }
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })
 
-      return WebhookDispatcher.of({ wake: Queue.offer(wakeups, true).pipe(Effect.asVoid), runOnce, resend })
+      const wake = Effect.sync(() => {
+        eventsToCheck = true
+      }).pipe(Effect.andThen(Queue.offer(wakeups, true)), Effect.asVoid)
+
+      return WebhookDispatcher.of({ wake, runOnce, resend })
     })
-  ).pipe(Layer.provide([DeliveryStore.layer, EndpointTable.layer, Outbox.layer]))
+  ).pipe(Layer.provide([DeliveryStore.layer, Outbox.layer]))
 }
 
 /** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */

@@ -29,12 +29,6 @@ const EndpointRow = Schema.Struct({
 })
 const decodeEndpoints = Schema.decodeUnknownEffect(Schema.Array(EndpointRow))
 
-const SubscriberRow = Schema.Struct({ id: Schema.String, mode: Mode })
-const decodeSubscribers = Schema.decodeUnknownEffect(Schema.Array(SubscriberRow))
-
-/** A subscribed endpoint: where to deliver, and in which body form. */
-export type Subscriber = typeof SubscriberRow.Type
-
 /** A new endpoint, its URL already vetted. */
 export interface NewEndpoint {
   readonly id: string
@@ -52,14 +46,6 @@ export interface EndpointSettings {
   readonly events: ReadonlyArray<EventType>
   readonly mode: WebhookMode
   readonly enabled: boolean
-}
-
-/** The event being fanned out: its workspace, type, instant and writer's transaction (outbox). */
-export interface FannedEvent {
-  readonly workspaceId: string
-  readonly type: string
-  readonly createdAt: string
-  readonly writerXid: string
 }
 
 export class EndpointTable extends Context.Service<EndpointTable, {
@@ -83,8 +69,6 @@ export class EndpointTable extends Context.Service<EndpointTable, {
     previousExpiresIso: string,
     nowIso: string
   ) => Effect.Effect<typeof WebhookEndpoint.Type | undefined>
-  /** The enabled endpoints of the event's workspace that take its type and were created before it committed. */
-  readonly subscribers: (event: FannedEvent) => Effect.Effect<ReadonlyArray<Subscriber>>
 }>()("outreach/EndpointTable") {
   static readonly layer = Layer.effect(
     EndpointTable,
@@ -131,18 +115,7 @@ export class EndpointTable extends Context.Service<EndpointTable, {
               previous_secret_expires_at = ${previousExpiresIso}::timestamptz,
               secret = ${secret}, updated_at = ${nowIso}::timestamptz
             WHERE id = ${id} AND workspace_id = ${workspaceId}
-            RETURNING ${columns}`),
-        subscribers: (event) =>
-          sql`
-            SELECT id::text AS id, mode FROM webhook_endpoints
-            WHERE workspace_id = ${event.workspaceId} AND enabled
-              -- Only events committed after the endpoint was created (migrations/0130).
-              AND CASE WHEN subscribed_at_snapshot IS NULL THEN created_at <= ${event.createdAt}::timestamptz
-                       ELSE NOT pg_visible_in_snapshot(${event.writerXid}::xid8, subscribed_at_snapshot) END
-              AND (events = '[]'::jsonb OR events @> ${JSON.stringify([event.type])}::jsonb)`.pipe(
-            Effect.flatMap(decodeSubscribers),
-            Effect.orDie
-          )
+            RETURNING ${columns}`)
       })
     })
   )

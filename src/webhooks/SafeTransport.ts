@@ -7,18 +7,69 @@
  * the check (DNS rebinding) send the request to a private address. `Host`
  * and TLS SNI/certificate checks still use the URL's hostname.
  *
+ * Connections are kept alive per endpoint when the caller passes a
+ * `ConnectionPool`: one agent per origin and vetted address, so a reused
+ * socket always leads to the address this attempt vetted. Without one, every
+ * attempt opens a fresh socket.
+ *
  * Redirects are never followed (node:http does not follow them; a 3xx is
- * reported as a failure), and the response body is never read.
+ * reported as a failure), and the response body is drained only so the socket
+ * can be reused: past `maxDrainedBytes` it is dropped with its socket.
  *
  * @since 1.0.0
  */
 import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
-import { Clock, Duration, Effect } from "effect"
+import { Clock, Duration, Effect, type Scope } from "effect"
 
 /** The spec's webhook response time-out. */
 export const deliveryTimeoutMs = Duration.toMillis(Duration.seconds(10))
+
+/** An idle kept-alive socket is closed after this long: below the 5 seconds a Node server keeps one open. */
+const idleSocketMs = 4_000
+/** Agents kept at once; the least recently used one beyond this is closed. */
+const maxAgents = 256
+/** A response body longer than this is not worth draining: the socket is dropped instead. */
+const maxDrainedBytes = 64 * 1024
+
+/** Kept-alive connections to webhook endpoints, closed with the scope that made them. */
+export interface ConnectionPool {
+  /** The agent for `url`'s origin pinned to `address`: its sockets were all opened to that address. */
+  readonly agentFor: (url: URL, address: string, family: 4 | 6) => http.Agent
+}
+
+/** A pool of kept-alive connections, one agent per origin and vetted address, closed when the scope closes. */
+export const connectionPool: Effect.Effect<ConnectionPool, never, Scope.Scope> = Effect.map(
+  Effect.acquireRelease(
+    Effect.sync(() => new Map<string, http.Agent>()),
+    (agents) =>
+      Effect.sync(() => {
+        for (const agent of agents.values()) agent.destroy()
+        agents.clear()
+      })
+  ),
+  (agents) => ({
+    agentFor: (url, address, family) => {
+      const key = `${url.protocol}//${url.host} ${address} ${family}`
+      const found = agents.get(key)
+      // Re-inserted, so the map's order is least recently used first.
+      agents.delete(key)
+      const agent = found ?? (url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions))
+      agents.set(key, agent)
+      if (agents.size > maxAgents) {
+        for (const [oldestKey, oldest] of agents) {
+          agents.delete(oldestKey)
+          oldest.destroy()
+          break
+        }
+      }
+      return agent
+    }
+  })
+)
+
+const agentOptions: http.AgentOptions = { keepAlive: true, timeout: idleSocketMs }
 
 /** One POST to send. */
 export interface DeliveryRequest {
@@ -31,6 +82,8 @@ export interface DeliveryRequest {
   readonly body: string | Uint8Array
   /** Default `deliveryTimeoutMs` (10 seconds). */
   readonly timeoutMs?: number
+  /** Kept-alive connections to reuse; without it, a fresh socket for this attempt. */
+  readonly connections?: ConnectionPool
 }
 
 /** What came of one attempt. Never an exception: every failure is described in `error`. */
@@ -44,7 +97,10 @@ export interface DeliveryOutcome {
   readonly error?: string
 }
 
-type Exchange = { readonly status: number } | { readonly error: string }
+type Exchange =
+  | { readonly status: number }
+  /** `stale`: a kept-alive socket the endpoint had closed before anything was answered; worth one retry on a fresh one. */
+  | { readonly error: string; readonly stale: boolean }
 
 const describeStatus = (status: number): string | undefined => {
   if (status >= 200 && status < 300) return undefined
@@ -65,6 +121,8 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
     let req: http.ClientRequest
     try {
       const url = new URL(request.url)
+      // A pooled socket is only ever one opened to this same vetted address.
+      const agent = request.connections === undefined ? false : request.connections.agentFor(url, request.address, request.family)
       const client = url.protocol === "https:" ? https : http
       req = client.request({
         protocol: url.protocol,
@@ -74,25 +132,41 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
         method: "POST",
         headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
         lookup: pinnedLookup,
-        // A fresh socket per attempt: a pooled one could be bound to another address.
-        agent: false,
+        agent,
         signal: AbortSignal.any([interrupted, deadline])
       })
     } catch (error) {
-      resume(Effect.succeed({ error: `The request could not be made: ${String(error)}` }))
+      resume(Effect.succeed({ error: `The request could not be made: ${String(error)}`, stale: false }))
       return
     }
+    // The status, once the response has begun: from then on the attempt's outcome is known.
+    let status: number | undefined
+    let answered = false
+    const answer = (exchange: Exchange) => {
+      if (answered) return
+      answered = true
+      resume(Effect.succeed(status === undefined ? exchange : { status }))
+    }
     req.on("response", (response) => {
-      resume(Effect.succeed({ status: response.statusCode ?? 0 }))
-      // Only the status matters; an endless body must not keep the socket busy.
-      response.destroy()
+      status = response.statusCode ?? 0
+      // Only the status matters, but it is answered once the body is drained (or dropped, past
+      // `maxDrainedBytes`) and the request closed: then the socket is back in its pool.
+      let drained = 0
+      response.on("data", (chunk: Buffer) => {
+        drained += chunk.length
+        if (drained > maxDrainedBytes) response.destroy()
+      })
     })
+    // Node emits the request's `close`, then its socket's `free` (back to the pool) in the same
+    // callback: answered after both, the next attempt finds the socket free.
+    req.on("close", () => queueMicrotask(() => answer({ status: status ?? 0 })))
     req.on("error", (error) => {
-      resume(Effect.succeed({
+      answer({
         error: deadline.aborted
           ? `No response within ${timeoutMs} ms.`
-          : `The request failed: ${error.message}`
-      }))
+          : `The request failed: ${error.message}`,
+        stale: req.reusedSocket && !deadline.aborted && !interrupted.aborted
+      })
     })
     req.end(request.body)
     return Effect.sync(() => req.destroy())
@@ -105,7 +179,10 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
  */
 export const deliver = Effect.fn("WebhookTransport.deliver")(function*(request: DeliveryRequest) {
   const startedMs = yield* Clock.currentTimeMillis
-  const result = yield* exchange(request, request.timeoutMs ?? deliveryTimeoutMs)
+  const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
+  const first = yield* exchange(request, timeoutMs)
+  // A kept-alive socket can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
+  const result = "error" in first && first.stale ? yield* exchange(request, timeoutMs) : first
   const durationMs = (yield* Clock.currentTimeMillis) - startedMs
   if ("error" in result) {
     const outcome: DeliveryOutcome = { ok: false, status: null, durationMs, error: result.error }

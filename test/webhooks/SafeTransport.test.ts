@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { checkUrl } from "../../src/webhooks/AddressGuard.ts"
-import { deliver } from "../../src/webhooks/SafeTransport.ts"
+import { connectionPool, deliver } from "../../src/webhooks/SafeTransport.ts"
 import { verifyWebhook, webhookHeaders } from "../../src/webhooks/Signature.ts"
 
 interface Received {
@@ -11,6 +11,8 @@ interface Received {
   readonly path: string
   readonly headers: http.IncomingHttpHeaders
   readonly body: string
+  /** The client's end of the connection it came on. */
+  readonly connection: string
 }
 
 /** A receiver on 127.0.0.1 with one route per behaviour, closed when the test's scope ends. */
@@ -26,7 +28,8 @@ const receiver = Effect.acquireRelease(
             method: req.method ?? "",
             path: req.url ?? "",
             headers: req.headers,
-            body: Buffer.concat(chunks).toString("utf8")
+            body: Buffer.concat(chunks).toString("utf8"),
+            connection: `${req.socket.remoteAddress}:${req.socket.remotePort}`
           })
           switch (new URL(req.url ?? "/", "http://receiver").pathname) {
             case "/ok":
@@ -101,6 +104,23 @@ describe("SafeTransport", () => {
       assert.strictEqual(outcome.status, 204)
       assert.strictEqual(received[0]?.headers.host, `hooks.invalid:${port}`)
       assert.strictEqual(received[0]?.path, "/ok?x=1")
+    }))
+
+  it.live("with a pool, reuses a connection only for the same vetted address", () =>
+    Effect.gen(function*() {
+      const { port, received } = yield* receiver
+      const connections = yield* connectionPool
+      const url = `http://hooks.invalid:${port}/ok`
+      const first = yield* deliver({ url, ...pinned, headers, body, connections })
+      const second = yield* deliver({ url, ...pinned, headers, body, connections })
+      assert.deepStrictEqual([first.status, second.status], [204, 204])
+      assert.strictEqual(received[0]?.connection, received[1]?.connection)
+      // Another vetted address for the same URL (DNS answered differently): a new connection, which
+      // finds nothing listening there, never the open one to the first address.
+      const moved = yield* deliver({ url, address: "127.0.0.2", family: 4, headers, body, connections })
+      assert.isNull(moved.status)
+      assert.include(moved.error ?? "", "ECONNREFUSED")
+      assert.strictEqual(received.length, 2)
     }))
 
   it.live("reports a 500 as a failure with its status", () =>

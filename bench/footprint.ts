@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:footprint`: how long the service takes from `node src/main.ts`
+ * to its first `GET /healthz` 200, and its resident memory once idle, beside
+ * a bare node:http server started the same way (bench/bare-server.ts: Node,
+ * its TypeScript loader and an HTTP server, nothing else), in one run.
+ *
+ * The service is started on embedded PGlite in a fresh directory, and also on
+ * a fresh database of the PostgreSQL server at `DATABASE_URL` when it is set;
+ * each is started twice: on empty storage (the migrations run; PGlite also
+ * creates its cluster) and again on what the first start left (a restart).
+ * Resident memory is read from `/proc` (Linux) BENCH_IDLE_SECONDS (default 5)
+ * after ready, when the start-up's work is done. BENCH_ROUNDS (default 3)
+ * rounds; the table shows medians and ranges.
+ */
+import type { ChildProcess } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { Effect } from "effect"
+import { nodeFlags } from "../src/platform/NodeFlags.ts"
+import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { freePort, median, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
+
+const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
+const idleSeconds = Number(process.env["BENCH_IDLE_SECONDS"] ?? 5)
+const databaseUrl = process.env["DATABASE_URL"]
+
+interface Footprint {
+  readonly readyMs: number
+  /** Resident set, and its anonymous part (heaps, WASM memory) in MB. */
+  readonly rssMb: number
+  readonly anonMb: number
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** VmRSS and RssAnon of a process, in MB. */
+const residentMb = (pid: number | undefined): { readonly rssMb: number; readonly anonMb: number } => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) / 1024
+  return { rssMb: field("VmRSS"), anonMb: field("RssAnon") }
+}
+
+/** Waits (polling every 10 ms) until `url` answers 200. */
+const ready = async (url: string, child: ChildProcess): Promise<void> => {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode} before it was ready`)
+    try {
+      if ((await fetch(url)).status === 200) return
+    } catch {
+      // not listening yet
+    }
+    await sleep(10)
+  }
+}
+
+const idle = async (child: ChildProcess, readyMs: number): Promise<Footprint> => {
+  await sleep(idleSeconds * 1000)
+  return { readyMs, ...residentMb(child.pid) }
+}
+
+/** The bare server: ready when it says so. */
+const bare = async (): Promise<Footprint> => {
+  const started = performance.now()
+  const server = await startProcess(["bench/bare-server.ts"], {}, /listening on (\d+)/)
+  try {
+    return await idle(server.child, performance.now() - started)
+  } finally {
+    await stopProcess(server.child)
+  }
+}
+
+/** The service started on `dataDir` (and `url` when set): ready at its first /healthz 200. */
+const service = async (dataDir: string, url: string | undefined): Promise<Footprint> => {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawnProcess([...nodeFlags, "src/main.ts"], {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: url ?? "",
+    LOG_LEVEL: "Warn"
+  })
+  try {
+    await ready(`http://127.0.0.1:${port}/healthz`, child)
+    return await idle(child, performance.now() - started)
+  } finally {
+    await stopProcess(child)
+  }
+}
+
+/** A first start on empty storage, then a restart on what it left. */
+const startAndRestart = async (url: string | undefined): Promise<[Footprint, Footprint]> => {
+  const data = tempDir("outreach-bench-footprint-")
+  try {
+    return [await service(data.path, url), await service(data.path, url)]
+  } finally {
+    data.dispose()
+  }
+}
+
+const onPostgres = (): Promise<[Footprint, Footprint]> =>
+  Effect.runPromise(Effect.scoped(Effect.flatMap(
+    Effect.orDie(freshPostgresUrl(databaseUrl ?? "")),
+    (url) => Effect.promise(() => startAndRestart(url))
+  )))
+
+const rows = new Map<string, Array<Footprint>>()
+const add = (label: string, figures: Footprint) => rows.set(label, [...(rows.get(label) ?? []), figures])
+for (let round = 1; round <= rounds; round++) {
+  add("bare node:http server (baseline)", await bare())
+  const [pgliteFirst, pgliteRestart] = await startAndRestart(undefined)
+  add("service, PGlite, first start", pgliteFirst)
+  add("service, PGlite, restart", pgliteRestart)
+  if (databaseUrl !== undefined && databaseUrl !== "") {
+    const [first, restart] = await onPostgres()
+    add("service, PostgreSQL, first start", first)
+    add("service, PostgreSQL, restart", restart)
+  }
+  console.log(`round ${round}/${rounds} done`)
+}
+if (databaseUrl === undefined || databaseUrl === "") {
+  console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")
+}
+
+const cell = (values: ReadonlyArray<number>) =>
+  `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`
+console.log(`\nStart-up and idle memory, ${rounds} rounds, read ${idleSeconds} s after ready: median (range)`)
+console.log(["", "ready ms", "RSS MB", "of it anonymous MB"].map((h, i) => i === 0 ? h.padEnd(36) : h.padStart(20)).join(""))
+for (const [label, figures] of rows) {
+  console.log(
+    label.padEnd(36) + [
+      cell(figures.map((f) => f.readyMs)),
+      cell(figures.map((f) => f.rssMb)),
+      cell(figures.map((f) => f.anonMb))
+    ].map((c) => c.padStart(20)).join("")
+  )
+}
