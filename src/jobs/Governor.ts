@@ -46,10 +46,12 @@ export interface GovernorSettings {
   readonly sendTimeout: Duration.Duration
   /** How often a runner looks for accounts of its shards with open work and no actor (real time). */
   readonly sweepEvery: Duration.Duration
+  /** Accounts a takeover wakes a second, at most. */
+  readonly takeoverBatch: number
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30) })
+  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500 })
 })
 
 const interrupted: JobFailure = {
@@ -358,6 +360,7 @@ export class Governor extends Context.Service<Governor, {
        * job was committed by a server that died before its message left).
        */
       const owned = new Set<number>()
+      const toWake = new Set<string>()
       let ticks = 0
       const takeOver = Effect.gen(function*() {
         const acquired: Array<number> = []
@@ -369,17 +372,22 @@ export class Governor extends Context.Service<Governor, {
         }
         // One look a second: the sweep's turn comes every `sweepEvery` seconds.
         const sweep = ticks++ % Math.max(1, Math.round(Duration.toSeconds(settings.sweepEvery))) === 0
-        if (acquired.length === 0 && !sweep) return
-        const taken = new Set(sweep ? owned : acquired)
-        const accounts = (yield* store.accountsWithOpenWork).filter((accountId) =>
-          !actors.has(accountId) && taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
-        )
-        yield* Effect.forEach(accounts, wake, { discard: true })
-        if (accounts.length > 0) {
-          yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
-            Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
+        if (acquired.length > 0 || sweep) {
+          const taken = new Set(sweep ? owned : acquired)
+          const accounts = (yield* store.accountsWithOpenWork).filter((accountId) =>
+            !actors.has(accountId) && taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
           )
+          for (const accountId of accounts) toWake.add(accountId)
+          if (accounts.length > 0) {
+            yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
+              Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
+            )
+          }
         }
+        // At most `takeoverBatch` a second: taking 30,000 accounts over at once would bring them all into memory together.
+        const batch = [...toWake].slice(0, settings.takeoverBatch)
+        for (const accountId of batch) toWake.delete(accountId)
+        yield* Effect.forEach(batch.filter((accountId) => !actors.has(accountId)), wake, { discard: true })
       })
       yield* takeOver.pipe(
         Effect.andThen(Time.liveSleep(Duration.seconds(1))),

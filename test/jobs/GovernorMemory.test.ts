@@ -30,14 +30,14 @@ const wakeAll = (ids: ReadonlyArray<string>) =>
     const governor = yield* Governor
     const waitingBefore = yield* governor.waiting
     yield* Effect.forEach(ids, (id) => governor.wake(id), { concurrency: 64, discard: true })
-    yield* eventually("every actor to wait for work", governor.waiting, (n) => n - waitingBefore === ids.length, 150_000, 200)
+    yield* eventually("every actor to wait for work", governor.waiting, (n) => n - waitingBefore === ids.length, 240_000, 200)
     yield* settle
   })
 
 const report = (what: string, bytes: number, accounts: number) =>
   console.log(`heap for ${accounts} accounts ${what}: ${(bytes / 1024 / 1024).toFixed(1)} MB (${(bytes / accounts / 1024).toFixed(2)} KB each)`)
 
-layer(serverLayer({ accountIdleTime: Duration.minutes(10) }), { timeout: 240_000 })("the Governor's memory", (it) => {
+layer(serverLayer({ accountIdleTime: Duration.minutes(10) }), { timeout: 300_000 })("the Governor's memory", (it) => {
   it.effect("10,000 accounts in memory, waiting for work, fit in one process", () =>
     Effect.gen(function*() {
       const governor = yield* Governor
@@ -51,10 +51,10 @@ layer(serverLayer({ accountIdleTime: Duration.minutes(10) }), { timeout: 240_000
       report("in memory, waiting for work", resident, ACCOUNTS)
       assert.isBelow(resident, RESIDENT_LIMIT_BYTES)
       assert.isAbove(resident, 0)
-    }), { timeout: 240_000 })
+    }), { timeout: 300_000 })
 })
 
-layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 240_000 })("idle accounts", (it) => {
+layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 300_000 })("idle accounts", (it) => {
   it.effect("an account without work leaves memory once idle, and comes back with its next message", () =>
     Effect.gen(function*() {
       const governor = yield* Governor
@@ -73,5 +73,5 @@ layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 240_000
       assert.isBelow(left, resident)
       yield* wakeAll(ids.slice(0, 10))
       assert.strictEqual((yield* governor.actors) - actorsBefore, 10)
-    }), { timeout: 240_000 })
+    }), { timeout: 300_000 })
 })
