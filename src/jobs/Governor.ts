@@ -48,10 +48,12 @@ export interface GovernorSettings {
   readonly sweepEvery: Duration.Duration
   /** Accounts a takeover wakes a second, at most. */
   readonly takeoverBatch: number
+  /** A takeover wakes no more accounts while this many are in memory on this runner. */
+  readonly takeoverResident: number
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500 })
+  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500, takeoverResident: 5_000 })
 })
 
 const interrupted: JobFailure = {
@@ -384,8 +386,10 @@ export class Governor extends Context.Service<Governor, {
             )
           }
         }
-        // At most `takeoverBatch` a second: taking 30,000 accounts over at once would bring them all into memory together.
-        const batch = [...toWake].slice(0, settings.takeoverBatch)
+        // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here: taking
+        // 30,000 accounts with work over at once brought them all into memory together (2.5 GB a runner).
+        const room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - actors.size))
+        const batch = [...toWake].slice(0, room)
         for (const accountId of batch) toWake.delete(accountId)
         yield* Effect.forEach(batch.filter((accountId) => !actors.has(accountId)), wake, { discard: true })
       })
