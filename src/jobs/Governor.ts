@@ -203,7 +203,11 @@ export class Governor extends Context.Service<Governor, {
           const job = yield* store.byId(jobId)
           if (job === undefined || !runnableStatuses.includes(job.status)) return
           const decision = yield* decide(job)
-          if (decision._tag === "Run") return yield* Effect.asVoid(start(job, decision.row))
+          if (decision._tag === "Run") {
+            yield* start(job, decision.row)
+            // The actor looks again: with no work left its account may leave memory.
+            return yield* Queue.offer(actor.mailbox, true)
+          }
           // A wait without an end lasts until the account changes (a `Changed` message retries it).
           if (decision._tag === "Wait" && decision.until !== null) {
             const delay = Math.max(0, decision.until - decision.nowMs)

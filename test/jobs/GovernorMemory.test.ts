@@ -3,6 +3,7 @@ import { runInNewContext } from "node:vm"
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { Governor } from "../../src/jobs/Governor.ts"
+import { Jobs } from "../../src/jobs/Jobs.ts"
 import { insertAccounts } from "../support/BulkAccounts.ts"
 import { eventually } from "../support/Eventually.ts"
 import { layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
@@ -73,5 +74,10 @@ layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 300_000
       assert.isBelow(left, resident)
       yield* wakeAll(ids.slice(0, 10))
       assert.strictEqual((yield* governor.actors) - actorsBefore, 10)
+      // An account whose last job was a read leaves memory too once it ran.
+      yield* eventually("the woken accounts to leave memory", governor.actors, (n) => n === actorsBefore, 60_000, 200)
+      const read = yield* Jobs.use((jobs) => jobs.create({ workspaceId: workspace.id, accountId: ids[0], command: "ssi", input: {} }))
+      yield* eventually("the read to run", Jobs.use((jobs) => Effect.orDie(jobs.get(workspace.id, read.id))), (job) => job.status === "completed", 30_000, 100)
+      yield* eventually("its account to leave memory", governor.actors, (n) => n === actorsBefore, 60_000, 200)
     }), { timeout: 300_000 })
 })
