@@ -48,6 +48,10 @@ interface Row {
   readonly lagP50: number
   readonly lagP99: number
   readonly lagMax: number
+  /** Database round trips per job, from its create to its completion event (NaN for the baseline). */
+  readonly statementsPerJob: number
+  /** Of the sandbox network's own tables, per job (not the service's). */
+  readonly networkStatementsPerJob: number
 }
 
 const percentile = (values: ReadonlyArray<number>, p: number): number => {
@@ -68,7 +72,9 @@ const rowOf = (
   accounts: number,
   measured: { readonly result: number; readonly lagP50: number; readonly lagP99: number; readonly lagMax: number },
   startLatencies: ReadonlyArray<number>,
-  heapBefore: number
+  heapBefore: number,
+  statementCount = Number.NaN,
+  networkCount = Number.NaN
 ): Row => ({
   label,
   jobs: accounts * perAccount,
@@ -78,7 +84,9 @@ const rowOf = (
   heapPerAccountKb: (heapNow() - heapBefore) / accounts / 1024,
   lagP50: measured.lagP50,
   lagP99: measured.lagP99,
-  lagMax: measured.lagMax
+  lagMax: measured.lagMax,
+  statementsPerJob: statementCount / (accounts * perAccount),
+  networkStatementsPerJob: networkCount / (accounts * perAccount)
 })
 
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
@@ -116,9 +124,37 @@ const withLag = <A, E, R>(work: Effect.Effect<A, E, R>) =>
  * that notes those spans sees every start without touching the Governor.
  */
 const startedAt = new Map<string, number>()
+/**
+ * Round trips to the database while counting is on: every SQL statement (its span carries
+ * `db.query.text`) and, for each transaction, its BEGIN and its COMMIT or ROLLBACK.
+ */
+const statements = { counting: false, total: 0, network: 0, byText: new Map<string, number>() }
+/** Whether the span runs inside the network driver (the sandbox keeps its own tables in the same database). */
+const onNetwork = (parent: Tracer.AnySpan | undefined): boolean => {
+  for (let span = parent; span !== undefined; span = span._tag === "Span" ? Option.getOrUndefined(span.parent) : undefined) {
+    if (span._tag === "Span" && span.name.startsWith("SandboxDriver.")) return true
+  }
+  return false
+}
+const tally = (text: string, count: number, parent: Tracer.AnySpan | undefined) => {
+  if (!statements.counting) return
+  const network = onNetwork(parent)
+  if (network) statements.network += count
+  else statements.total += count
+  const key = network ? `(network) ${text}` : text
+  statements.byText.set(key, (statements.byText.get(key) ?? 0) + count)
+}
 const startRecorder = Tracer.make({
   span: (options) => {
     const span = new Tracer.NativeSpan(options)
+    if (options.name === "sql.transaction") tally("BEGIN … COMMIT", 2, Option.getOrUndefined(options.parent))
+    if (options.kind === "client") {
+      const setText = span.attribute.bind(span)
+      span.attribute = (key, value) => {
+        if (key === "db.query.text") tally(String(value).replace(/\s+/g, " ").slice(0, 90), 1, Option.getOrUndefined(options.parent))
+        setText(key, value)
+      }
+    }
     if (options.name !== "Executor.run") return span
     const at = performance.now()
     const setAttribute = span.attribute.bind(span)
@@ -142,6 +178,14 @@ const progressOf = (workspaceId: string) =>
     return rows[0]
   }).pipe(Effect.orDie)
 
+/** The statements a run sent, most frequent first, per job (progress on stderr). */
+const printStatements = (label: string, jobs: number) => {
+  progress(`${label}: statements per job`)
+  for (const [text, count] of [...statements.byText].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    progress(`  ${(count / jobs).toFixed(2).padStart(6)}  ${text}`)
+  }
+}
+
 const realSleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
 const governorRun = (label: string, accounts: number) =>
@@ -157,6 +201,10 @@ const governorRun = (label: string, accounts: number) =>
     const createdAt = new Map<string, number>()
     const firsts = new Set<string>()
 
+    statements.total = 0
+    statements.network = 0
+    statements.byText.clear()
+    statements.counting = true
     const measured = yield* withLag(Effect.gen(function*() {
       const began = performance.now()
       for (let round = 0; round < perAccount; round++) {
@@ -190,12 +238,16 @@ const governorRun = (label: string, accounts: number) =>
       }
       return (performance.now() - began) / 1000
     }))
+    statements.counting = false
+    // The bench's own progress query is not the service's.
+    const own = [...statements.byText].filter(([text]) => text.includes("FILTER (WHERE status IN")).reduce((n, [, c]) => n + c, 0)
+    printStatements(label, total)
     const latencies = [...firsts].flatMap((id) => {
       const start = startedAt.get(id)
       const created = createdAt.get(id)
       return start === undefined || created === undefined ? [] : [start - created]
     })
-    return rowOf(label, accounts, measured, latencies, heapBefore)
+    return rowOf(label, accounts, measured, latencies, heapBefore, statements.total - own, statements.network)
   })
 
 /** The same jobs through one bare in-memory queue and fiber per account: the floor of the machinery. */
@@ -262,12 +314,14 @@ const lagCell = (ms: number) => Number.isNaN(ms) ? "n/a" : ms.toFixed(1)
 
 const printRows = (title: string, rows: ReadonlyArray<Row>) => {
   const baseline = rows[0]
-  const headers = ["jobs", "jobs/s", "start p50 ms", "start p99 ms", "heap/acct KB", "lag p50 ms", "lag p99 ms", "lag max ms", "jobs/s vs base"]
+  const headers = ["jobs", "stmts/job", "network/job", "jobs/s", "start p50 ms", "start p99 ms", "heap/acct KB", "lag p50 ms", "lag p99 ms", "lag max ms", "jobs/s vs base"]
   console.log(`\n${title}`)
   console.log("".padEnd(34) + headers.map((h) => h.padStart(15)).join(""))
   for (const row of rows) {
     const cells = [
       String(row.jobs),
+      Number.isNaN(row.statementsPerJob) ? "-" : row.statementsPerJob.toFixed(1),
+      Number.isNaN(row.networkStatementsPerJob) ? "-" : row.networkStatementsPerJob.toFixed(1),
       row.jobsPerSecond.toFixed(0),
       row.startP50.toFixed(2),
       row.startP99.toFixed(2),

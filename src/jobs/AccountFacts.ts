@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { scalingAt, statusAt, workingHoursOf } from "../accounts/AccountRow.ts"
 import { planRowOf } from "../accounts/AccountStore.ts"
-import { limitOverridesOf, usageOf } from "../accounts/Budgets.ts"
+import { budgetOf } from "../accounts/Budgets.ts"
 import { limitsFor } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { PlanInput } from "./Plan.ts"
@@ -23,8 +23,7 @@ export const accountFacts = (sql: SqlClient.SqlClient, accountId: string) =>
     const now = yield* Time.now
     const row = yield* planRowOf(sql, accountId)
     if (row === undefined) return undefined
-    const overrides = yield* limitOverridesOf(sql, accountId)
-    const usage = yield* usageOf(sql, accountId, row.timezone, now.ms)
+    const { overrides, usage } = yield* budgetOf(sql, accountId, row.timezone, now.ms)
     const account: PlanInput["account"] = {
       status: statusAt(row, now.ms),
       readsOnlyUntil: row.readsOnlyUntil,

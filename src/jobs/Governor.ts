@@ -69,10 +69,25 @@ const removed: JobFailure = {
   next: "Connect the account again and create the job anew."
 }
 
-/** An account's actor on this runner: its wake-ups and the fibers of its reads. */
+/**
+ * An account's actor on this runner: its wake-ups, the fibers of its reads, and what it knows of its
+ * queue. The owner is the only runner that starts the account's jobs, so after one look at the
+ * database it keeps its writes in memory, and looks again only when told its queue changed.
+ */
 interface Actor {
   readonly mailbox: Queue.Queue<true>
-  readonly reads: FiberSet.FiberSet
+  /** The fibers of its reads (running, or waiting for their turn). */
+  readonly fibers: FiberSet.FiberSet
+  /** How many of those there are. */
+  reads: number
+  /** Its writes not started (queued or scheduled), oldest first, as last read. */
+  writes: Array<JobRow>
+  /** The queue changed since it was read (a new write, an approval, a cancellation). */
+  stale: boolean
+  /** Reads waiting for the account to change, with no end of their own. */
+  readonly parked: Set<string>
+  /** Whether its entity is kept in memory (it has open work). */
+  kept: boolean
 }
 
 export class Governor extends Context.Service<Governor, {
@@ -116,17 +131,15 @@ export class Governor extends Context.Service<Governor, {
       const readPermits = yield* Semaphore.make(settings.readConcurrency)
       const approvalWake = yield* Queue.sliding<true>(1)
 
-      const log = (job: JobRow, message: string) =>
-        Effect.logWarning(message).pipe(Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind }))
+      const aboutJob = (job: JobRow) => Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
+      const log = (job: JobRow, message: string) => Effect.logWarning(message).pipe(aboutJob(job))
 
       const finish = (job: JobRow, ending: Parameters<typeof store.finish>[1], from: Parameters<typeof store.finish>[2]) =>
         Effect.gen(function*() {
           const done = yield* store.finish(job, ending, from)
           if (done !== undefined) {
             yield* watch.finished(job.id)
-            yield* Effect.logInfo(`job ${done.status}`).pipe(
-              Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
-            )
+            yield* Effect.logInfo(`job ${done.status}`).pipe(aboutJob(job))
           }
         })
 
@@ -203,36 +216,50 @@ export class Governor extends Context.Service<Governor, {
           const job = yield* store.byId(jobId)
           if (job === undefined || !runnableStatuses.includes(job.status)) return
           const decision = yield* decide(job)
-          if (decision._tag === "Run") {
-            yield* start(job, decision.row)
-            // The actor looks again: with no work left its account may leave memory.
-            return yield* Queue.offer(actor.mailbox, true)
-          }
+          if (decision._tag === "Run") return yield* Effect.asVoid(start(job, decision.row))
           // A wait without an end lasts until the account changes (a `Changed` message retries it).
+          if (decision._tag === "Wait" && decision.until === null) actor.parked.add(job.id)
           if (decision._tag === "Wait" && decision.until !== null) {
             const delay = Math.max(0, decision.until - decision.nowMs)
-            yield* FiberSet.run(actor.reads, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(actor, job.id)))
+            yield* busyWith(actor, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(actor, job.id)))
           }
         }).pipe(
           Semaphore.withPermits(readPermits, 1),
           Effect.catchCause((cause) => Effect.logError("read job crashed", cause))
         )
 
+      /**
+       * Runs `work` (a read, or a read's wait for its turn) beside the account's writes, counted as the
+       * account's open work; when it ends the actor looks again, so an account with nothing left may leave memory.
+       */
+      const busyWith = (actor: Actor, work: Effect.Effect<void>) =>
+        Effect.suspend(() => {
+          actor.reads++
+          return Effect.asVoid(FiberSet.run(
+            actor.fibers,
+            work.pipe(Effect.ensuring(Effect.suspend(() => {
+              actor.reads--
+              return Queue.offer(actor.mailbox, true)
+            })))
+          ))
+        })
+
       const readsStarting = new Set<string>()
       const submitRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
         Effect.suspend(() => {
           if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
           readsStarting.add(jobId)
-          return Effect.asVoid(FiberSet.run(
-            actor.reads,
-            runRead(actor, jobId).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId))))
-          ))
+          return busyWith(actor, runRead(actor, jobId).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId)))))
         })
 
-      /** Gives every read of the account that has not started a run (an account change, a takeover). */
-      const retryReads = (accountId: string, actor: Actor) =>
-        Effect.flatMap(store.openReads(accountId), (open) =>
-          Effect.forEach(open, (job) => submitRead(actor, job.id), { discard: true }))
+      /** Gives these reads of the account (not started yet) a run: at activation, and when the account changed. */
+      const retryReads = (actor: Actor, reads: ReadonlyArray<JobRow>) =>
+        Effect.forEach(reads, (job) => {
+          actor.parked.delete(job.id)
+          return submitRead(actor, job.id)
+        }, { discard: true })
+
+      const isOpenRead = (job: JobRow) => !job.isWrite && runnableStatuses.includes(job.status)
 
       /** A write a dead process left running: settled by what the network knows of it, never sent twice. */
       const settleWrite = (job: JobRow) =>
@@ -253,12 +280,16 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /**
-       * Settles the account's running jobs that no fiber here runs: this runner owns the account, so they
-       * belong to a process that died (or to this runner's previous life). Returns how many it settled.
+       * Reads the account's open work again: its writes not started, in memory from now on; and settles its
+       * running jobs that no fiber here runs: this runner owns the account, so they belong to a process that
+       * died (or to this runner's previous life). Returns the open reads and how many jobs it settled.
        */
-      const settleLeftovers = (accountId: string, actor: Actor) =>
+      const look = (actor: Actor, accountId: string) =>
         Effect.gen(function*() {
-          const left = (yield* store.runningOf(accountId)).filter((job) => !inFlight.has(job.id))
+          actor.stale = false
+          const open = yield* store.openOf(accountId)
+          actor.writes = open.filter((job) => job.isWrite && runnableStatuses.includes(job.status))
+          const left = open.filter((job) => job.status === "running" && !inFlight.has(job.id))
           for (const job of left) {
             if (job.isWrite) {
               yield* settleWrite(job)
@@ -268,40 +299,45 @@ export class Governor extends Context.Service<Governor, {
               yield* submitRead(actor, job.id)
             }
           }
-          return left.length
+          if (left.some((job) => job.isWrite)) actor.stale = true
+          return { reads: open.filter(isOpenRead), settled: left.length }
         })
 
       /** Keeps the account's entity in memory while it has open work; lets it go when it has none. */
-      const keepAlive = (accountId: string, kept: { value: boolean }) =>
+      const keepAlive = (actor: Actor) =>
         Effect.gen(function*() {
-          const open = yield* store.hasOpenWork(accountId)
-          if (open === kept.value) return
-          kept.value = open
+          const open = actor.writes.length > 0 || actor.parked.size > 0 || actor.reads > 0
+          if (open === actor.kept) return
+          actor.kept = open
           yield* Entity.keepAlive(open)
         })
 
       /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
-      const step = (accountId: string, actor: Actor, kept: { value: boolean }) =>
+      const step = (accountId: string, actor: Actor) =>
         Effect.gen(function*() {
-          const job = yield* store.headWrite(accountId)
+          if (actor.stale) yield* look(actor, accountId)
+          const job = actor.writes[0]
+          yield* keepAlive(actor)
           if (job === undefined) {
-            yield* keepAlive(accountId, kept)
             waiting.count++
             return yield* idle(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
           }
-          if (!kept.value) yield* keepAlive(accountId, kept)
           const decision = yield* decide(job)
           switch (decision._tag) {
             case "Run": {
-              if (yield* start(job, decision.row)) return
+              if (yield* start(job, decision.row)) {
+                actor.writes.shift()
+                return
+              }
               // The write slot is taken by a write no fiber here runs (a dead process's): settle it, then look again.
-              if ((yield* settleLeftovers(accountId, actor)) > 0) return
+              if ((yield* look(actor, accountId)).settled > 0) return
               // Or the pacing gate moved meanwhile: look again shortly.
               return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.seconds(1)))
             }
             case "Wait":
               return yield* idle(actor, decision.until)
             case "Done":
+              actor.writes.shift()
               return
           }
         })
@@ -309,13 +345,13 @@ export class Governor extends Context.Service<Governor, {
       /** The account's actor: settles what a previous owner left, retries its reads, then runs its writes. */
       const actorLoop = (accountId: string, actor: Actor) =>
         Effect.gen(function*() {
-          const kept = { value: false }
-          yield* settleLeftovers(accountId, actor)
-          yield* retryReads(accountId, actor)
-          yield* step(accountId, actor, kept).pipe(
-            // Supervision: a crash is logged and the account's actor goes on a little later.
+          const { reads } = yield* look(actor, accountId)
+          yield* retryReads(actor, reads)
+          yield* step(accountId, actor).pipe(
+            // Supervision: a crash is logged and the account's actor goes on a little later, looking again.
             Effect.catchCause((cause) =>
               Effect.logError("governor step crashed; retrying in 5 seconds", cause).pipe(
+                Effect.andThen(Effect.sync(() => actor.stale = true)),
                 Effect.andThen(Effect.sleep(Duration.seconds(5)))
               )
             ),
@@ -330,14 +366,29 @@ export class Governor extends Context.Service<Governor, {
         Effect.gen(function*() {
           const address = yield* Entity.CurrentAddress
           const accountId = address.entityId
-          const actor: Actor = { mailbox: yield* Queue.sliding<true>(1), reads: yield* FiberSet.make() }
+          const actor: Actor = {
+            mailbox: yield* Queue.sliding<true>(1),
+            fibers: yield* FiberSet.make(),
+            reads: 0,
+            writes: [],
+            stale: false,
+            parked: new Set(),
+            kept: false
+          }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
           yield* Effect.forkScoped(onServiceTime(actorLoop(accountId, actor)))
-          const wake = Effect.asVoid(Queue.offer(actor.mailbox, true))
+          const wake = Effect.suspend(() => {
+            actor.stale = true
+            return Effect.asVoid(Queue.offer(actor.mailbox, true))
+          })
           return AccountEntity.of({
             Wake: () => wake,
-            Changed: () => onServiceTime(Effect.andThen(wake, retryReads(accountId, actor))),
+            Changed: () =>
+              onServiceTime(Effect.andThen(
+                wake,
+                Effect.flatMap(store.openOf(accountId), (open) => retryReads(actor, open.filter(isOpenRead)))
+              )),
             Read: ({ payload }) => onServiceTime(submitRead(actor, payload.jobId))
           })
         }),
@@ -392,10 +443,14 @@ export class Governor extends Context.Service<Governor, {
         }
         // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here: taking
         // 30,000 accounts with work over at once brought them all into memory together (2.5 GB a runner).
-        const room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - actors.size))
-        const batch = [...toWake].slice(0, room)
-        for (const accountId of batch) toWake.delete(accountId)
-        yield* Effect.forEach(batch.filter((accountId) => !actors.has(accountId)), wake, { discard: true })
+        let room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - actors.size))
+        for (const accountId of toWake) {
+          if (room === 0) break
+          toWake.delete(accountId)
+          if (actors.has(accountId)) continue
+          room--
+          yield* wake(accountId)
+        }
       })
       yield* takeOver.pipe(
         Effect.andThen(Time.liveSleep(Duration.seconds(1))),
