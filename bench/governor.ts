@@ -18,18 +18,16 @@
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import { Effect, Layer, Option, Queue, Redacted, References, Tracer } from "effect"
+import { Effect, Option, Queue, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import * as App from "../src/App.ts"
 import { PACING_MAX_MS } from "../src/domain/Job.ts"
 import { Jobs } from "../src/jobs/Jobs.ts"
-import { AppConfig } from "../src/platform/AppConfig.ts"
-import * as Database from "../src/platform/Database.ts"
 import { ServiceClock } from "../src/platform/ServiceClock.ts"
-import * as ServiceClockLayer from "../src/platform/ServiceClock.ts"
 import { Workspaces } from "../src/workspaces/Workspaces.ts"
 import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { serviceLayer } from "./inProcess.ts"
+import { countStatements, printStatements, startedAt, statements } from "./recorder.ts"
 import { tempDir } from "./support.ts"
 
 setFlagsFromString("--expose-gc")
@@ -118,54 +116,6 @@ const withLag = <A, E, R>(work: Effect.Effect<A, E, R>) =>
     (histogram) => Effect.sync(() => histogram.disable())
   )
 
-/**
- * The time each job started on the network, in real time: the Executor opens
- * an `Executor.run` span with the job's id as it starts a job, so a tracer
- * that notes those spans sees every start without touching the Governor.
- */
-const startedAt = new Map<string, number>()
-/**
- * Round trips to the database while counting is on: every SQL statement (its span carries
- * `db.query.text`) and, for each transaction, its BEGIN and its COMMIT or ROLLBACK.
- */
-const statements = { counting: false, total: 0, network: 0, byText: new Map<string, number>() }
-/** Whether the span runs inside the network driver (the sandbox keeps its own tables in the same database). */
-const onNetwork = (parent: Tracer.AnySpan | undefined): boolean => {
-  for (let span = parent; span !== undefined; span = span._tag === "Span" ? Option.getOrUndefined(span.parent) : undefined) {
-    if (span._tag === "Span" && span.name.startsWith("SandboxDriver.")) return true
-  }
-  return false
-}
-const tally = (text: string, count: number, parent: Tracer.AnySpan | undefined) => {
-  if (!statements.counting) return
-  const network = onNetwork(parent)
-  if (network) statements.network += count
-  else statements.total += count
-  const key = network ? `(network) ${text}` : text
-  statements.byText.set(key, (statements.byText.get(key) ?? 0) + count)
-}
-const startRecorder = Tracer.make({
-  span: (options) => {
-    const span = new Tracer.NativeSpan(options)
-    if (options.name === "sql.transaction") tally("BEGIN … COMMIT", 2, Option.getOrUndefined(options.parent))
-    if (options.kind === "client") {
-      const setText = span.attribute.bind(span)
-      span.attribute = (key, value) => {
-        if (key === "db.query.text") tally(String(value).replace(/\s+/g, " ").slice(0, 90), 1, Option.getOrUndefined(options.parent))
-        setText(key, value)
-      }
-    }
-    if (options.name !== "Executor.run") return span
-    const at = performance.now()
-    const setAttribute = span.attribute.bind(span)
-    span.attribute = (key, value) => {
-      if (key === "job.id") startedAt.set(String(value), at)
-      setAttribute(key, value)
-    }
-    return span
-  }
-})
-
 /** How far the workspace's jobs are: finished, running, and the earliest eta of those scheduled. */
 const progressOf = (workspaceId: string) =>
   Effect.gen(function*() {
@@ -177,14 +127,6 @@ const progressOf = (workspaceId: string) =>
       FROM jobs WHERE workspace_id = ${workspaceId}`
     return rows[0]
   }).pipe(Effect.orDie)
-
-/** The statements a run sent, most frequent first, per job (progress on stderr). */
-const printStatements = (label: string, jobs: number) => {
-  progress(`${label}: statements per job`)
-  for (const [text, count] of [...statements.byText].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
-    progress(`  ${(count / jobs).toFixed(2).padStart(6)}  ${text}`)
-  }
-}
 
 const realSleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
@@ -201,10 +143,7 @@ const governorRun = (label: string, accounts: number) =>
     const createdAt = new Map<string, number>()
     const firsts = new Set<string>()
 
-    statements.total = 0
-    statements.network = 0
-    statements.byText.clear()
-    statements.counting = true
+    countStatements()
     const measured = yield* withLag(Effect.gen(function*() {
       const began = performance.now()
       for (let round = 0; round < perAccount; round++) {
@@ -247,7 +186,7 @@ const governorRun = (label: string, accounts: number) =>
       const created = createdAt.get(id)
       return start === undefined || created === undefined ? [] : [start - created]
     })
-    return rowOf(label, accounts, measured, latencies, heapBefore, statements.total - own, statements.network)
+    return rowOf(label, accounts, measured, latencies, heapBefore, statements.service - own, statements.network)
   })
 
 /** The same jobs through one bare in-memory queue and fiber per account: the floor of the machinery. */
@@ -283,29 +222,17 @@ const baselineRun = (accounts: number) =>
     return rowOf("bare in-memory queue (baseline)", accounts, measured, starts, heapBefore)
   }).pipe(Effect.scoped)
 
-/** The service's core on its own database and test clock, quiet, with the start recorder as tracer. */
-const serviceLayer = (databaseUrl: string | undefined, dataDir: string) =>
-  App.core.pipe(
-    Layer.provideMerge(ServiceClockLayer.layer),
-    Layer.provideMerge(Database.layer),
-    Layer.provideMerge(AppConfig.layerWith({
-      clock: "test",
-      // The Governor alone: background syncing of every account would share its database.
-      inboxSync: false,
-      dataDir,
-      databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
-    })),
-    // Merged, not only provided: the Governor's actors fork from the caller that creates the job.
-    Layer.provideMerge(Layer.mergeAll(
-      Layer.succeed(Tracer.Tracer, startRecorder),
-      Layer.succeed(References.MinimumLogLevel, "Warn")
-    ))
-  )
+/** The service on its own database and test clock, with the recorder as tracer. */
+const serviceOn = (databaseUrl: string | undefined, dataDir: string) =>
+  serviceLayer({
+    dataDir,
+    databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
+  })
 
 const onBackend = (name: string, databaseUrl: string | undefined, accounts: number) =>
   Effect.acquireUseRelease(
     Effect.sync(() => tempDir("outreach-bench-governor-")),
-    (data) => governorRun(`Governor, ${name}`, accounts).pipe(Effect.provide(serviceLayer(databaseUrl, data.path))),
+    (data) => governorRun(`Governor, ${name}`, accounts).pipe(Effect.provide(serviceOn(databaseUrl, data.path))),
     (data) => Effect.sync(() => data.dispose())
   )
 

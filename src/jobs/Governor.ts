@@ -30,7 +30,7 @@ import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { AccountEntity } from "./AccountEntity.ts"
-import { accountFacts, type PlanRow } from "./AccountFacts.ts"
+import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
@@ -50,10 +50,15 @@ export interface GovernorSettings {
   readonly takeoverBatch: number
   /** A takeover wakes no more accounts while this many are in memory on this runner. */
   readonly takeoverResident: number
+  /**
+   * How long (real time) an account's actor plans from what it read of the account, counting its own jobs'
+   * spend into it, before reading it again; a change through the API is seen at once.
+   */
+  readonly factsFor: Duration.Duration
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500, takeoverResident: 5_000 })
+  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500, takeoverResident: 5_000, factsFor: Duration.seconds(2) })
 })
 
 const interrupted: JobFailure = {
@@ -88,6 +93,8 @@ interface Actor {
   readonly parked: Set<string>
   /** Whether its entity is kept in memory (it has open work). */
   kept: boolean
+  /** What it read of its account for planning, and until when (real time, epoch ms) it goes by it. */
+  facts: { readonly loaded: LoadedFacts; readonly until: number } | undefined
 }
 
 export class Governor extends Context.Service<Governor, {
@@ -150,12 +157,16 @@ export class Governor extends Context.Service<Governor, {
        * Starts a job the plan let through, runs it, records the ending. A write is not interrupted once
        * claimed: a runner handing its accounts over (a rolling restart) lets it finish first.
        */
-      const start = (job: JobRow, row: PlanRow) =>
+      const start = (actor: Actor, job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
           if (!(yield* store.claim(job))) return false
           const outcome = yield* executor.run(job, row)
           // Every write that was attempted spaces the next one, whatever its outcome.
           const writesNotBefore = job.isWrite ? yield* nextWriteAt : null
+          // What the actor knows of its account counts this job's spend and gate at once.
+          if (actor.facts !== undefined) {
+            actor.facts = { ...actor.facts, loaded: afterJob(actor.facts.loaded, outcome._tag === "Completed" ? outcome.spend : null, writesNotBefore) }
+          }
           yield* finish(
             job,
             outcome._tag === "Completed"
@@ -183,12 +194,27 @@ export class Governor extends Context.Service<Governor, {
         finish(job, { _tag: "Failed", error, writesNotBefore: null }, runnableStatuses)
 
       /**
+       * The account's facts now: read from the database at most every `factsFor` (real time), or when the
+       * account changed or its local day turned; in between, the actor counts its own jobs into them.
+       */
+      const factsOf = (actor: Actor, accountId: string) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          const live = yield* Time.liveNow
+          const kept = actor.facts
+          if (kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms)) return factsAt(kept.loaded, now.ms)
+          const loaded = yield* loadFacts(sql, accountId, now.ms)
+          actor.facts = loaded === undefined ? undefined : { loaded, until: live + Duration.toMillis(settings.factsFor) }
+          return loaded === undefined ? undefined : factsAt(loaded, now.ms)
+        })
+
+      /**
        * Plans a job that has not started from its account's state now. A refusal fails it and a wait is
        * recorded on it here; what is left to the caller is starting it, or sleeping until the wait's end.
        */
-      const decide = (job: JobRow) =>
+      const decide = (actor: Actor, job: JobRow) =>
         Effect.gen(function*() {
-          const current = yield* accountFacts(sql, job.accountId)
+          const current = yield* factsOf(actor, job.accountId)
           if (current === undefined) {
             yield* failUnstarted(job, removed)
             return { _tag: "Done" } as const
@@ -211,12 +237,12 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /** Runs (or parks) one read of an account owned here; reads never queue behind writes. */
-      const runRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
+      const runRead = (actor: Actor, jobId: string, known: JobRow | undefined): Effect.Effect<void> =>
         Effect.gen(function*() {
-          const job = yield* store.byId(jobId)
+          const job = known ?? (yield* store.byId(jobId))
           if (job === undefined || !runnableStatuses.includes(job.status)) return
-          const decision = yield* decide(job)
-          if (decision._tag === "Run") return yield* Effect.asVoid(start(job, decision.row))
+          const decision = yield* decide(actor, job)
+          if (decision._tag === "Run") return yield* Effect.asVoid(start(actor, job, decision.row))
           // A wait without an end lasts until the account changes (a `Changed` message retries it).
           if (decision._tag === "Wait" && decision.until === null) actor.parked.add(job.id)
           if (decision._tag === "Wait" && decision.until !== null) {
@@ -245,18 +271,19 @@ export class Governor extends Context.Service<Governor, {
         })
 
       const readsStarting = new Set<string>()
-      const submitRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
+      /** Gives a read a run; `known`: its row as just read (else it is read first). */
+      const submitRead = (actor: Actor, jobId: string, known?: JobRow): Effect.Effect<void> =>
         Effect.suspend(() => {
           if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
           readsStarting.add(jobId)
-          return busyWith(actor, runRead(actor, jobId).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId)))))
+          return busyWith(actor, runRead(actor, jobId, known).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId)))))
         })
 
       /** Gives these reads of the account (not started yet) a run: at activation, and when the account changed. */
       const retryReads = (actor: Actor, reads: ReadonlyArray<JobRow>) =>
         Effect.forEach(reads, (job) => {
           actor.parked.delete(job.id)
-          return submitRead(actor, job.id)
+          return submitRead(actor, job.id, job)
         }, { discard: true })
 
       const isOpenRead = (job: JobRow) => !job.isWrite && runnableStatuses.includes(job.status)
@@ -322,10 +349,10 @@ export class Governor extends Context.Service<Governor, {
             waiting.count++
             return yield* idle(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
           }
-          const decision = yield* decide(job)
+          const decision = yield* decide(actor, job)
           switch (decision._tag) {
             case "Run": {
-              if (yield* start(job, decision.row)) {
+              if (yield* start(actor, job, decision.row)) {
                 actor.writes.shift()
                 return
               }
@@ -373,7 +400,8 @@ export class Governor extends Context.Service<Governor, {
             writes: [],
             stale: false,
             parked: new Set(),
-            kept: false
+            kept: false,
+            facts: undefined
           }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
@@ -386,7 +414,7 @@ export class Governor extends Context.Service<Governor, {
             Wake: () => wake,
             Changed: () =>
               onServiceTime(Effect.andThen(
-                wake,
+                Effect.andThen(Effect.sync(() => actor.facts = undefined), wake),
                 Effect.flatMap(store.openOf(accountId), (open) => retryReads(actor, open.filter(isOpenRead)))
               )),
             Read: ({ payload }) => onServiceTime(submitRead(actor, payload.jobId))
