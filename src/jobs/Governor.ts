@@ -24,7 +24,7 @@
  * @since 1.0.0
  */
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random, Semaphore } from "effect"
-import { Entity, EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
+import { Entity, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
@@ -35,31 +35,10 @@ import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
+import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
 import { pacingGap, planJob } from "./Plan.ts"
-
-/** Tuning of the Governor; override with `Layer.succeed(GovernorSettings, {...})`. */
-export interface GovernorSettings {
-  /** Reads running at once in this process, over all accounts. */
-  readonly readConcurrency: number
-  /** How long a message to an account's owner is retried (the owner may be moving) before it is left to the takeover. */
-  readonly sendTimeout: Duration.Duration
-  /** How often a runner looks for accounts of its shards with open work and no actor (real time). */
-  readonly sweepEvery: Duration.Duration
-  /** Accounts a takeover wakes a second, at most. */
-  readonly takeoverBatch: number
-  /** A takeover wakes no more accounts while this many are in memory on this runner. */
-  readonly takeoverResident: number
-  /**
-   * How long (real time) an account's actor plans from what it read of the account, counting its own jobs'
-   * spend into it, before reading it again; a change through the API is seen at once.
-   */
-  readonly factsFor: Duration.Duration
-}
-
-export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500, takeoverResident: 5_000, factsFor: Duration.seconds(2) })
-})
+import * as Takeover from "./Takeover.ts"
 
 const interrupted: JobFailure = {
   type: "interrupted",
@@ -437,55 +416,7 @@ export class Governor extends Context.Service<Governor, {
 
       const wake = (accountId: string) => send(accountId, (account) => account.Wake(undefined, { discard: true }))
 
-      /**
-       * Takes over the accounts of shards this runner acquires (at start, and from a dead runner): each
-       * one with open work is woken, so its actor settles what the previous owner left and goes on.
-       * Shard ownership is looked at in memory every second; the database only when it grew. And every
-       * `sweepEvery`, a safety net: an account with open work whose actor is not here is woken too (its
-       * job was committed by a server that died before its message left).
-       */
-      const owned = new Set<number>()
-      const toWake = new Set<string>()
-      let ticks = 0
-      const takeOver = Effect.gen(function*() {
-        const acquired: Array<number> = []
-        for (let id = 1; id <= cluster.shardsPerGroup; id++) {
-          const mine = sharding.hasShardId(ShardId.make("default", id))
-          if (mine && !owned.has(id)) acquired.push(id)
-          if (mine) owned.add(id)
-          else owned.delete(id)
-        }
-        // One look a second: the sweep's turn comes every `sweepEvery` seconds.
-        const sweep = ticks++ % Math.max(1, Math.round(Duration.toSeconds(settings.sweepEvery))) === 0
-        if (acquired.length > 0 || sweep) {
-          const taken = new Set(sweep ? owned : acquired)
-          const accounts = (yield* store.accountsWithOpenWork).filter((accountId) =>
-            !actors.has(accountId) && taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
-          )
-          for (const accountId of accounts) toWake.add(accountId)
-          if (accounts.length > 0) {
-            yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
-              Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
-            )
-          }
-        }
-        // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here: taking
-        // 30,000 accounts with work over at once brought them all into memory together (2.5 GB a runner).
-        let room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - actors.size))
-        for (const accountId of toWake) {
-          if (room === 0) break
-          toWake.delete(accountId)
-          if (actors.has(accountId)) continue
-          room--
-          yield* wake(accountId)
-        }
-      })
-      yield* takeOver.pipe(
-        Effect.andThen(Time.liveSleep(Duration.seconds(1))),
-        Effect.catchCause((cause) => Effect.logError("governor takeover failed", cause)),
-        Effect.forever,
-        Effect.forkScoped
-      )
+      yield* Takeover.run({ residents: actors, wake, openWork: store.accountsWithOpenWork })
 
       /**
        * Expires approvals as their 72 hours end: sleeps on the Clock until the next one is due, or until one
