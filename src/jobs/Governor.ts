@@ -23,7 +23,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random, Semaphore } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random } from "effect"
 import { Entity, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
@@ -59,10 +59,11 @@ const removed: JobFailure = {
  * database it keeps its writes in memory, and looks again only when told its queue changed.
  */
 interface Actor {
+  readonly accountId: string
   readonly mailbox: Queue.Queue<true>
-  /** The fibers of its reads (running, or waiting for their turn). */
+  /** The fibers of its reads waiting for an instant (a budget's next day, say). */
   readonly fibers: FiberSet.FiberSet
-  /** How many of those there are. */
+  /** Its reads queued, running or waiting for an instant. */
   reads: number
   /** Its writes not started (queued or scheduled), oldest first, as last read. */
   writes: Array<JobRow>
@@ -112,9 +113,14 @@ export class Governor extends Context.Service<Governor, {
       const actors = new Map<string, Actor>()
       /** Jobs a fiber of this process is running: any other running job of an account owned here is a dead process's. */
       const inFlight = new Set<string>()
+      /**
+       * Reads created on this server, until their owner takes them: when the owner is this runner too it
+       * starts them from these rows instead of reading them again. Those whose owner is elsewhere are
+       * forgotten in bulk.
+       */
+      const createdHere = new Map<string, JobRow>()
       const waiting = { count: 0 }
       const sends = yield* FiberSet.make()
-      const readPermits = yield* Semaphore.make(settings.readConcurrency)
       const approvalWake = yield* Queue.sliding<true>(1)
 
       const aboutJob = (job: JobRow) => Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
@@ -228,35 +234,46 @@ export class Governor extends Context.Service<Governor, {
             const delay = Math.max(0, decision.until - decision.nowMs)
             yield* busyWith(actor, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(actor, job.id)))
           }
-        }).pipe(
-          Semaphore.withPermits(readPermits, 1),
-          Effect.catchCause((cause) => Effect.logError("read job crashed", cause))
-        )
+        }).pipe(Effect.catchCause((cause) => Effect.logError("read job crashed", cause)))
 
-      /**
-       * Runs `work` (a read, or a read's wait for its turn) beside the account's writes, counted as the
-       * account's open work; when it ends the actor looks again, so an account with nothing left may leave memory.
-       */
+      /** Ends a piece of an account's open work: the actor looks again, so an account with nothing left may leave memory. */
+      const doneWith = (actor: Actor) =>
+        Effect.suspend(() => {
+          actor.reads--
+          return Queue.offer(actor.mailbox, true)
+        })
+
+      /** Runs `work` (a read's wait for its turn) in the account's scope, counted as the account's open work. */
       const busyWith = (actor: Actor, work: Effect.Effect<void>) =>
         Effect.suspend(() => {
           actor.reads++
-          return Effect.asVoid(FiberSet.run(
-            actor.fibers,
-            work.pipe(Effect.ensuring(Effect.suspend(() => {
-              actor.reads--
-              return Queue.offer(actor.mailbox, true)
-            })))
-          ))
+          return Effect.asVoid(FiberSet.run(actor.fibers, work.pipe(Effect.ensuring(doneWith(actor)))))
         })
 
+      /**
+       * Reads wait their turn in one queue of this process, taken by `readConcurrency` fibers: a burst of
+       * thousands is thousands of entries, not thousands of fibers waiting on a semaphore.
+       */
+      const readQueue = yield* Queue.unbounded<{ readonly actor: Actor; readonly jobId: string; readonly known: JobRow | undefined }>()
       const readsStarting = new Set<string>()
       /** Gives a read a run; `known`: its row as just read (else it is read first). */
       const submitRead = (actor: Actor, jobId: string, known?: JobRow): Effect.Effect<void> =>
         Effect.suspend(() => {
           if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
           readsStarting.add(jobId)
-          return busyWith(actor, runRead(actor, jobId, known).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId)))))
+          actor.reads++
+          return Effect.asVoid(Queue.offer(readQueue, { actor, jobId, known }))
         })
+      const reader = Queue.take(readQueue).pipe(
+        Effect.flatMap(({ actor, jobId, known }) =>
+          // An account that left this runner meanwhile is its new owner's to run.
+          (actors.get(actor.accountId) === actor ? onServiceTime(runRead(actor, jobId, known)) : Effect.void).pipe(
+            Effect.ensuring(Effect.andThen(Effect.sync(() => readsStarting.delete(jobId)), doneWith(actor)))
+          )
+        ),
+        Effect.forever
+      )
+      yield* Effect.forEach(Array.from({ length: settings.readConcurrency }), () => Effect.forkScoped(reader), { discard: true })
 
       /** Gives these reads of the account (not started yet) a run: at activation, and when the account changed. */
       const retryReads = (actor: Actor, reads: ReadonlyArray<JobRow>) =>
@@ -373,6 +390,7 @@ export class Governor extends Context.Service<Governor, {
           const address = yield* Entity.CurrentAddress
           const accountId = address.entityId
           const actor: Actor = {
+            accountId,
             mailbox: yield* Queue.sliding<true>(1),
             fibers: yield* FiberSet.make(),
             reads: 0,
@@ -396,7 +414,12 @@ export class Governor extends Context.Service<Governor, {
                 Effect.andThen(Effect.sync(() => actor.facts = undefined), wake),
                 Effect.flatMap(store.openOf(accountId), (open) => retryReads(actor, open.filter(isOpenRead)))
               )),
-            Read: ({ payload }) => onServiceTime(submitRead(actor, payload.jobId))
+            Read: ({ payload }) =>
+              onServiceTime(Effect.suspend(() => {
+                const known = createdHere.get(payload.jobId)
+                createdHere.delete(payload.jobId)
+                return submitRead(actor, payload.jobId, known)
+              }))
           })
         }),
         // Its spans (one per message) carry the account (`entity.id`) and the runner it lives on.
@@ -450,7 +473,11 @@ export class Governor extends Context.Service<Governor, {
             ? Queue.offer(approvalWake, true).pipe(Effect.asVoid)
             : job.isWrite
             ? wake(job.accountId)
-            : send(job.accountId, (account) => account.Read({ jobId: job.id }, { discard: true })),
+            : Effect.suspend(() => {
+              if (createdHere.size >= 10_000) createdHere.clear()
+              createdHere.set(job.id, job)
+              return send(job.accountId, (account) => account.Read({ jobId: job.id }, { discard: true }))
+            }),
         wake,
         actors: Effect.sync(() => actors.size),
         waiting: Effect.sync(() => waiting.count)

@@ -208,37 +208,44 @@ export class JobStore extends Context.Service<JobStore, {
           WHERE id = ${id} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
       }
 
+      /** Starts these jobs, each guarded by its status and, a write, by no other write of its account running. */
+      const startAll = (jobs: ReadonlyArray<JobRow>, nowIso: string) =>
+        sql<{ readonly id: string }>`
+          UPDATE jobs AS j SET status = 'running', started_at = ${nowIso}::timestamptz,
+            attempt_started_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+          WHERE ${sql.in("j.id", jobs.map((job) => job.id))} AND ${sql.in("j.status", runnable)}
+            AND (NOT j.is_write OR NOT EXISTS (
+              SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
+          RETURNING j.id::text AS id`.pipe(Effect.map((started) => new Set(started.map((row) => row.id))))
+
       /**
-       * Starts jobs, many at once: one transaction locks their accounts (one write of an account at a time,
-       * across servers), leaves out writes whose pacing gate has not passed, and starts the rest in one
-       * statement guarded by their status and by no other write of the account running.
+       * Starts jobs, many at once. Reads alone: one statement. With writes, one transaction locks their
+       * accounts (one write of an account at a time, across servers), leaves out writes whose pacing gate
+       * has not passed or whose account was removed, and starts the rest in one statement.
        */
       const claimAll = (jobs: Arr.NonEmptyReadonlyArray<JobRow>) =>
         Effect.gen(function*() {
           const now = yield* Time.now
+          const writes = jobs.filter((job) => job.isWrite)
+          if (writes.length === 0) {
+            const started = yield* startAll(jobs, now.iso)
+            return jobs.map((job) => started.has(job.id))
+          }
           return yield* sql.withTransaction(Effect.gen(function*() {
-            const gates = yield* accounts.lockWriteGates(jobs.map((job) => job.accountId))
+            const gates = yield* accounts.lockWriteGates(writes.map((job) => job.accountId))
             const writing = new Set<string>()
             const eligible = jobs.filter((job) => {
-              const gate = gates.get(job.accountId)
-              if (gate === undefined) return false
               if (!job.isWrite) return true
-              if ((gate.writesNotBefore !== null && gate.writesNotBefore > now.ms) || writing.has(job.accountId)) return false
+              const gate = gates.get(job.accountId)
+              if (gate === undefined || (gate.writesNotBefore !== null && gate.writesNotBefore > now.ms)) return false
+              if (writing.has(job.accountId)) return false
               writing.add(job.accountId)
               return true
             })
-            if (eligible.length === 0) return jobs.map(() => false)
-            const started = yield* sql<{ readonly id: string }>`
-              UPDATE jobs AS j SET status = 'running', started_at = ${now.iso}::timestamptz,
-                attempt_started_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-              WHERE ${sql.in("j.id", eligible.map((job) => job.id))} AND ${sql.in("j.status", runnable)}
-                AND (NOT j.is_write OR NOT EXISTS (
-                  SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
-              RETURNING j.id::text AS id`
-            const ids = new Set(started.map((row) => row.id))
-            return jobs.map((job) => ids.has(job.id))
-          })).pipe(Effect.orDie)
-        })
+            const started = eligible.length === 0 ? new Set<string>() : yield* startAll(eligible, now.iso)
+            return jobs.map((job) => started.has(job.id))
+          }))
+        }).pipe(Effect.orDie)
       const claims = GroupCommit.make(claimAll, { max: 500 })
 
       /**
