@@ -14,12 +14,13 @@
  *
  * The service's job is an `ssi` read (it spends no budget, so bursts are not
  * cut short by a daily limit) through the Governor and the sandbox network,
- * spread over 100 accounts; graphile-worker's task does nothing. Both run 16
- * jobs at once (the Governor's `readConcurrency`); graphile-worker with its
- * batching on (a local queue of 17, completions batched), as its docs advise
+ * spread over 100 accounts; graphile-worker's task does nothing. Both run as
+ * many jobs at once (CONCURRENCY, by default the Governor's `readConcurrency`,
+ * 64); graphile-worker with its
+ * batching on (a local queue one larger than that, completions batched), as its docs advise
  * for throughput.
  *
- * Options: ROUNDS (default 50), BURSTS (default "1000,10000"), ONLY (`service` or `graphile`:
+ * Options: ROUNDS (default 50), BURSTS (default "1000,10000"), CONCURRENCY (default 64), ONLY (`service` or `graphile`:
  * that side alone, on PostgreSQL); DATABASE_URL
  * (a PostgreSQL server on which fresh databases are made) for the PostgreSQL
  * rows and graphile-worker.
@@ -27,6 +28,7 @@
 import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { Logger as GraphileLogger, makeWorkerUtils, run as runGraphile, runMigrations } from "graphile-worker"
+import { GovernorSettings } from "../src/jobs/GovernorSettings.ts"
 import { Jobs } from "../src/jobs/Jobs.ts"
 import { AppConfig, type AppSettings } from "../src/platform/AppConfig.ts"
 import * as Database from "../src/platform/Database.ts"
@@ -42,7 +44,8 @@ const bursts = (process.env["BURSTS"] ?? "1000,10000").split(",").map(Number)
 const serverUrl = process.env["DATABASE_URL"]
 /** `service` or `graphile`: measure only that side. */
 const only = process.env["ONLY"]
-const concurrency = 16
+/** Jobs run at once, on both sides (the Governor's `readConcurrency`, graphile-worker's `concurrency`). */
+const concurrency = Number(process.env["CONCURRENCY"] ?? GovernorSettings.defaultValue().readConcurrency)
 const accountCount = 100
 
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
@@ -70,7 +73,10 @@ interface Backend {
 }
 
 const configOf = (backend: Backend) => AppConfig.layerWith({ clock: "test", inboxSync: false, ...backend.settings })
-const serviceOn = (backend: Backend) => serviceLayer(backend.settings)
+const serviceOn = (backend: Backend) =>
+  serviceLayer(backend.settings).pipe(
+    Layer.provide(Layer.succeed(GovernorSettings, { ...GovernorSettings.defaultValue(), readConcurrency: concurrency }))
+  )
 
 /** A workspace with 100 accounts, made by the service itself. */
 const seedAccounts = (backend: Backend) =>
