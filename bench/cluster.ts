@@ -27,7 +27,8 @@ import { SqlClient } from "effect/sql"
 import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { strangers } from "../test/jobs/support.ts"
 import { freshPostgresUrl, pgLayer } from "../test/support/TestDatabase.ts"
-import { freePort, startProcess, stopProcess } from "./support.ts"
+import { call, percentile, type Server, startServer } from "./servers.ts"
+import { stopProcess } from "./support.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
 if (serverUrl === undefined || serverUrl === "") {
@@ -37,51 +38,13 @@ if (serverUrl === undefined || serverUrl === "") {
 // Five accounts (a workspace's seats) share the rounds: 12 profile reads each stay within a day's budget.
 const rounds = Number(process.env["ROUNDS"] ?? "60")
 const manyAccounts = Number(process.env["ACCOUNTS"] ?? "0")
-const key = "svc_" + "B".repeat(43)
 const alwaysOpen = { days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59", timezone: "UTC" }
-
-interface Server {
-  readonly name: string
-  readonly base: string
-  readonly child: ChildProcess
-  log: string
-}
 
 // A fresh database, dropped when the bench ends.
 const scope = Effect.runSync(Scope.make())
 const database = await Effect.runPromise(freshPostgresUrl(serverUrl).pipe(Scope.provide(scope)))
 
-const start = async (name: string): Promise<Server> => {
-  const port = await freePort()
-  const { child } = await startProcess(["src/main.ts"], {
-    DATABASE_URL: database,
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    OUTREACH_BOOTSTRAP_KEY: key,
-    OUTREACH_INBOX_SYNC: "false",
-    OUTREACH_ACCOUNT_IDLE_TIME: "10 seconds",
-    LOG_LEVEL: "Info"
-  }, /message="?ready/)
-  const server: Server = { name, base: `http://127.0.0.1:${port}`, child, log: "" }
-  const keep = (chunk: Buffer) => {
-    server.log += chunk.toString()
-  }
-  child.stdout?.on("data", keep)
-  child.stderr?.on("data", keep)
-  return server
-}
-
-// Untyped JSON as the service answers it: the bench reads it as an integrator would.
-const call = async (server: Server, method: string, path: string, body?: unknown): Promise<any> => {
-  const response = await fetch(server.base + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json = await response.json()
-  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json
-}
+const start = (name: string) => startServer(name, database, { OUTREACH_ACCOUNT_IDLE_TIME: "10 seconds" })
 
 const connect = async (server: Server, label: string): Promise<string> => {
   const created = await call(server, "POST", "/v1/accounts/connect", { label })
@@ -96,12 +59,6 @@ const ownerOf = (servers: ReadonlyArray<Server>, jobId: string) =>
   servers.find((server) =>
     server.log.split("\n").some((line) => line.includes(`jobId=${jobId}`) && /message="job (completed|failed)"/.test(line))
   )
-
-const percentile = (values: ReadonlyArray<number>, p: number) => {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
 
 console.log(`starting 3 servers on ${database.replace(/\/\/[^@]*@/, "//")}`)
 const servers = [await start("A"), await start("B"), await start("C")]
