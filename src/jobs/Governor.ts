@@ -23,12 +23,13 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random, Stream } from "effect"
 import { Entity, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { channels, Notices } from "../platform/Notices.ts"
 import { AccountEntity } from "./AccountEntity.ts"
 import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
@@ -88,7 +89,7 @@ export class Governor extends Context.Service<Governor, {
   readonly waiting: Effect.Effect<number>
 }>()("outreach/Governor") {
   /**
-   * The Governor, running for the layer's lifetime; needs the cluster's `Sharding`, the job stores,
+   * The Governor, running for the layer's lifetime; needs the cluster's `Sharding`, `Notices`, the job stores,
    * executor, watch and account changes.
    */
   static readonly layerNoDeps = Layer.effect(
@@ -122,6 +123,7 @@ export class Governor extends Context.Service<Governor, {
       const waiting = { count: 0 }
       const sends = yield* FiberSet.make()
       const approvalWake = yield* Queue.sliding<true>(1)
+      const notices = yield* Notices
 
       const aboutJob = (job: JobRow) => Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
       const log = (job: JobRow, message: string) => Effect.logWarning(message).pipe(aboutJob(job))
@@ -443,7 +445,7 @@ export class Governor extends Context.Service<Governor, {
 
       /**
        * Expires approvals as their 72 hours end: sleeps on the Clock until the next one is due, or until one
-       * is created here, or a minute of real time passes (approvals created by other servers).
+       * is created on any server (a notice), or after a gap in hearing notices.
        */
       const expiryLoop = Effect.gen(function*() {
         const expired = yield* approvals.expireDue
@@ -451,7 +453,7 @@ export class Governor extends Context.Service<Governor, {
         const next = yield* approvals.nextExpiry
         const now = yield* Time.now
         const dueSleep = next === null ? Effect.never : Effect.sleep(Duration.millis(Math.max(0, next - now.ms)))
-        yield* Effect.raceAll([Queue.take(approvalWake), dueSleep, Time.liveSleep(Duration.minutes(1))])
+        yield* Effect.raceFirst(Queue.take(approvalWake), dueSleep)
       })
 
       // An account changed on this server: its owner looks at its writes again and retries its parked reads.
@@ -459,6 +461,10 @@ export class Governor extends Context.Service<Governor, {
       yield* PubSub.take(subscription).pipe(
         Effect.flatMap((accountId) => send(accountId, (account) => account.Changed(undefined, { discard: true }))),
         Effect.forever,
+        Effect.forkScoped
+      )
+      yield* notices.listen(channels.approvalCreated).pipe(
+        Stream.runForEach(() => Queue.offer(approvalWake, true)),
         Effect.forkScoped
       )
       yield* expiryLoop.pipe(
@@ -470,7 +476,7 @@ export class Governor extends Context.Service<Governor, {
       return Governor.of({
         submit: (job) =>
           job.status === "awaiting_approval"
-            ? Queue.offer(approvalWake, true).pipe(Effect.asVoid)
+            ? notices.publish(channels.approvalCreated, job.id)
             : job.isWrite
             ? wake(job.accountId)
             : Effect.suspend(() => {

@@ -25,6 +25,8 @@ export const channels = {
   jobFinished: "outreach_job_finished",
   /** The sandbox's test clock moved (the instant, epoch ms): every server's test clock follows. */
   clockMoved: "outreach_clock_moved",
+  /** An approval was created (its job's id): every server's expiry looks at the next approval due. */
+  approvalCreated: "outreach_approval_created",
   /** What servers must forget of a credential: `credential:<id>` (revoked) or `workspace:<id>` (its status changed). */
   credentials: "outreach_credentials"
 } as const
