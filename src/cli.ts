@@ -1,7 +1,8 @@
 /**
  * The operator CLI's process entry: `npm run cli -- workspace create --name Acme`.
  */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Layer, Logger, Option, Predicate, References } from "effect"
 import { Command } from "effect/cli"
 import { cli } from "./operator/Commands.ts"

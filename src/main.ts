@@ -5,7 +5,7 @@
  */
 // First: V8 settings must be in force before any other module allocates.
 import "./platform/GcTuning.ts"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Layer } from "effect"
 import * as App from "./App.ts"
 import { AppConfig } from "./platform/AppConfig.ts"

@@ -4,7 +4,7 @@
  * the key in `OUTREACH_API_KEY`. Nothing but MCP is written to standard
  * output; problems go to standard error.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect } from "effect"
 import * as StdioBridge from "./mcp/StdioBridge.ts"
 

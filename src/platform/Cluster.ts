@@ -21,7 +21,7 @@
  *
  * @since 1.0.0
  */
-import { NodeCrypto, NodeHttpClient } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { PgClient } from "@effect/sql-pg"
 import { randomBytes, timingSafeEqual } from "node:crypto"
 import { hostname } from "node:os"
@@ -37,7 +37,7 @@ import {
   SqlMessageStorage,
   SqlRunnerStorage
 } from "effect/cluster"
-import { HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { RpcSerialization, RpcServer } from "effect/rpc"
 import { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./AppConfig.ts"
@@ -118,7 +118,7 @@ const peerClient = Layer.effect(
     const secret = yield* ClusterSecret
     return HttpClient.mapRequest(client, HttpClientRequest.setHeader(secretHeader, secret.value))
   })
-).pipe(Layer.provide(NodeHttpClient.layerUndici))
+).pipe(Layer.provide(FetchHttpClient.layer))
 
 /** Runners that call each other over HTTP and ping each other's health. */
 const peers = Layer.unwrap(Effect.sync(() => {
