@@ -1,28 +1,45 @@
 /**
  * In-process news that an account changed (status, settings, limits, removal),
- * published after the change commits. The Governor listens so a resumed
+ * published after the change commits. The Governor follows it so a resumed
  * account, a longer working day or a raised limit takes effect at once
- * instead of at the next planned wake-up.
+ * instead of at the next planned wake-up, and so an account's actor never
+ * plans a job created after the change from what it read before it: the
+ * request that changed the account answers only once every follower has taken
+ * the change in (each given at most {@link followTimeout}).
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, PubSub, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, type Scope } from "effect"
+
+/** How long publishing waits for one follower; one that takes longer is logged and left behind. */
+export const followTimeout = Duration.seconds(5)
 
 export class AccountChanges extends Context.Service<AccountChanges, {
-  /** Announces that the account changed; call after the change commits. */
+  /** Announces that the account changed, to every follower; call after the change commits. */
   readonly publish: (accountId: string) => Effect.Effect<void>
-  /** Every account id published from now on, for the scope's lifetime. */
-  readonly subscribe: Effect.Effect<PubSub.Subscription<string>, never, Scope.Scope>
+  /** Runs `follower` for every account changed from now on, for the scope's lifetime; publishing waits for it. */
+  readonly follow: (follower: (accountId: string) => Effect.Effect<void, unknown>) => Effect.Effect<void, never, Scope.Scope>
 }>()("outreach/AccountChanges") {
-  static readonly layer = Layer.effect(
-    AccountChanges,
-    Effect.gen(function*() {
-      // Sliding: a listener that falls behind loses old news, never blocks a request.
-      const hub = yield* PubSub.sliding<string>(4096)
-      return AccountChanges.of({
-        publish: (accountId) => PubSub.publish(hub, accountId).pipe(Effect.asVoid),
-        subscribe: PubSub.subscribe(hub)
-      })
+  static readonly layer = Layer.sync(AccountChanges, () => {
+    const followers = new Set<(accountId: string) => Effect.Effect<void, unknown>>()
+    return AccountChanges.of({
+      publish: (accountId) =>
+        Effect.forEach(
+          [...followers],
+          (follower) =>
+            follower(accountId).pipe(
+              Effect.timeoutOption(followTimeout),
+              Effect.flatMap((done) => done._tag === "None" ? Effect.logWarning("an account change was not taken in in time") : Effect.void),
+              Effect.catchCause((cause) => Effect.logWarning("an account change could not be followed", cause)),
+              Effect.annotateLogs({ accountId })
+            ),
+          { concurrency: "unbounded", discard: true }
+        ),
+      follow: (follower) =>
+        Effect.acquireRelease(
+          Effect.sync(() => followers.add(follower)),
+          () => Effect.sync(() => followers.delete(follower))
+        ).pipe(Effect.asVoid)
     })
-  )
+  })
 }

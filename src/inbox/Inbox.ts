@@ -32,7 +32,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Effect, Layer, PubSub } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
@@ -304,12 +304,10 @@ export class Inbox extends Context.Service<Inbox, {
         })
 
       if (config.inboxSync) {
-        const subscription = yield* changes.subscribe
-        yield* PubSub.take(subscription).pipe(
-          Effect.flatMap(accountChanged),
-          Effect.catchCause((cause) => Effect.logError("inbox could not follow an account change", cause)),
-          Effect.forever,
-          Effect.forkScoped
+        yield* changes.follow((accountId) =>
+          accountChanged(accountId).pipe(
+            Effect.catchCause((cause) => Effect.logError("inbox could not follow an account change", cause))
+          )
         )
         // The looks follow real time (dueScan); what they sync follows the service's clock.
         const serviceClock = yield* Clock.Clock

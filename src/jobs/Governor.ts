@@ -23,7 +23,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random, Stream } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream } from "effect"
 import { Entity, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
@@ -456,13 +456,9 @@ export class Governor extends Context.Service<Governor, {
         yield* Effect.raceFirst(Queue.take(approvalWake), dueSleep)
       })
 
-      // An account changed on this server: its owner looks at its writes again and retries its parked reads.
-      const subscription = yield* changes.subscribe
-      yield* PubSub.take(subscription).pipe(
-        Effect.flatMap((accountId) => send(accountId, (account) => account.Changed(undefined, { discard: true }))),
-        Effect.forever,
-        Effect.forkScoped
-      )
+      // An account changed on this server: its owner forgets what it read of it, looks at its writes again and
+      // retries its parked reads, before the change's request answers.
+      yield* changes.follow((accountId) => client(accountId).Changed(undefined))
       yield* notices.listen(channels.approvalCreated).pipe(
         Stream.runForEach(() => Queue.offer(approvalWake, true)),
         Effect.forkScoped

@@ -130,8 +130,7 @@ layer(serverLayer())("the Governor", (it) => {
       yield* TestClock.adjust(71 * 3_600_000)
       assert.strictEqual((yield* jobNow(workspaceId, job.id)).status, "awaiting_approval")
       yield* TestClock.adjust(2 * 3_600_000)
-      yield* settle
-      const failed = yield* jobNow(workspaceId, job.id)
+      const failed = yield* jobWhen(workspaceId, job.id, (job) => job.status !== "awaiting_approval")
       assert.strictEqual(failed.status, "failed")
       assert.strictEqual((failed.error as { type: string }).type, "approvalExpired")
       const refused = yield* Effect.flip(approvals.approve(workspaceId, job.approvalId ?? "", undefined, "key:test"))
@@ -149,8 +148,7 @@ layer(serverLayer())("the Governor", (it) => {
       const running = yield* workspaceWithAccount({ workingHours: hours, offHoursPolicy: "run" })
 
       const q = yield* jobs.create({ ...queued, command: "create_post", input: post("q") })
-      yield* settle
-      const waiting = yield* jobNow(queued.workspaceId, q.id)
+      const waiting = yield* jobWhen(queued.workspaceId, q.id, (job) => job.status !== "queued")
       assert.strictEqual(waiting.status, "scheduled", JSON.stringify(waiting))
       assert.strictEqual(waiting.waitingFor?.reason, "working_hours")
       const eta = new Date(waiting.eta ?? "")
@@ -183,8 +181,7 @@ layer(serverLayer())("the Governor", (it) => {
       assert.strictEqual((yield* jobAfter(workspaceId, first.id)).status, "completed")
       const second = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("2") })
       yield* TestClock.adjust(PACING_MAX_MS)
-      yield* settle
-      const waiting = yield* jobNow(workspaceId, second.id)
+      const waiting = yield* jobWhen(workspaceId, second.id, (job) => job.waitingFor?.reason === "budget")
       assert.strictEqual(waiting.waitingFor?.reason, "budget", JSON.stringify(waiting))
       const now = yield* Clock.currentTimeMillis
       const nextMidnight = Math.floor(now / DAY) * DAY + DAY

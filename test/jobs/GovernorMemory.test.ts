@@ -19,7 +19,7 @@ const heapUsed = Effect.sync(() => {
   return process.memoryUsage().heapUsed
 })
 
-const ACCOUNTS = 10_000
+const ACCOUNTS = Number(process.env["MEM_ACCOUNTS"] ?? 10_000)
 /** An account in memory costs its entity (mailbox, message server) and its actor: about 26 KB. */
 const RESIDENT_LIMIT_BYTES = 400 * 1024 * 1024
 /** Accounts woken to watch them leave memory; the aim for an idle account is 4 KB or less. */

@@ -3,14 +3,14 @@
  * test needs, made-up people to invite, and job reads.
  */
 import { assert } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { liveSleep } from "../../src/domain/Time.ts"
 import type { JobRecord } from "../../src/jobs/JobRow.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { invitationOutcome } from "../../src/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/People.ts"
 import { rng } from "../../src/sandbox/Random.ts"
+import { eventually } from "../support/Eventually.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
 
 export const DAY = 86_400_000
@@ -87,19 +87,9 @@ export const jobNow = (workspaceId: string, id: string) =>
     return yield* (yield* Jobs).get(workspaceId, id)
   }).pipe(Effect.orDie)
 
-/**
- * The job once `ready` holds of it, looked at every 20 ms of real time for up to 5 seconds (background
- * fibers are not driven by the test clock); the job as it is then, either way.
- */
+/** The job once `ready` holds of it (background fibers are not driven by the test clock). */
 export const jobWhen = (workspaceId: string, id: string, ready: (job: JobRecord) => boolean) =>
-  Effect.gen(function*() {
-    for (let tries = 0; tries < 250; tries++) {
-      const job = yield* jobNow(workspaceId, id)
-      if (ready(job)) return job
-      yield* liveSleep(Duration.millis(20))
-    }
-    return yield* jobNow(workspaceId, id)
-  })
+  eventually(`job ${id}`, jobNow(workspaceId, id), ready)
 
 /** Lets background fibers run (they are not driven by the test clock). */
 export const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
