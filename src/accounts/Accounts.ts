@@ -350,5 +350,8 @@ export class Accounts extends Context.Service<Accounts, {
         networkEvent
       })
     })
-  ).pipe(Layer.provide(AccountStore.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Accounts.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Outbox.layer]))
 }

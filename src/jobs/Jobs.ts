@@ -188,5 +188,8 @@ export class Jobs extends Context.Service<Jobs, {
       return Jobs.of({ create, get, list, cancel, cancelOpenOf })
     })
     // The accounts' repository needs only the SqlClient: the Governor, the job store and the watch stay open.
-  ).pipe(Layer.provide(AccountStore.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Jobs.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Governor.layer, JobStore.layer, JobWatch.layer]))
 }
