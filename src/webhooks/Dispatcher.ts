@@ -89,7 +89,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
     deliveryId: string
   ) => Effect.Effect<DeliveryRecord, NotFound>
 }>()("outreach/WebhookDispatcher") {
-  /** The dispatcher with its loop running for the layer's lifetime; needs `WebhookEndpoints`. */
+  /** The dispatcher with its loop running for the layer's lifetime; its endpoints, deliveries and outbox left open. */
   static readonly layerNoDeps = Layer.effect(
     WebhookDispatcher,
     Effect.gen(function*() {
