@@ -43,11 +43,12 @@ const recordingMemoMap = () => {
 }
 
 /**
- * Keys with more than one instance on purpose: `Layer.unwrap` keeps each layer it unwraps under
- * one internal key, and the workflows' engine is the cluster's, wrapped to keep durable sleeps on
- * the service's clock (`workflows/Engine.ts`).
+ * Keys with more than one instance on purpose, each a wrapper over the one beneath: `Layer.unwrap`
+ * keeps each layer it unwraps under one internal key, the workflows' engine is the cluster's with
+ * durable sleeps on the service's clock (`workflows/Engine.ts`), and on PostgreSQL a runner's
+ * client to its peers adds the cluster's secret to Node's (`platform/Cluster.ts`).
  */
-const layeredOnPurpose = new Set(["effect/Layer/unwrap", "effect/workflow/WorkflowEngine"])
+const layeredOnPurpose = new Set(["effect/Layer/unwrap", "effect/workflow/WorkflowEngine", "effect/HttpClient"])
 
 const everything = App.core.pipe(
   Layer.provideMerge(ServiceClock.layer),
