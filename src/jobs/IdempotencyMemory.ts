@@ -9,15 +9,12 @@
  * @since 1.0.0
  */
 import { Duration, Effect, Exit, Layer } from "effect"
-import type { Conflict, Unprocessable } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
 import * as AfterCommit from "../platform/AfterCommit.ts"
 import {
   bodyHash,
-  type CreatedResponse,
   Idempotency,
   type IdempotentRequest,
-  type IdempotentResponse,
   keyLifetime,
   staleClaimAfter,
   stillInProgress,
@@ -61,22 +58,18 @@ export const layer = Layer.sync(Idempotency, () => {
       else uses.set(slotOf(request), { ...own, response })
     })
 
-  const run = <A, E, R>(
-    request: IdempotentRequest,
-    create: Effect.Effect<CreatedResponse<A>, E, R>,
-    encode: (body: A) => unknown
-  ): Effect.Effect<IdempotentResponse<A>, E | Conflict | Unprocessable, R> =>
+  const run: Idempotency["Service"]["run"] = (request, create, encode) =>
     Effect.gen(function*() {
       const now = yield* Time.now
       const outcome = claim(request, bodyHash(request.body), now.ms)
       if (outcome._tag === "Refused") return yield* Effect.fail(outcome.error)
-      if (outcome._tag === "Replay") return { replayed: true, ...outcome.response } satisfies IdempotentResponse<A>
+      if (outcome._tag === "Replay") return { replayed: true, ...outcome.response } as const
       const created = yield* AfterCommit.collecting(create).pipe(
         Effect.onExit((exit) =>
           settle(request, outcome.use, Exit.isSuccess(exit) ? { status: exit.value.status, body: encode(exit.value.body) } : undefined)
         )
       )
-      return { replayed: false, status: created.status, body: created.body } satisfies IdempotentResponse<A>
+      return { replayed: false, status: created.status, body: created.body } as const
     })
 
   return Idempotency.of({ run })
