@@ -196,7 +196,6 @@ export class Jobs extends Context.Service<Jobs, {
 
       return Jobs.of({ create, get, list, cancel, cancelOpenOf })
     })
-    // The accounts' repository needs only the SqlClient: the Governor, the job store and the watch stay open.
   )
 
   /** `layerNoDeps` with its services' layers. */
