@@ -24,6 +24,7 @@ import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
 import type { NetworkDriver } from "./network/NetworkDriver.ts"
+import { ApiKeys } from "./keys/ApiKeys.ts"
 import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
 import { People } from "./people/People.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
@@ -35,7 +36,8 @@ import * as Observability from "./platform/Observability.ts"
 import * as ServiceClock from "./platform/ServiceClock.ts"
 import * as OpenAiCompatible from "./triage/OpenAiCompatible.ts"
 import { Triage } from "./triage/Triage.ts"
-import * as Webhooks from "./webhooks/Dispatcher.ts"
+import { WebhookDispatcher } from "./webhooks/Dispatcher.ts"
+import { WebhookEndpoints } from "./webhooks/Endpoints.ts"
 import { Automations } from "./workflows/Automations.ts"
 import * as WorkflowEngine from "./workflows/Engine.ts"
 import * as WorkflowRun from "./workflows/Run.ts"
@@ -63,30 +65,29 @@ export const triage: Layer.Layer<Triage, never, AppConfig> = Layer.unwrap(Effect
   })
 }))
 
-/** Workflows and automations on the durable engine; needs the jobs, the network driver and the migrated `SqlClient`. */
-export const workflows = Automations.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(Workflows.layer, WorkflowRun.layer)),
-  Layer.provideMerge(WorkflowStore.layer),
-  Layer.provideMerge(WorkflowEngine.layer)
-)
+/** Workflows and automations on the durable engine; needs the network driver, the cluster, `Notices` and the migrated `SqlClient`. */
+export const workflows = Layer.mergeAll(Automations.layer, Workflows.layer, WorkflowRun.layer, WorkflowStore.layer, WorkflowEngine.layer)
 
 /**
  * The core services on the network `driver` of your choice (an embedder's own implementation of
  * the `NetworkDriver` port): workspaces, keys, credentials, accounts, outbox, jobs and the
  * Governor, approvals, webhooks, the inbox, people, workflows, reply triage, and the
  * dashboard's people (sign-in, two-factor, team), on the cluster of the database's servers
- * (`platform/Cluster.ts`). Needs a migrated
- * `SqlClient`, `AppConfig` and what the driver needs.
+ * (`platform/Cluster.ts`). Needs a migrated `SqlClient`, `AppConfig` and what the driver needs.
+ *
+ * Each service's `layer` brings the services it uses, so the list is in no particular order; a
+ * service several others use (the Governor, the outbox) is built once, as layers are shared by
+ * reference within one build.
  */
 export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
-  Layer.mergeAll(Inbox.layer, Reports.layer, workflows).pipe(
-    Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
-    Layer.provideMerge(Governor.layerNoDeps),
-    Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
-    Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer, PeopleAuth.layer)),
-    Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, driver, triage, Draining.layer)),
-    Layer.provideMerge(Layer.merge(Cluster.layer, Notices.layer))
-  )
+  Layer.mergeAll(
+    Workspaces.layer, ApiKeys.layer, Credentials.layer, PeopleAuth.layer,
+    Accounts.layer, AccountChanges.layer, People.layer, Outbox.layer,
+    Jobs.layer, JobStore.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
+    Approvals.layer, ApprovalStore.layer,
+    WebhookDispatcher.layer, WebhookEndpoints.layer,
+    Inbox.layer, Reports.layer, workflows, Draining.layer
+  ).pipe(Layer.provideMerge(Layer.mergeAll(driver, triage, Cluster.layer, Notices.layer)))
 
 /** The core services on the configured network (the sandbox); needs a migrated `SqlClient` and `AppConfig`. */
 export const core = coreWith(network)

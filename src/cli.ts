@@ -10,12 +10,11 @@ import { AppConfig } from "./platform/AppConfig.ts"
 import * as Database from "./platform/Database.ts"
 import { teardown } from "./platform/Shutdown.ts"
 import * as StartFailure from "./platform/StartFailure.ts"
-import { Credentials } from "./auth/Credentials.ts"
+import { ApiKeys } from "./keys/ApiKeys.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
 import { Workspaces } from "./workspaces/Workspaces.ts"
 
-const services = Layer.merge(Workspaces.layer, PeopleAuth.layer).pipe(
-  Layer.provide(Credentials.layer),
+const services = Layer.mergeAll(Workspaces.layer, ApiKeys.layer, PeopleAuth.layer).pipe(
   Layer.provide(Database.layer),
   Layer.provide(AppConfig.layer),
   Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),

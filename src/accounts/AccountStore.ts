@@ -161,7 +161,7 @@ export class AccountStore extends Context.Service<AccountStore, {
   /** Brings the account's next sync forward to `dueByMs` when it is later (null: due at once), if it has one. */
   readonly bringSyncForward: (id: string, dueByMs: number | null) => Effect.Effect<void>
 }>()("outreach/AccountStore") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     AccountStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -321,5 +321,8 @@ export class AccountStore extends Context.Service<AccountStore, {
               ${dueByMs === null ? sql`` : sql`AND next_sync_at_ms > ${dueByMs}`}`.pipe(Effect.asVoid, Effect.orDie)
       })
     })
-  ).pipe(Layer.provide(WorkspaceTable.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = AccountStore.layerNoDeps.pipe(Layer.provide(WorkspaceTable.layer))
 }

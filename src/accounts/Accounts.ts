@@ -100,7 +100,7 @@ export class Accounts extends Context.Service<Accounts, {
     NotFound | Conflict
   >
 }>()("outreach/Accounts") {
-  /** The service on its store; needs the `SqlClient`, the outbox, the network driver and `AccountChanges`. */
+  /** The service; its store, the outbox, the network driver, `AccountChanges` and the `SqlClient` left open. */
   static readonly layerNoDeps = Layer.effect(
     Accounts,
     Effect.gen(function*() {
@@ -350,5 +350,8 @@ export class Accounts extends Context.Service<Accounts, {
         networkEvent
       })
     })
-  ).pipe(Layer.provide(AccountStore.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Accounts.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Outbox.layer]))
 }

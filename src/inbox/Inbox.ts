@@ -91,7 +91,7 @@ export class Inbox extends Context.Service<Inbox, {
   ) => Effect.Effect<ReadonlyArray<Invitation>, NotFound>
 }>()("outreach/Inbox") {
   /** The inbox; with `inboxSync` on (the default) its loop syncs due accounts for the layer's lifetime. */
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Inbox,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -329,5 +329,8 @@ export class Inbox extends Context.Service<Inbox, {
 
       return Inbox.of({ syncAccount, syncDue, invitations })
     })
-  ).pipe(Layer.provide(AccountStore.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Inbox.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Jobs.layer, Outbox.layer]))
 }

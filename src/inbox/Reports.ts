@@ -33,7 +33,7 @@ export class Reports extends Context.Service<Reports, {
   /** The Health report. */
   readonly healthReport: (workspaceId: string, accountId: string) => Effect.Effect<HealthReport, NotFound>
 }>()("outreach/Reports") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Reports,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -146,4 +146,7 @@ export class Reports extends Context.Service<Reports, {
       return Reports.of({ brief, healthReport })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Reports.layerNoDeps.pipe(Layer.provide([Accounts.layer, JobStore.layer]))
 }

@@ -49,7 +49,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
   /** When the next pending approval expires (epoch ms), if any. */
   readonly nextExpiry: Effect.Effect<number | null>
 }>()("outreach/ApprovalStore") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     ApprovalStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -115,5 +115,8 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
         nextExpiry: table.nextExpiry
       })
     })
-  ).pipe(Layer.provide(ApprovalTable.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = ApprovalStore.layerNoDeps.pipe(Layer.provide([ApprovalTable.layer, JobStore.layer]))
 }

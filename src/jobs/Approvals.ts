@@ -214,4 +214,7 @@ export class Approvals extends Context.Service<Approvals, {
       return Approvals.of({ list, approve, reject })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Approvals.layerNoDeps.pipe(Layer.provide([ApprovalStore.layer, Governor.layer, JobStore.layer, JobWatch.layer]))
 }

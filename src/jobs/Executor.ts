@@ -70,7 +70,7 @@ export class Executor extends Context.Service<Executor, {
   /** Asks the network whether a write left running by a dead process happened (`NetworkDriver.outcomeOf`). */
   readonly recover: (job: JobRow) => Effect.Effect<Recovery>
 }>()("outreach/JobExecutor") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Executor,
     Effect.gen(function*() {
       const network = yield* NetworkDriver
@@ -165,4 +165,7 @@ export class Executor extends Context.Service<Executor, {
       return Executor.of({ run, recover })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Executor.layerNoDeps.pipe(Layer.provide([JobStore.layer, People.layer]))
 }

@@ -486,4 +486,7 @@ export class Governor extends Context.Service<Governor, {
       })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Governor.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, ApprovalStore.layer, Executor.layer, JobStore.layer, JobWatch.layer]))
 }

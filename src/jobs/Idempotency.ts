@@ -91,7 +91,7 @@ type ClaimOutcome =
   | { readonly _tag: "Claimed"; readonly claim: Claim }
   | { readonly _tag: "Replay"; readonly status: number; readonly body: unknown }
 
-const stillInProgress = (key: string) =>
+export const stillInProgress = (key: string) =>
   new Conflict({
     error: {
       message: `A request with Idempotency-Key "${key}" is still being handled.`,
@@ -99,7 +99,7 @@ const stillInProgress = (key: string) =>
     }
   })
 
-const usedWithAnotherBody = (key: string) =>
+export const usedWithAnotherBody = (key: string) =>
   new Unprocessable({
     error: {
       message: `Idempotency-Key "${key}" was already used with a different body on this endpoint.`,

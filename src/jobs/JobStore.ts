@@ -112,7 +112,7 @@ export class JobStore extends Context.Service<JobStore, {
   /** How many of the account's jobs are open (queued, scheduled, awaiting approval, running), by status and kind. */
   readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
 }>()("outreach/JobStore") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     JobStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -375,7 +375,10 @@ export class JobStore extends Context.Service<JobStore, {
         openCounts
       })
     })
-  ).pipe(Layer.provide([ApprovalTable.layer, AccountStore.layer]))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = JobStore.layerNoDeps.pipe(Layer.provide([AccountStore.layer, ApprovalTable.layer, Outbox.layer]))
 }
 
 /** The envelope fields of a stored job error, for job events. */

@@ -10,6 +10,7 @@ import { accountNotFound } from "../accounts/Accounts.ts"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { Conflict, NotFound, type Unprocessable } from "../api/Errors.ts"
+import type { Mode } from "../domain/Account.ts"
 import { type CommandName, commands } from "../domain/Commands.ts"
 import {
   APPROVAL_TTL_MS,
@@ -23,7 +24,7 @@ import * as Time from "../domain/Time.ts"
 import * as AfterCommit from "../platform/AfterCommit.ts"
 import { Governor } from "./Governor.ts"
 import { type JobRecord, type JobRow, toJobRecord } from "./JobRow.ts"
-import { JobStore } from "./JobStore.ts"
+import { type NewJob, JobStore } from "./JobStore.ts"
 import { JobWatch } from "./JobWatch.ts"
 import { targetOf, textOf } from "./WriteTarget.ts"
 
@@ -47,7 +48,8 @@ export interface JobListing {
   readonly limit: number
 }
 
-const cancelledByCaller: JobFailure = {
+/** The error of a job its caller cancelled. */
+export const cancelledByCaller: JobFailure = {
   type: "cancelled",
   message: "The job was cancelled before it started.",
   next: "Create the job again if it should still run."
@@ -60,10 +62,54 @@ export const cancelledByRemoval: JobFailure = {
   next: "Connect the account again and create the jobs anew."
 }
 
-const jobNotFound = (id: string) =>
+export const jobNotFound = (id: string) =>
   new NotFound({ error: { message: `No job ${id} in this workspace.`, next: "List the workspace's jobs with GET /v1/jobs." } })
 
 const cursor = seqCursor("job")
+
+/** 409 for cancelling a job that has started. */
+export const notCancellable = (job: JobRow) =>
+  new Conflict({
+    error: {
+      message: `The job is ${job.status}; only a job that has not started can be cancelled.`,
+      next: `Read it with GET /v1/jobs/${job.id}.`
+    }
+  })
+
+/** The job to store for a request to an account in `mode`: its input encoded, and its approval when the mode asks for one. */
+export const newJobOf = Effect.fnUntraced(function*(request: JobRequest, mode: Mode) {
+  const spec = commands[request.command]
+  const input = yield* Schema.encodeUnknownEffect(spec.input)(request.input).pipe(Effect.orDie)
+  const isWrite = spec.kind === "write"
+  const now = yield* Time.now
+  return {
+    workspaceId: request.workspaceId,
+    accountId: request.accountId,
+    kind: request.command,
+    isWrite,
+    input,
+    origin: request.origin ?? "api",
+    approval: needsApproval(mode, request.command, isWrite)
+      ? { target: targetOf(input), text: textOf(request.command, input), expiresAt: now.ms + APPROVAL_TTL_MS }
+      : null
+  } satisfies NewJob
+})
+
+/** One page of a listing, newest first: `newest(beforeSeq, limit)` reads the jobs older than the cursor's. */
+export const pageOf = Effect.fnUntraced(function*(
+  listing: JobListing,
+  newest: (beforeSeq: number | undefined, limit: number) => Effect.Effect<ReadonlyArray<JobRow>>
+) {
+  const beforeSeq = listing.cursor === undefined ? undefined : cursor.decode(listing.cursor)
+  if (listing.cursor !== undefined && beforeSeq === undefined) return yield* Effect.fail(foreignCursor("the newest job"))
+  const rows = yield* newest(beforeSeq, listing.limit + 1)
+  const page = rows.slice(0, listing.limit)
+  const last = page[page.length - 1]
+  return {
+    jobs: page.map(toJobRecord),
+    nextCursor: rows.length > listing.limit && last !== undefined ? cursor.encode(last.seq) : null
+  }
+})
 
 
 export class Jobs extends Context.Service<Jobs, {
@@ -90,23 +136,9 @@ export class Jobs extends Context.Service<Jobs, {
       const watch = yield* JobWatch
 
       const create = Effect.fn("Jobs.create")(function*(request: JobRequest) {
-        const spec = commands[request.command]
         const mode = yield* accounts.modeOf(request.workspaceId, request.accountId)
         if (mode === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
-        const input = yield* Schema.encodeUnknownEffect(spec.input)(request.input).pipe(Effect.orDie)
-        const isWrite = spec.kind === "write"
-        const now = yield* Time.now
-        const row = yield* store.create({
-          workspaceId: request.workspaceId,
-          accountId: request.accountId,
-          kind: request.command,
-          isWrite,
-          input,
-          origin: request.origin ?? "api",
-          approval: needsApproval(mode, request.command, isWrite)
-            ? { target: targetOf(input), text: textOf(request.command, input), expiresAt: now.ms + APPROVAL_TTL_MS }
-            : null
-        })
+        const row = yield* store.create(yield* newJobOf(request, mode))
         // Its owner must find the row when told: inside an idempotent request this waits for the commit.
         yield* AfterCommit.defer(governor.submit(row))
         yield* Effect.logInfo("job created").pipe(
@@ -132,36 +164,13 @@ export class Jobs extends Context.Service<Jobs, {
         return toJobRecord(row)
       })
 
-      const list = Effect.fn("Jobs.list")(function*(workspaceId: string, listing: JobListing) {
-        const beforeSeq = listing.cursor === undefined ? undefined : cursor.decode(listing.cursor)
-        if (listing.cursor !== undefined && beforeSeq === undefined) return yield* Effect.fail(foreignCursor("the newest job"))
-        const rows = yield* store.list(workspaceId, {
-          accountId: listing.accountId,
-          status: listing.status,
-          kind: listing.kind,
-          beforeSeq,
-          limit: listing.limit + 1
-        })
-        const page = rows.slice(0, listing.limit)
-        const last = page[page.length - 1]
-        return {
-          jobs: page.map(toJobRecord),
-          nextCursor: rows.length > listing.limit && last !== undefined ? cursor.encode(last.seq) : null
-        }
-      })
+      const list = Effect.fn("Jobs.list")((workspaceId: string, listing: JobListing) =>
+        pageOf(listing, (beforeSeq, limit) =>
+          store.list(workspaceId, { accountId: listing.accountId, status: listing.status, kind: listing.kind, beforeSeq, limit })))
 
       const cancel = Effect.fn("Jobs.cancel")(function*(workspaceId: string, id: string) {
         const before = yield* found(workspaceId, id)
-        if (!cancellableStatuses.has(before.status)) {
-          return yield* Effect.fail(
-            new Conflict({
-              error: {
-                message: `The job is ${before.status}; only a job that has not started can be cancelled.`,
-                next: `Read it with GET /v1/jobs/${id}.`
-              }
-            })
-          )
-        }
+        if (!cancellableStatuses.has(before.status)) return yield* Effect.fail(notCancellable(before))
         const cancelled = yield* store.cancel(workspaceId, id, cancelledByCaller)
         if (cancelled === undefined) {
           // It started (or finished) between the read and the cancel.
@@ -187,6 +196,8 @@ export class Jobs extends Context.Service<Jobs, {
 
       return Jobs.of({ create, get, list, cancel, cancelOpenOf })
     })
-    // The accounts' repository needs only the SqlClient: the Governor, the job store and the watch stay open.
-  ).pipe(Layer.provide(AccountStore.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Jobs.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Governor.layer, JobStore.layer, JobWatch.layer]))
 }

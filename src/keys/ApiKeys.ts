@@ -37,7 +37,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   /** Whether a key with this value exists (revoked or not). */
   readonly exists: (value: string) => Effect.Effect<boolean>
 }>()("outreach/ApiKeys") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     ApiKeys,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -97,4 +97,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       return ApiKeys.of({ create, list, revoke, exists })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = ApiKeys.layerNoDeps.pipe(Layer.provide(Credentials.layer))
 }

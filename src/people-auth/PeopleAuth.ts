@@ -2,7 +2,7 @@
  * The people's side of the service wired together: sign-in with its lockout
  * and sessions, two-factor settings, and the team with its mail sender (the
  * logging one; an embedder provides its own to `layerNoMailSender`). Needs a
- * migrated `SqlClient` and `Credentials`.
+ * migrated `SqlClient` and `AppConfig`.
  *
  * @since 1.0.0
  */
@@ -15,9 +15,7 @@ import { Team } from "./Team.ts"
 import { TwoFactorSettings } from "./TwoFactorSettings.ts"
 
 /** Everything but the mail sender (provide a `MailSender`). */
-export const layerNoMailSender = Layer.mergeAll(SignIn.layer, Team.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(Sessions.layer, Lockout.layer, TwoFactorSettings.layer))
-)
+export const layerNoMailSender = Layer.mergeAll(SignIn.layer, Team.layer, Sessions.layer, Lockout.layer, TwoFactorSettings.layer)
 
 /** With the logging mail sender. */
 export const layer = layerNoMailSender.pipe(Layer.provideMerge(MailSender.layerLog))

@@ -36,7 +36,7 @@ export class Sessions extends Context.Service<Sessions, {
   /** Tells every server to look again at a person's sessions (their role changed). */
   readonly refresh: (userId: string) => Effect.Effect<void>
 }>()("outreach/Sessions") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Sessions,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -100,4 +100,7 @@ export class Sessions extends Context.Service<Sessions, {
       return Sessions.of({ create, record, idsOf, end, endAllOf, refresh })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Sessions.layerNoDeps.pipe(Layer.provide(Credentials.layer))
 }

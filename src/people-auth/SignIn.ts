@@ -57,7 +57,7 @@ export class SignIn extends Context.Service<SignIn, {
   /** Whether a challenge token is still open (the code page is shown only then). */
   readonly challengeOpen: (challenge: string) => Effect.Effect<boolean>
 }>()("outreach/SignIn") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     SignIn,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -139,5 +139,8 @@ export class SignIn extends Context.Service<SignIn, {
 
       return SignIn.of({ password, secondFactor, challengeOpen })
     })
-  ).pipe(Layer.provide(Users.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = SignIn.layerNoDeps.pipe(Layer.provide([Lockout.layer, Sessions.layer, TwoFactorSettings.layer, Users.layer]))
 }

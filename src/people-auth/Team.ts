@@ -115,7 +115,7 @@ export class Team extends Context.Service<Team, {
     readonly password: string
   }) => Effect.Effect<{ readonly userId: string }, InputRefused>
 }>()("outreach/Team") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Team,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -330,6 +330,9 @@ export class Team extends Context.Service<Team, {
         createOwner
       })
     })
-  ).pipe(Layer.provide(Users.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Team.layerNoDeps.pipe(Layer.provide([Credentials.layer, Sessions.layer, Users.layer]))
 
 }

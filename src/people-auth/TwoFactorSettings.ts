@@ -40,7 +40,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
   /** Spends one of the person's unused recovery codes (signing in); true when `code` was one. */
   readonly useRecoveryCode: (userId: string, code: string) => Effect.Effect<boolean>
 }>()("outreach/TwoFactorSettings") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     TwoFactorSettings,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -136,5 +136,8 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
 
       return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable, useRecoveryCode })
     })
-  ).pipe(Layer.provide(Users.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide(Users.layer))
 }

@@ -89,7 +89,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
     deliveryId: string
   ) => Effect.Effect<DeliveryRecord, NotFound>
 }>()("outreach/WebhookDispatcher") {
-  /** The dispatcher with its loop running for the layer's lifetime; needs `WebhookEndpoints`. */
+  /** The dispatcher with its loop running for the layer's lifetime; its endpoints, deliveries and outbox left open. */
   static readonly layerNoDeps = Layer.effect(
     WebhookDispatcher,
     Effect.gen(function*() {
@@ -353,9 +353,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       return WebhookDispatcher.of({ wake, runOnce, resend })
     })
-  ).pipe(Layer.provide([DeliveryStore.layer, Outbox.layer]))
-}
+  )
 
-/** Endpoints and dispatcher together; needs a migrated `SqlClient` and `AppConfig`. */
-export const layer = WebhookDispatcher.layerNoDeps.pipe(Layer.provideMerge(WebhookEndpoints.layer))
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = WebhookDispatcher.layerNoDeps.pipe(Layer.provide([DeliveryStore.layer, Outbox.layer, WebhookEndpoints.layer]))
+}
 

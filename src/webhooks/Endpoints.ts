@@ -71,7 +71,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
     deliveryId: string
   ) => Effect.Effect<DeliveryRecord, NotFound>
 }>()("outreach/WebhookEndpoints") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     WebhookEndpoints,
     Effect.gen(function*() {
       const table = yield* EndpointTable
@@ -162,5 +162,8 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
 
       return WebhookEndpoints.of({ create, list, get, update, remove, rotateSecret, deliveries, delivery })
     })
-  ).pipe(Layer.provide([DeliveryStore.layer, EndpointTable.layer]))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = WebhookEndpoints.layerNoDeps.pipe(Layer.provide([DeliveryStore.layer, EndpointTable.layer]))
 }

@@ -65,7 +65,7 @@ export class Automations extends Context.Service<Automations, {
   readonly resume: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
   readonly stop: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
 }>()("outreach/Automations") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Automations,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -179,4 +179,7 @@ export class Automations extends Context.Service<Automations, {
       })
     })
   )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Automations.layerNoDeps.pipe(Layer.provide([WorkflowStore.layer, Workflows.layer]))
 }

@@ -18,6 +18,7 @@
 import { Clock, Duration, Effect, Layer } from "effect"
 import { ClusterWorkflowEngine } from "effect/cluster"
 import { WorkflowEngine } from "effect/workflow"
+import { JobWatch } from "../jobs/JobWatch.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { Waits } from "./Waits.ts"
 
@@ -47,8 +48,8 @@ const onServiceTime = Layer.effect(
   })
 )
 
-/** `WorkflowEngine` (on the service's time) and `Waits`; needs the cluster (`platform/Cluster.ts`) and the migrated `SqlClient`. */
+/** `WorkflowEngine` (on the service's time) and `Waits`; needs the cluster (`platform/Cluster.ts`), `Notices` and the migrated `SqlClient`. */
 export const layer = onServiceTime.pipe(
   Layer.provideMerge(Waits.layer(OutreachWorkflow._tag)),
-  Layer.provide(ClusterWorkflowEngine.layer)
+  Layer.provide([ClusterWorkflowEngine.layer, JobWatch.layer])
 )

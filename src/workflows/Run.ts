@@ -26,6 +26,7 @@ import * as Time from "../domain/Time.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { type Condition, describe, describeCondition, inputOf, type Step, type WorkflowWaitReason } from "../domain/Workflow.ts"
+import * as Engine from "./Engine.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { type WaitCondition, waitDeferred, Waits } from "./Waits.ts"
 import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
@@ -51,9 +52,12 @@ const failedJob = (jobId: string, command: string, error: unknown): string =>
 const JobCreated = Schema.Struct({ jobId: Schema.NullOr(Schema.String), refused: Schema.Unknown })
 
 /** Registers the workflow with the engine; activities run on the `Clock` where this layer is built. */
-export const layer = Layer.unwrap(Effect.gen(function*() {
+export const layerNoDeps = Layer.unwrap(Effect.gen(function*() {
   return registration(yield* Clock.Clock)
 }))
+
+/** `layerNoDeps` with its services' layers, on the engine of `Engine.ts`. */
+export const layer = layerNoDeps.pipe(Layer.provide([Engine.layer, JobStore.layer, Jobs.layer, WorkflowStore.layer]))
 
 const registration = (serviceClock: Clock.Clock) =>
   OutreachWorkflow.toLayer(Effect.fnUntraced(function*({ workflowId }, executionId) {

@@ -17,6 +17,7 @@ import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { commandSteps, finishedWorkflowStatuses, inputOf, type Step } from "../domain/Workflow.ts"
+import * as Engine from "./Engine.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { Waits } from "./Waits.ts"
 import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
@@ -81,7 +82,7 @@ export class Workflows extends Context.Service<Workflows, {
   /** Cancels the workflow: its unstarted jobs are cancelled and it runs no further step. */
   readonly cancel: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
 }>()("outreach/Workflows") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Workflows,
     Effect.gen(function*() {
       const accounts = yield* AccountStore
@@ -216,5 +217,8 @@ export class Workflows extends Context.Service<Workflows, {
         cancel
       })
     })
-  ).pipe(Layer.provide(AccountStore.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Workflows.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Jobs.layer, WorkflowStore.layer, Engine.layer]))
 }

@@ -48,7 +48,7 @@ export class Workspaces extends Context.Service<Workspaces, {
     readonly ttlHours?: number | undefined
   }) => Effect.Effect<{ readonly userId: string; readonly token: string }, NotFound>
 }>()("outreach/Workspaces") {
-  static readonly layer = Layer.effect(
+  static readonly layerNoDeps = Layer.effect(
     Workspaces,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -116,7 +116,10 @@ export class Workspaces extends Context.Service<Workspaces, {
 
       return Workspaces.of({ create, list, get, setSeats, setStatus, createSession })
     })
-  ).pipe(Layer.provide([Sessions.layer, Users.layer, WorkspaceTable.layer]), Layer.provideMerge(ApiKeys.layer))
+  )
+
+  /** `layerNoDeps` with its services' layers. */
+  static readonly layer = Workspaces.layerNoDeps.pipe(Layer.provide([ApiKeys.layer, Credentials.layer, Sessions.layer, Users.layer, WorkspaceTable.layer]))
 }
 
 /**

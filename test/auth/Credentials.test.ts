@@ -3,15 +3,25 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Credentials } from "../../src/auth/Credentials.ts"
+import { WorkspaceTable } from "../../src/accounts/WorkspaceTable.ts"
 import { channels } from "../../src/platform/Notices.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
+import { Sessions } from "../../src/people-auth/Sessions.ts"
+import { Users } from "../../src/people-auth/Users.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
+/** Workspaces and their keys on `credentials` (their own `layer`s would bring the configured credentials). */
+const workspacesOn = (credentials: Layer.Layer<Credentials, never, SqlClient.SqlClient>) =>
+  Workspaces.layerNoDeps.pipe(
+    Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps, Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
+    Layer.provideMerge(credentials)
+  )
+
 // One-second leases: a slow caller's every request claims again.
 const credentials = Credentials.layerWith({ leaseMaxAgeMs: 1000 })
-const services = Workspaces.layer.pipe(Layer.provideMerge(credentials), Layer.provideMerge(TestDatabase.layer))
+const services = workspacesOn(credentials).pipe(Layer.provideMerge(TestDatabase.layer))
 
 const startOfNextMinute = Effect.flatMap(Clock.currentTimeMillis, (now) => TestClock.adjust(60_000 - (now % 60_000)))
 
@@ -109,7 +119,7 @@ layer(services)("rate counting across requests and servers", (it) => {
 })
 
 // Leases that never age: what reaches another server can only have come by notification.
-const server = Workspaces.layer.pipe(Layer.provideMerge(Credentials.layerWith({ leaseMaxAgeMs: Number.POSITIVE_INFINITY })))
+const server = workspacesOn(Credentials.layerWith({ leaseMaxAgeMs: Number.POSITIVE_INFINITY }))
 const onPostgres = TestDatabase.backend === "postgresql"
 
 layer(TestDatabase.layer)("revocations reach every server at once (PostgreSQL)", (it) => {

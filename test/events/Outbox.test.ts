@@ -1,13 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Credentials } from "../../src/auth/Credentials.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
 const services = Layer.mergeAll(Outbox.layer, Workspaces.layer).pipe(
-  Layer.provide(Credentials.layerWith({ leaseMaxAgeMs: 1000 })),
+  Layer.provide(AppConfig.layerWith({})),
   Layer.provideMerge(TestDatabase.layer)
 )
 

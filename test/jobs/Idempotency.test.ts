@@ -5,9 +5,9 @@ import { TestClock } from "effect/testing"
 import { Conflict, Unprocessable } from "../../src/api/Errors.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { bodyHash, canonicalJson, Idempotency } from "../../src/jobs/Idempotency.ts"
+import * as IdempotencyMemory from "../../src/jobs/IdempotencyMemory.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
-const services = Idempotency.layer.pipe(Layer.provideMerge(TestDatabase.layer))
 
 const endpoint = "POST /v1/accounts/{id}/{command}"
 
@@ -51,10 +51,17 @@ const held = (id: string) =>
     return { started, finish, create }
   })
 
+interface Row {
+  readonly key: string
+  readonly state: string
+  readonly responseStatus: number | null
+  readonly responseBody: unknown
+}
+
 const rowsOf = (workspaceId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    return yield* sql<{ key: string; state: string; responseStatus: number | null; responseBody: unknown }>`
+    return yield* sql<Row>`
       SELECT key, state, response_status AS "responseStatus", response_body AS "responseBody"
       FROM idempotency_keys WHERE workspace_id = ${workspaceId} ORDER BY key`
   }).pipe(Effect.orDie)
@@ -74,7 +81,26 @@ describe("canonical body hash", () => {
   })
 })
 
-layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
+/** An implementation of `Idempotency` and how the shared expectations below reach it. */
+interface Backend<R> {
+  readonly name: string
+  readonly services: Layer.Layer<Idempotency | R>
+  /** A workspace the keys may belong to. */
+  readonly newWorkspace: Effect.Effect<string, never, R>
+  /** The keys as stored, where they are stored in rows. */
+  readonly rowsOf?: ((workspaceId: string) => Effect.Effect<ReadonlyArray<Row>, never, R>) | undefined
+  /** Whether a second request is answered while a first holds its claim (PGlite's one session makes it wait). */
+  readonly concurrent: boolean
+}
+
+/** The one set of expectations, run against the stored implementation and the in-memory one. */
+const expectations = <R>(backend: Backend<R>) =>
+  layer(backend.services)(`Idempotency-Key (${backend.name})`, (it) => {
+  const newWorkspace = backend.newWorkspace
+  /** Checks the stored rows of the workspace, where the backend has rows. */
+  const stored = (workspaceId: string, check: (rows: ReadonlyArray<Row>) => void) =>
+    backend.rowsOf === undefined ? Effect.void : Effect.map(backend.rowsOf(workspaceId), check)
+
   it.effect("the first request runs create and stores its encoded response", () =>
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
@@ -87,13 +113,9 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
       // The caller gets create's own value, not the stored JSON.
       assert.deepStrictEqual(first.body, { id: "job-1", createdAtMs: (yield* Time.now).ms })
       assert.strictEqual(yield* runs, 1)
-      const rows = yield* rowsOf(workspaceId)
-      assert.deepStrictEqual(rows, [{
-        key: "k1",
-        state: "done",
-        responseStatus: 202,
-        responseBody: encodeJob(first.body)
-      }])
+      const body = first.body
+      yield* stored(workspaceId, (rows) =>
+        assert.deepStrictEqual(rows, [{ key: "k1", state: "done", responseStatus: 202, responseBody: encodeJob(body) }]))
     }))
 
   it.effect("a repeat with the same body replays the stored response without running create again", () =>
@@ -132,7 +154,7 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
     }))
 
   // A request in flight holds its transaction: on PGlite (one session) a second request waits for it.
-  it.effect.skipIf(TestDatabase.backend === "pglite")("a repeat while the first request is still being handled is 409; afterwards it replays", () =>
+  it.effect.skipIf(!backend.concurrent)("a repeat while the first request is still being handled is 409; afterwards it replays", () =>
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
       const workspaceId = yield* newWorkspace
@@ -195,7 +217,7 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
       const request = { workspaceId, endpoint, key: "k", body: { person: "p" } }
       const error = yield* Effect.flip(idempotency.run(request, Effect.fail("account busy" as const), encodeJob))
       assert.strictEqual(error, "account busy")
-      assert.deepStrictEqual(yield* rowsOf(workspaceId), [])
+      yield* stored(workspaceId, (rows) => assert.deepStrictEqual(rows, []))
 
       const { runs, create } = yield* counting
       const retried = yield* idempotency.run(request, create, encodeJob)
@@ -204,7 +226,7 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
     }))
 
   // A request in flight holds its transaction: on PGlite (one session) a second request waits for it.
-  it.effect.skipIf(TestDatabase.backend === "pglite")("an interrupted request drops its claim", () =>
+  it.effect.skipIf(!backend.concurrent)("an interrupted request drops its claim", () =>
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
       const workspaceId = yield* newWorkspace
@@ -212,9 +234,9 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
       const { started, create } = yield* held("never")
       const first = yield* Effect.forkChild(idempotency.run(request, create, encodeJob))
       yield* Deferred.await(started)
-      assert.strictEqual((yield* rowsOf(workspaceId))[0]?.state, "in_progress")
+      yield* stored(workspaceId, (rows) => assert.strictEqual(rows[0]?.state, "in_progress"))
       yield* Fiber.interrupt(first)
-      assert.deepStrictEqual(yield* rowsOf(workspaceId), [])
+      yield* stored(workspaceId, (rows) => assert.deepStrictEqual(rows, []))
 
       const { runs, create: again } = yield* counting
       assert.strictEqual((yield* idempotency.run(request, again, encodeJob)).replayed, false)
@@ -261,13 +283,15 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
       const fresh = yield* idempotency.run({ ...request, body: { person: "q" } }, create, encodeJob)
       assert.strictEqual(fresh.replayed, false)
       assert.strictEqual(yield* runs, 3)
-      const rows = yield* rowsOf(workspaceId)
-      assert.deepStrictEqual(rows.map((row) => row.key), ["k"], "the expired key \"other\" was removed on the way")
-      assert.deepStrictEqual(rows[0]?.responseBody, { id: "job-3", createdAt: (yield* Time.now).iso })
+      const nowIso = (yield* Time.now).iso
+      yield* stored(workspaceId, (rows) => {
+        assert.deepStrictEqual(rows.map((row) => row.key), ["k"], "the expired key \"other\" was removed on the way")
+        assert.deepStrictEqual(rows[0]?.responseBody, { id: "job-3", createdAt: nowIso })
+      })
     }))
 
   // A request in flight holds its transaction: on PGlite (one session) a second request waits for it.
-  it.effect.skipIf(TestDatabase.backend === "pglite")("a claim left in progress for 2 minutes is taken over, and its late finish does not overwrite", () =>
+  it.effect.skipIf(!backend.concurrent)("a claim left in progress for 2 minutes is taken over, and its late finish does not overwrite", () =>
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
       const workspaceId = yield* newWorkspace
@@ -294,4 +318,14 @@ layer(services)(`Idempotency-Key (${TestDatabase.backend})`, (it) => {
       assert.deepStrictEqual(replay.body, { id: "job-1", createdAt: takenOverAt.iso })
       assert.strictEqual(yield* runs, 1)
     }))
+  })
+
+expectations({
+  name: TestDatabase.backend,
+  services: Idempotency.layer.pipe(Layer.provideMerge(TestDatabase.layer)),
+  newWorkspace,
+  rowsOf,
+  concurrent: TestDatabase.backend !== "pglite"
 })
+
+expectations({ name: "in memory", services: IdempotencyMemory.layer, newWorkspace: Effect.sync(() => crypto.randomUUID()), concurrent: true })

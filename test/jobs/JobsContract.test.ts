@@ -23,8 +23,8 @@ import {
 } from "../../src/api/JobsApi.ts"
 import { Authentication, RequestErrors } from "../../src/api/Security.ts"
 import { commandNames, commands, type InputOf } from "../../src/domain/Commands.ts"
-import { CurrentPrincipal } from "../../src/domain/Principal.ts"
 import { RequestErrorsLive } from "../../src/http/Middleware.ts"
+import { AnyCaller } from "../support/AnyCaller.ts"
 
 // Untyped JSON, read as an integrator reads the document.
 type Json = any
@@ -287,18 +287,6 @@ const ApprovalsHandlers = HttpApiBuilder.group(served, "approvals", (handlers) =
         job: { ...connectJob({ person: "maria-garcia" }), status: "failed" as const }
       })))
 
-const AnyCaller = Layer.succeed(
-  Authentication,
-  Authentication.of({
-    bearer: (httpEffect) =>
-      Effect.provideService(httpEffect, CurrentPrincipal, {
-        kind: "key",
-        workspaceId: "5e0a1c3d-2b4f-4a6e-8c9d-0f1e2d3c4b5a",
-        keyId: "1d2c3b4a-5e6f-4789-8abc-def012345678",
-        keyName: "test"
-      })
-  })
-)
 
 const server = HttpRouter.serve(
   HttpApiBuilder.layer(served).pipe(

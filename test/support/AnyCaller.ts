@@ -1,0 +1,24 @@
+/**
+ * A stand-in for the API's authentication: every request is the same API key's, of
+ * {@link callerWorkspaceId}. For tests of handlers and the contract without the credentials'
+ * tables; the real gate has tests of its own.
+ */
+import { Effect, Layer } from "effect"
+import { Authentication } from "../../src/api/Security.ts"
+import { CurrentPrincipal } from "../../src/domain/Principal.ts"
+
+/** The workspace every request is made in. */
+export const callerWorkspaceId = "5e0a1c3d-2b4f-4a6e-8c9d-0f1e2d3c4b5a"
+
+export const AnyCaller = Layer.succeed(
+  Authentication,
+  Authentication.of({
+    bearer: (httpEffect) =>
+      Effect.provideService(httpEffect, CurrentPrincipal, {
+        kind: "key",
+        workspaceId: callerWorkspaceId,
+        keyId: "1d2c3b4a-5e6f-4789-8abc-def012345678",
+        keyName: "test"
+      })
+  })
+)
