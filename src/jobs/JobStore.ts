@@ -12,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
-import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
+import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { completeJob } from "../people/Completions.ts"
@@ -65,11 +65,19 @@ export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.Str
 export type OpenCount = typeof OpenCount.Type
 const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
 
+/** A job's kind and where it stands, as other tables' readers show it beside their own rows. */
+export const JobState = Schema.Struct({ id: Schema.String, kind: Schema.String, status: JobStatus })
+export type JobState = typeof JobState.Type
+const decodeJobStates = Schema.decodeUnknownEffect(Schema.Array(JobState))
+const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ key: Schema.String })))
+
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<JobRow | undefined>
   readonly byId: (id: string) => Effect.Effect<JobRow | undefined>
   readonly list: (workspaceId: string, filters: JobFilters) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** The kind and status of each of these jobs, by id (one query for them all); a job not found is left out. */
+  readonly statesOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, JobState>>
   /** The account's oldest write that is queued or scheduled: the head of its queue. */
   readonly headWrite: (accountId: string) => Effect.Effect<JobRow | undefined>
   /** Reads not started yet, of one account or of all. */
@@ -107,6 +115,14 @@ export class JobStore extends Context.Service<JobStore, {
    * person's row meanwhile). `keep`: a job linked already keeps its link.
    */
   readonly linkPerson: (id: string, personId: string, keep: "keep" | "replace") => Effect.Effect<void>
+  /**
+   * Those of the account's invitations (by id) whose withdrawal the service proposed already: a
+   * `withdraw_invite` of its own (never proposed twice, even after a person rejected it or it
+   * failed), or anyone's that has not failed nor been cancelled (a withdrawal on its way).
+   */
+  readonly withdrawalsProposed: (accountId: string, invitationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+  /** Those of `providerIds` a `send_message` job of the account has written to (one query for them all). */
+  readonly messagedAmong: (accountId: string, providerIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
   /** How many of the account's jobs are open (queued, scheduled, awaiting approval, running), by status and kind. */
   readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
 }>()("outreach/JobStore") {
@@ -185,6 +201,14 @@ export class JobStore extends Context.Service<JobStore, {
             ${filters.kind === undefined ? sql`` : sql`AND j.kind = ${filters.kind}`}
             ${filters.beforeSeq === undefined ? sql`` : sql`AND j.seq < ${filters.beforeSeq}`}
           ORDER BY j.seq DESC LIMIT ${filters.limit}`)
+
+      const statesOf = (ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.succeed(new Map<string, JobState>()) : sql`
+          SELECT id::text AS id, kind, status FROM jobs WHERE id IN ${sql.in(ids)}`.pipe(
+          Effect.flatMap(decodeJobStates),
+          Effect.map((states) => new Map(states.map((state) => [state.id, state]))),
+          Effect.orDie
+        )
 
       const headWrite = (accountId: string) =>
         rows(sql`
@@ -315,6 +339,22 @@ export class JobStore extends Context.Service<JobStore, {
           ? sql`UPDATE jobs SET person_id = COALESCE(person_id, ${personId}) WHERE id = ${id}`
           : sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie)
 
+      const keySet = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(Effect.flatMap(decodeKeys), Effect.map((rows) => new Set(rows.map((row) => row.key))), Effect.orDie)
+
+      const withdrawalsProposed = (accountId: string, invitationIds: ReadonlyArray<string>) =>
+        invitationIds.length === 0 ? Effect.succeed(new Set<string>()) : keySet(sql`
+          SELECT DISTINCT input ->> 'invitationId' AS key FROM jobs
+          WHERE account_id = ${accountId} AND kind = 'withdraw_invite'
+            AND input ->> 'invitationId' IN ${sql.in(invitationIds)}
+            AND (origin = 'service' OR status NOT IN ('failed', 'cancelled'))`)
+
+      const messagedAmong = (accountId: string, providerIds: ReadonlyArray<string>) =>
+        providerIds.length === 0 ? Effect.succeed(new Set<string>()) : keySet(sql`
+          SELECT DISTINCT result ->> 'recipientProviderId' AS key FROM jobs
+          WHERE account_id = ${accountId} AND kind = 'send_message'
+            AND result ->> 'recipientProviderId' IN ${sql.in(providerIds)}`)
+
       const openCounts = (accountId: string) =>
         sql`
           SELECT status, kind, count(*) AS count FROM jobs
@@ -330,6 +370,7 @@ export class JobStore extends Context.Service<JobStore, {
         get,
         byId,
         list,
+        statesOf,
         headWrite,
         openReads,
         accountsWithOpenWork,
@@ -343,6 +384,8 @@ export class JobStore extends Context.Service<JobStore, {
         requeue,
         release,
         linkPerson,
+        withdrawalsProposed,
+        messagedAmong,
         openCounts
       })
     })
