@@ -107,50 +107,61 @@ export const invitationsOf = (
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /**
- * The account's invitations pending longer than `autoWithdrawDays` at `nowIso`
- * whose withdrawal the service has not proposed yet: not again after a person
- * rejected it or it failed, nor while a withdrawal of anyone's is on its way
- * (it reads the account's `withdraw_invite` jobs for that), oldest first.
+ * The account's invitations pending longer than `autoWithdrawDays` at `nowIso`,
+ * oldest first (whether their withdrawal was proposed already is the jobs'
+ * to say: `JobStore.withdrawalsProposed`).
  */
 export const staleInvitations = (sql: SqlClient.SqlClient, accountId: string, autoWithdrawDays: number, nowIso: string) =>
   sql`
     SELECT i.id FROM invitations i
     WHERE i.account_id = ${accountId} AND i.status = 'pending'
       AND i.sent_at < ${nowIso}::timestamptz - ${autoWithdrawDays} * interval '1 day'
-      AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
-          AND j.input ->> 'invitationId' = i.id
-          AND (j.origin = 'service' OR j.status NOT IN ('failed', 'cancelled')))
     ORDER BY i.sent_at, i.id`.pipe(
     Effect.flatMap(decodeIds),
     Effect.map((rows) => rows.map((row) => row.id)),
     Effect.orDie
   )
 
-/** A new connection, ready for a first message. */
-export const ReadyRow = Schema.Struct({
+/** An accepted invitation: a new connection. */
+export const AcceptedRow = Schema.Struct({
+  id: Schema.String,
   providerId: Schema.String,
   name: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
   acceptedAt: Timestamp
 })
-const decodeReady = Schema.decodeUnknownEffect(Schema.Array(ReadyRow))
+export type AcceptedRow = typeof AcceptedRow.Type
+const decodeAccepted = Schema.decodeUnknownEffect(Schema.Array(AcceptedRow))
 
 /**
- * Accepted invitations of the account whose person has neither been written
- * to (a sent message, its jobs) nor written (a reply, its messages) yet, the
- * latest accepted first, up to `limit`.
+ * The account's accepted invitations, the latest accepted first, up to
+ * `limit`; after `before` (the last row of the previous page) when given.
  */
-export const readyForFirstMessage = (sql: SqlClient.SqlClient, accountId: string, limit: number) =>
+export const acceptedInvitations = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  limit: number,
+  before?: AcceptedRow
+) =>
   sql`
-    SELECT i.provider_id AS "providerId", i.name, i.note, i.accepted_at AS "acceptedAt"
+    SELECT i.id, i.provider_id AS "providerId", i.name, i.note, i.accepted_at AS "acceptedAt"
     FROM invitations i
     WHERE i.account_id = ${accountId} AND i.status = 'accepted' AND i.accepted_at IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM inbox_messages m WHERE m.account_id = i.account_id AND m.sender_provider_id = i.provider_id)
-      AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'send_message'
-          AND j.result ->> 'recipientProviderId' = i.provider_id)
-    ORDER BY i.accepted_at DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodeReady), Effect.orDie)
+      ${before === undefined ? sql`` : sql`AND (i.accepted_at, i.id) < (${before.acceptedAt}::timestamptz, ${before.id})`}
+    ORDER BY i.accepted_at DESC, i.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodeAccepted), Effect.orDie)
+
+const decodeNames = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ providerId: Schema.String, name: Schema.String })))
+
+/** The names the account's invitations recorded for these people (one query for them all). */
+export const namesOf = (sql: SqlClient.SqlClient, accountId: string, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed(new Map<string, string>()) : sql`
+    SELECT DISTINCT ON (provider_id) provider_id AS "providerId", name FROM invitations
+    WHERE account_id = ${accountId} AND provider_id IN ${sql.in(providerIds)} AND name IS NOT NULL
+    ORDER BY provider_id, sent_at DESC`.pipe(
+    Effect.flatMap(decodeNames),
+    Effect.map((rows) => new Map(rows.map((row) => [row.providerId, row.name]))),
+    Effect.orDie
+  )
 
 const decodePending = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ sentAtMs: BigIntNumber })))
 

@@ -15,6 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { InboundMessage } from "../network/Sync.ts"
 import { TriageClass, type TriageResult } from "../domain/TriageClass.ts"
 import { Timestamp } from "../platform/Rows.ts"
+import { namesOf } from "./Invitations.ts"
 
 /**
  * Records a message a sync found, with its triage; false when it was
@@ -43,6 +44,18 @@ export const hasWritten = (sql: SqlClient.SqlClient, accountId: string, provider
     SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE account_id = ${accountId} AND sender_provider_id = ${providerId})
       AS wrote`.pipe(Effect.flatMap(decodeWrote), Effect.map((rows) => rows[0]?.wrote === true))
 
+const decodeSenders = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ sender: Schema.String })))
+
+/** Those of `providerIds` who have written to the account (one query for them all). */
+export const whoHaveWritten = (sql: SqlClient.SqlClient, accountId: string, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed(new Set<string>()) : sql`
+    SELECT DISTINCT sender_provider_id AS sender FROM inbox_messages
+    WHERE account_id = ${accountId} AND sender_provider_id IN ${sql.in(providerIds)}`.pipe(
+    Effect.flatMap(decodeSenders),
+    Effect.map((rows) => new Set(rows.map((row) => row.sender))),
+    Effect.orDie
+  )
+
 /** A reply as the Daily brief lists it. */
 export const ReplyRow = Schema.Struct({
   chatId: Schema.String,
@@ -52,22 +65,23 @@ export const ReplyRow = Schema.Struct({
   suggestedReply: Schema.NullOr(Schema.String),
   receivedAt: Timestamp
 })
-const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(ReplyRow))
+const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
+  ...ReplyRow.fields,
+  from: Schema.String
+})))
 
 /**
  * The messages the account received since `sinceIso`, each with its sender's
- * name when one of the account's invitations to them recorded it.
+ * name when one of the account's invitations to them recorded it (asked of
+ * the invitations once for all the senders).
  */
 export const repliesSince = (sql: SqlClient.SqlClient, accountId: string, sinceIso: string) =>
-  sql`
-    SELECT m.chat_id AS "chatId", who.name AS "from", COALESCE(m.triage_class, 'other') AS class, m.text,
-           m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt"
-    FROM inbox_messages m
-    LEFT JOIN LATERAL (
-      SELECT i.name FROM invitations i
-      WHERE i.account_id = m.account_id AND i.provider_id = m.sender_provider_id AND i.name IS NOT NULL LIMIT 1
-    ) who ON true
-    WHERE m.account_id = ${accountId} AND m.sent_at >= ${sinceIso}::timestamptz`.pipe(
-    Effect.flatMap(decodeReplies),
-    Effect.orDie
-  )
+  Effect.gen(function*() {
+    const rows = yield* sql`
+      SELECT m.chat_id AS "chatId", m.sender_provider_id AS "from", COALESCE(m.triage_class, 'other') AS class, m.text,
+             m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt"
+      FROM inbox_messages m
+      WHERE m.account_id = ${accountId} AND m.sent_at >= ${sinceIso}::timestamptz`.pipe(Effect.flatMap(decodeReplies))
+    const names = yield* namesOf(sql, accountId, [...new Set(rows.map((row) => row.from))])
+    return rows.map((row): typeof ReplyRow.Type => ({ ...row, from: names.get(row.from) ?? null }))
+  }).pipe(Effect.orDie)
