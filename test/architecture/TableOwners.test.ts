@@ -51,29 +51,6 @@ interface JoinedRead {
 
 export const joinedReads: ReadonlyArray<JoinedRead> = [
   {
-    module: "src/workflows/WorkflowStore.ts",
-    tables: ["jobs"],
-    why: "a page of workflows lists the jobs its steps created with their status and kind: one read for the page"
-  },
-  {
-    module: "src/people-auth/SignIn.ts",
-    tables: ["users"],
-    why: "a sign-in challenge is opened with the person's email and secret in the same read, so an expired or " +
-      "unknown challenge and the person behind it are one answer"
-  },
-  {
-    module: "src/people-auth/Team.ts",
-    tables: ["users", "workspaces"],
-    why: "a team invitation is listed and opened with its workspace's name and the name of the person who sent it " +
-      "(LEFT JOIN: the inviter may have left), in one read"
-  },
-  {
-    module: "src/people-auth/Users.ts",
-    tables: ["workspaces"],
-    why: "signing in looks for the email's people in active workspaces only: the workspace's status filters the " +
-      "same read that finds the password to check"
-  },
-  {
     module: "src/people/People.ts",
     tables: ["accounts", "invitations", "inbox_messages", "jobs"],
     why: "a person's timeline (their jobs, invitations and messages, each account named by its label) and the " +
@@ -86,18 +63,6 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
     tables: ["invitations"],
     why: "an account's row carries how many of its invitations are pending, counted in the read of the row " +
       "(accounts/ stands beside people/ in the import rule)"
-  },
-  {
-    module: "src/people/Messages.ts",
-    tables: ["invitations"],
-    why: "the Daily brief's replies name their sender from the account's invitation to them, in the same read"
-  },
-  {
-    module: "src/people/Invitations.ts",
-    tables: ["inbox_messages", "jobs"],
-    why: "a new connection is ready for a first message only while no message went to them nor came from them, " +
-      "and a stale invitation's withdrawal is proposed once: NOT EXISTS on the messages and the account's jobs " +
-      "in the read of the invitations"
   },
   {
     module: "src/webhooks/DeliveryStore.ts",
