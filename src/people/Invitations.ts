@@ -182,3 +182,19 @@ export const acceptanceSince = (sql: SqlClient.SqlClient, accountId: string, sin
     Effect.map((rows) => rows[0] ?? { sent: 0, accepted: 0 }),
     Effect.orDie
   )
+
+/** An account and a person, as the waits of workflows ask about them. */
+export interface AccountPerson {
+  readonly accountId: string
+  readonly providerId: string
+}
+
+const decodePairs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, providerId: Schema.String })))
+
+/** Those of `pairs` where the account has an accepted invitation to the person (one query for them all). */
+export const acceptedAmong = (sql: SqlClient.SqlClient, pairs: ReadonlyArray<AccountPerson>) =>
+  pairs.length === 0 ? Effect.succeed([]) : sql`
+    SELECT DISTINCT i.account_id::text AS "accountId", i.provider_id AS "providerId"
+    FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text)
+    JOIN invitations i ON i.account_id = p."accountId" AND i.provider_id = p."providerId"
+    WHERE i.status = 'accepted'`.pipe(Effect.flatMap(decodePairs), Effect.orDie)

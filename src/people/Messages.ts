@@ -15,7 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { InboundMessage } from "../network/Sync.ts"
 import { TriageClass, type TriageResult } from "../domain/TriageClass.ts"
 import { Timestamp } from "../platform/Rows.ts"
-import { namesOf } from "./Invitations.ts"
+import { type AccountPerson, namesOf } from "./Invitations.ts"
 
 /**
  * Records a message a sync found, with its triage; false when it was
@@ -85,3 +85,25 @@ export const repliesSince = (sql: SqlClient.SqlClient, accountId: string, sinceI
     const names = yield* namesOf(sql, accountId, [...new Set(rows.map((row) => row.from))])
     return rows.map((row): typeof ReplyRow.Type => ({ ...row, from: names.get(row.from) ?? null }))
   }).pipe(Effect.orDie)
+
+/** A message a person sent an account, as the waits of workflows test it. */
+export const MessageFrom = Schema.Struct({
+  accountId: Schema.String,
+  providerId: Schema.String,
+  sentAt: Timestamp,
+  triageClass: Schema.NullOr(TriageClass)
+})
+export type MessageFrom = typeof MessageFrom.Type
+const decodeMessagesFrom = Schema.decodeUnknownEffect(Schema.Array(MessageFrom))
+
+/** The messages each person of `pairs` sent its account since `sinceIso` (one query for them all). */
+export const messagesFrom = (
+  sql: SqlClient.SqlClient,
+  pairs: ReadonlyArray<AccountPerson & { readonly sinceIso: string }>
+) =>
+  pairs.length === 0 ? Effect.succeed([]) : sql`
+    SELECT m.account_id::text AS "accountId", m.sender_provider_id AS "providerId", m.sent_at AS "sentAt",
+      m.triage_class AS "triageClass"
+    FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text, "sinceIso" timestamptz)
+    JOIN inbox_messages m ON m.account_id = p."accountId" AND m.sender_provider_id = p."providerId"
+      AND m.sent_at >= p."sinceIso"`.pipe(Effect.flatMap(decodeMessagesFrom), Effect.orDie)

@@ -77,6 +77,8 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
   readonly insert: (workflow: NewWorkflow) => Effect.Effect<WorkflowRow>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<WorkflowRow | undefined>
   readonly byId: (id: string) => Effect.Effect<WorkflowRow | undefined>
+  /** The workflows of these executions (one query for them all). */
+  readonly byExecutionIds: (executionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkflowRow>>
   readonly list: (
     workspaceId: string,
     filter: { readonly automationId?: string | undefined; readonly afterSeq?: number | undefined; readonly limit: number }
@@ -142,6 +144,9 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
           ),
         byId: (id) =>
           Effect.map(rows(sql`SELECT ${sql.literal(columns)} FROM workflows w WHERE w.id = ${id}`), (found) => found[0]),
+        byExecutionIds: (executionIds) =>
+          executionIds.length === 0 ? Effect.succeed([]) : rows(sql`
+            SELECT ${sql.literal(columns)} FROM workflows w WHERE w.execution_id IN ${sql.in(executionIds)}`),
         list: (workspaceId, filter) =>
           rows(sql`
             SELECT ${sql.literal(columns)} FROM workflows w

@@ -70,13 +70,6 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
     why: "a due delivery is one whose endpoint is enabled, and an attempt needs the endpoint's URL and secrets " +
       "with the delivery: one statement each, on the hot path of the dispatcher"
   },
-  {
-    module: "src/workflows/Waits.ts",
-    tables: ["workflows", "invitations", "inbox_messages", "jobs"],
-    why: "a wait's conditions (accepted, replied, a step's job finished) hold or not for its workflow's " +
-      "account, person, start and pause: one statement finds every decided wait however many there are, and " +
-      "`holds` (an `if` step) uses the same definition"
-  }
 ]
 
 export const awaitingMove: ReadonlyArray<JoinedRead> = []
