@@ -64,12 +64,6 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
     why: "an account's row carries how many of its invitations are pending, counted in the read of the row " +
       "(accounts/ stands beside people/ in the import rule)"
   },
-  {
-    module: "src/webhooks/DeliveryStore.ts",
-    tables: ["webhook_endpoints"],
-    why: "a due delivery is one whose endpoint is enabled, and an attempt needs the endpoint's URL and secrets " +
-      "with the delivery: one statement each, on the hot path of the dispatcher"
-  },
 ]
 
 export const awaitingMove: ReadonlyArray<JoinedRead> = []
