@@ -13,7 +13,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { JobStore } from "../jobs/JobStore.ts"
-import { acceptedInvitations, type AcceptedRow } from "../people/Invitations.ts"
+import { acceptedInvitations, type AcceptedRow } from "../accounts/Invitations.ts"
 import { whoHaveWritten } from "../people/Messages.ts"
 
 /** How many accepted invitations are read at a time. */

@@ -56,7 +56,7 @@ import { AppConfig } from "../platform/AppConfig.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
-import { invitationsOf, recordSynced, staleInvitations } from "../people/Invitations.ts"
+import { invitationsOf, recordSynced, staleInvitations } from "../accounts/Invitations.ts"
 import { recordReceived } from "../people/Messages.ts"
 
 /** How far each sync reaches back before the previous one's end. */

@@ -19,7 +19,7 @@ import { localDate } from "../domain/WorkingHours.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import { acceptanceSince, pendingSentAt } from "../people/Invitations.ts"
+import { acceptanceSince, pendingSentAt } from "../accounts/Invitations.ts"
 import { repliesSince } from "../people/Messages.ts"
 import { readyForFirstMessage } from "./FirstMessages.ts"
 

@@ -15,7 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { InboundMessage } from "../network/Sync.ts"
 import { TriageClass, type TriageResult } from "../domain/TriageClass.ts"
 import { Timestamp } from "../platform/Rows.ts"
-import { type AccountPerson, namesOf } from "./Invitations.ts"
+import { type AccountPerson, namesOf } from "../accounts/Invitations.ts"
 
 /**
  * Records a message a sync found, with its triage; false when it was

@@ -28,7 +28,7 @@ export const owners: Readonly<Record<string, string>> = {
   approvals: "src/jobs/ApprovalTable.ts",
   budget_spend: "src/accounts/Budgets.ts",
   inbox_messages: "src/people/Messages.ts",
-  invitations: "src/people/Invitations.ts",
+  invitations: "src/accounts/Invitations.ts",
   jobs: "src/jobs/JobStore.ts",
   outbox_events: "src/events/Outbox.ts",
   people: "src/people/People.ts",
@@ -57,12 +57,6 @@ export const joinedReads: ReadonlyArray<JoinedRead> = [
       "other seat holding a person (a write in flight, a pending invitation, a cold message not answered) are one " +
       "read per page or claim, on the person's row; people/ stands beside accounts/ and below jobs/ in the " +
       "import rule, so it cannot call their stores"
-  },
-  {
-    module: "src/accounts/AccountRow.ts",
-    tables: ["invitations"],
-    why: "an account's row carries how many of its invitations are pending, counted in the read of the row " +
-      "(accounts/ stands beside people/ in the import rule)"
   },
 ]
 

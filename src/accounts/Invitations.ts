@@ -3,7 +3,7 @@
  * account sent are recorded, from the two places that learn of them: the
  * service's own writes (a `connect` job sends one, with source `svc`;
  * `withdraw_invite` withdraws one), recorded with the job's ending by its
- * command's completion (`Completions.ts`), and syncing, which finds every
+ * command's completion (`people/Completions.ts`), and syncing, which finds every
  * change on the network, including invitations sent elsewhere (source
  * `external`). The inbox's lists and reports read them through here too.
  *
@@ -13,9 +13,10 @@
  * withdrawal never undoes it: once resolved, an invitation never becomes
  * pending again.
  *
- * It sits with the people (beside `touchPerson`, the other record a job's
- * ending and syncing both write) so that `jobs/` and `inbox/` each depend on
- * it without depending on each other.
+ * It sits with the accounts that sent them, below `people/`, `jobs/` and
+ * `inbox/` in the import rule: an account's view counts its pending
+ * invitations, a person's timeline and the cross-seat rule read those to the
+ * person, and a job's ending and syncing both write here.
  *
  * @since 1.0.0
  */
@@ -25,7 +26,6 @@ import type { InvitationSent, InvitationWithdrawn } from "../domain/CommandResul
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
-
 
 /**
  * Records the invitation a completed `connect` of the account sent (its
@@ -160,6 +160,19 @@ export const namesOf = (sql: SqlClient.SqlClient, accountId: string, providerIds
     ORDER BY provider_id, sent_at DESC`.pipe(
     Effect.flatMap(decodeNames),
     Effect.map((rows) => new Map(rows.map((row) => [row.providerId, row.name]))),
+    Effect.orDie
+  )
+
+const decodeCounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, count: BigIntNumber })))
+
+/** How many invitations of each of these accounts are pending (one query for them all; none: absent). */
+export const pendingCounts = (sql: SqlClient.SqlClient, accountIds: ReadonlyArray<string>) =>
+  accountIds.length === 0 ? Effect.succeed(new Map<string, number>()) : sql`
+    SELECT account_id::text AS "accountId", count(*) AS count FROM invitations
+    WHERE account_id IN ${sql.in(accountIds)} AND status = 'pending'
+    GROUP BY account_id`.pipe(
+    Effect.flatMap(decodeCounts),
+    Effect.map((rows) => new Map(rows.map((row) => [row.accountId, row.count]))),
     Effect.orDie
   )
 
