@@ -83,7 +83,9 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Layer.provideMerge(Layer.mergeAll(Jobs.layerNoDeps, Approvals.layerNoDeps)),
     Layer.provideMerge(Governor.layerNoDeps),
     Layer.provideMerge(Layer.mergeAll(JobWatch.layer, Executor.layer, ApprovalStore.layer, Idempotency.layer)),
-    Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, People.layer, PeopleAuth.layer)),
+    // People reads the jobs about a person through its port, which the job store answers.
+    Layer.provideMerge(People.layer.pipe(Layer.provide(JobStore.personJobs))),
+    Layer.provideMerge(Layer.mergeAll(Workspaces.layer, Accounts.layerNoDeps, Webhooks.layer, JobStore.layer, PeopleAuth.layer)),
     Layer.provideMerge(Layer.mergeAll(Credentials.layer, Outbox.layer, AccountChanges.layer, driver, triage, Draining.layer)),
     Layer.provideMerge(Layer.merge(Cluster.layer, Notices.layer))
   )

@@ -25,7 +25,7 @@ import type { SqlClient } from "effect/sql"
 import type { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 /**
  * Records the invitation a completed `connect` of the account sent (its
@@ -211,3 +211,32 @@ export const acceptedAmong = (sql: SqlClient.SqlClient, pairs: ReadonlyArray<Acc
     FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text)
     JOIN invitations i ON i.account_id = p."accountId" AND i.provider_id = p."providerId"
     WHERE i.status = 'accepted'`.pipe(Effect.flatMap(decodePairs), Effect.orDie)
+
+/** An invitation an account sent a person, as the person's timeline shows it. */
+export const InvitationTo = Schema.Struct({
+  accountId: Schema.String,
+  providerId: Schema.String,
+  invitationId: Schema.String,
+  status: InvitationStatus,
+  source: InvitationSource,
+  note: Schema.NullOr(Schema.String),
+  sentAt: Timestamp,
+  acceptedAt: NullableTimestamp,
+  resolvedAt: NullableTimestamp
+})
+const decodeInvitationsTo = Schema.decodeUnknownEffect(Schema.Array(InvitationTo))
+
+/** Every invitation any account sent these people (one query for them all; the caller keeps its workspace's). */
+export const invitationsTo = (sql: SqlClient.SqlClient, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed([]) : sql`
+    SELECT account_id::text AS "accountId", provider_id AS "providerId", id AS "invitationId", status, source, note,
+      sent_at AS "sentAt", accepted_at AS "acceptedAt", resolved_at AS "resolvedAt"
+    FROM invitations WHERE provider_id IN ${sql.in(providerIds)}`.pipe(Effect.flatMap(decodeInvitationsTo), Effect.orDie)
+
+const decodePendingTo = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, sentAt: Timestamp })))
+
+/** The accounts with an invitation to the person pending, and when each was sent (the caller keeps its workspace's). */
+export const pendingTo = (sql: SqlClient.SqlClient, providerId: string) =>
+  sql`
+    SELECT account_id::text AS "accountId", sent_at AS "sentAt" FROM invitations
+    WHERE provider_id = ${providerId} AND status = 'pending'`.pipe(Effect.flatMap(decodePendingTo), Effect.orDie)

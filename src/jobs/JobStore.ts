@@ -16,6 +16,7 @@ import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { completeJob } from "../people/Completions.ts"
+import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
@@ -69,6 +70,8 @@ const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
 export const JobState = Schema.Struct({ id: Schema.String, kind: Schema.String, status: JobStatus })
 export type JobState = typeof JobState.Type
 const decodeJobStates = Schema.decodeUnknownEffect(Schema.Array(JobState))
+const decodePersonJobs = Schema.decodeUnknownEffect(Schema.Array(PersonJob))
+const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(JobHold))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ key: Schema.String })))
 
 export class JobStore extends Context.Service<JobStore, {
@@ -123,6 +126,10 @@ export class JobStore extends Context.Service<JobStore, {
   readonly withdrawalsProposed: (accountId: string, invitationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
   /** Those of `providerIds` a `send_message` job of the account has written to (one query for them all). */
   readonly messagedAmong: (accountId: string, providerIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+  /** The workspace's jobs linked to these people (`People`'s timeline, through `PersonJobs`). */
+  readonly aboutPeople: PersonJobs["Service"]["about"]
+  /** The jobs of any account that may hold the person (`People`'s cross-seat rule, through `PersonJobs`). */
+  readonly holding: PersonJobs["Service"]["holding"]
   /** How many of the account's jobs are open (queued, scheduled, awaiting approval, running), by status and kind. */
   readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
 }>()("outreach/JobStore") {
@@ -355,6 +362,32 @@ export class JobStore extends Context.Service<JobStore, {
           WHERE account_id = ${accountId} AND kind = 'send_message'
             AND result ->> 'recipientProviderId' IN ${sql.in(providerIds)}`)
 
+      const aboutPeople = (workspaceId: string, personIds: ReadonlyArray<string>) =>
+        personIds.length === 0 ? Effect.succeed([]) : sql`
+          SELECT j.person_id::text AS "personId", j.account_id::text AS "accountId", j.id::text AS "jobId", j.kind,
+            j.status, j.error, j.result, j.created_at AS "createdAt", j.started_at AS "startedAt",
+            j.finished_at AS "finishedAt"
+          FROM jobs j
+          WHERE j.workspace_id = ${workspaceId} AND ${sql.in("j.person_id", [...personIds])}`.pipe(
+          Effect.flatMap(decodePersonJobs),
+          Effect.orDie
+        )
+
+      const holding = (personId: string, coldSinceIso: string) =>
+        sql`
+          SELECT j.account_id::text AS "accountId", 'in_flight' AS reason, COALESCE(j.started_at, j.created_at) AS since
+          FROM jobs j
+          WHERE j.person_id = ${personId} AND j.status = 'running' AND j.kind IN ('connect', 'send_message')
+          UNION ALL
+          SELECT j.account_id::text, 'cold_message', (j.result ->> 'sentAt')::timestamptz
+          FROM jobs j
+          WHERE j.person_id = ${personId} AND j.kind = 'send_message' AND j.status = 'completed'
+            AND j.result ->> 'inmail' = 'true'
+            AND (j.result ->> 'sentAt')::timestamptz > ${coldSinceIso}::timestamptz`.pipe(
+          Effect.flatMap(decodeHolds),
+          Effect.orDie
+        )
+
       const openCounts = (accountId: string) =>
         sql`
           SELECT status, kind, count(*) AS count FROM jobs
@@ -386,10 +419,21 @@ export class JobStore extends Context.Service<JobStore, {
         linkPerson,
         withdrawalsProposed,
         messagedAmong,
+        aboutPeople,
+        holding,
         openCounts
       })
     })
   ).pipe(Layer.provide([ApprovalTable.layer, AccountStore.layer]))
+
+  /** `People`'s port to the jobs about a person, answered by this store. */
+  static readonly personJobs = Layer.effect(
+    PersonJobs,
+    Effect.gen(function*() {
+      const store = yield* JobStore
+      return PersonJobs.of({ about: store.aboutPeople, holding: store.holding })
+    })
+  )
 }
 
 /** The envelope fields of a stored job error, for job events. */

@@ -107,3 +107,26 @@ export const messagesFrom = (
     FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text, "sinceIso" timestamptz)
     JOIN inbox_messages m ON m.account_id = p."accountId" AND m.sender_provider_id = p."providerId"
       AND m.sent_at >= p."sinceIso"`.pipe(Effect.flatMap(decodeMessagesFrom), Effect.orDie)
+
+/** A message a person sent an account, as the person's timeline shows it. */
+export const ReceivedFrom = Schema.Struct({
+  accountId: Schema.String,
+  providerId: Schema.String,
+  chatId: Schema.String,
+  messageId: Schema.String,
+  text: Schema.String,
+  sentAt: Timestamp,
+  triageClass: Schema.NullOr(TriageClass),
+  suggestedReply: Schema.NullOr(Schema.String)
+})
+const decodeReceivedFrom = Schema.decodeUnknownEffect(Schema.Array(ReceivedFrom))
+
+/** Every message these people sent any account (one query for them all; the caller keeps its workspace's). */
+export const receivedFrom = (sql: SqlClient.SqlClient, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed([]) : sql`
+    SELECT account_id::text AS "accountId", sender_provider_id AS "providerId", chat_id AS "chatId", id AS "messageId",
+      text, sent_at AS "sentAt", triage_class AS "triageClass", suggested_reply AS "suggestedReply"
+    FROM inbox_messages WHERE sender_provider_id IN ${sql.in(providerIds)}`.pipe(
+    Effect.flatMap(decodeReceivedFrom),
+    Effect.orDie
+  )
