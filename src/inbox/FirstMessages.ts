@@ -17,7 +17,7 @@ import { acceptedInvitations, type AcceptedRow } from "../accounts/Invitations.t
 import { whoHaveWritten } from "../people/Messages.ts"
 
 /** How many accepted invitations are read at a time. */
-const PAGE = 200
+const PAGE = 500
 
 /** Up to `limit` new connections of the account ready for a first message, the latest accepted first. */
 export const readyForFirstMessage = (
