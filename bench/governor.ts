@@ -18,18 +18,16 @@
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import { Effect, Layer, Option, Queue, Redacted, References, Tracer } from "effect"
+import { Effect, Option, Queue, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import * as App from "../src/App.ts"
 import { PACING_MAX_MS } from "../src/domain/Job.ts"
 import { Jobs } from "../src/jobs/Jobs.ts"
-import { AppConfig } from "../src/platform/AppConfig.ts"
-import * as Database from "../src/platform/Database.ts"
 import { ServiceClock } from "../src/platform/ServiceClock.ts"
-import * as ServiceClockLayer from "../src/platform/ServiceClock.ts"
 import { Workspaces } from "../src/workspaces/Workspaces.ts"
 import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
+import { serviceLayer } from "./inProcess.ts"
+import { countStatements, printStatements, startedAt, statements } from "./recorder.ts"
 import { tempDir } from "./support.ts"
 
 setFlagsFromString("--expose-gc")
@@ -48,6 +46,10 @@ interface Row {
   readonly lagP50: number
   readonly lagP99: number
   readonly lagMax: number
+  /** Database round trips per job, from its create to its completion event (NaN for the baseline). */
+  readonly statementsPerJob: number
+  /** Of the sandbox network's own tables, per job (not the service's). */
+  readonly networkStatementsPerJob: number
 }
 
 const percentile = (values: ReadonlyArray<number>, p: number): number => {
@@ -68,7 +70,9 @@ const rowOf = (
   accounts: number,
   measured: { readonly result: number; readonly lagP50: number; readonly lagP99: number; readonly lagMax: number },
   startLatencies: ReadonlyArray<number>,
-  heapBefore: number
+  heapBefore: number,
+  statementCount = Number.NaN,
+  networkCount = Number.NaN
 ): Row => ({
   label,
   jobs: accounts * perAccount,
@@ -78,7 +82,9 @@ const rowOf = (
   heapPerAccountKb: (heapNow() - heapBefore) / accounts / 1024,
   lagP50: measured.lagP50,
   lagP99: measured.lagP99,
-  lagMax: measured.lagMax
+  lagMax: measured.lagMax,
+  statementsPerJob: statementCount / (accounts * perAccount),
+  networkStatementsPerJob: networkCount / (accounts * perAccount)
 })
 
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
@@ -110,26 +116,6 @@ const withLag = <A, E, R>(work: Effect.Effect<A, E, R>) =>
     (histogram) => Effect.sync(() => histogram.disable())
   )
 
-/**
- * The time each job started on the network, in real time: the Executor opens
- * an `Executor.run` span with the job's id as it starts a job, so a tracer
- * that notes those spans sees every start without touching the Governor.
- */
-const startedAt = new Map<string, number>()
-const startRecorder = Tracer.make({
-  span: (options) => {
-    const span = new Tracer.NativeSpan(options)
-    if (options.name !== "Executor.run") return span
-    const at = performance.now()
-    const setAttribute = span.attribute.bind(span)
-    span.attribute = (key, value) => {
-      if (key === "job.id") startedAt.set(String(value), at)
-      setAttribute(key, value)
-    }
-    return span
-  }
-})
-
 /** How far the workspace's jobs are: finished, running, and the earliest eta of those scheduled. */
 const progressOf = (workspaceId: string) =>
   Effect.gen(function*() {
@@ -157,6 +143,7 @@ const governorRun = (label: string, accounts: number) =>
     const createdAt = new Map<string, number>()
     const firsts = new Set<string>()
 
+    countStatements()
     const measured = yield* withLag(Effect.gen(function*() {
       const began = performance.now()
       for (let round = 0; round < perAccount; round++) {
@@ -190,12 +177,16 @@ const governorRun = (label: string, accounts: number) =>
       }
       return (performance.now() - began) / 1000
     }))
+    statements.counting = false
+    // The bench's own progress query is not the service's.
+    const own = [...statements.byText].filter(([text]) => text.includes("FILTER (WHERE status IN")).reduce((n, [, c]) => n + c, 0)
+    printStatements(label, total)
     const latencies = [...firsts].flatMap((id) => {
       const start = startedAt.get(id)
       const created = createdAt.get(id)
       return start === undefined || created === undefined ? [] : [start - created]
     })
-    return rowOf(label, accounts, measured, latencies, heapBefore)
+    return rowOf(label, accounts, measured, latencies, heapBefore, statements.service - own, statements.network)
   })
 
 /** The same jobs through one bare in-memory queue and fiber per account: the floor of the machinery. */
@@ -231,29 +222,17 @@ const baselineRun = (accounts: number) =>
     return rowOf("bare in-memory queue (baseline)", accounts, measured, starts, heapBefore)
   }).pipe(Effect.scoped)
 
-/** The service's core on its own database and test clock, quiet, with the start recorder as tracer. */
-const serviceLayer = (databaseUrl: string | undefined, dataDir: string) =>
-  App.core.pipe(
-    Layer.provideMerge(ServiceClockLayer.layer),
-    Layer.provideMerge(Database.layer),
-    Layer.provideMerge(AppConfig.layerWith({
-      clock: "test",
-      // The Governor alone: background syncing of every account would share its database.
-      inboxSync: false,
-      dataDir,
-      databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
-    })),
-    // Merged, not only provided: the Governor's actors fork from the caller that creates the job.
-    Layer.provideMerge(Layer.mergeAll(
-      Layer.succeed(Tracer.Tracer, startRecorder),
-      Layer.succeed(References.MinimumLogLevel, "Warn")
-    ))
-  )
+/** The service on its own database and test clock, with the recorder as tracer. */
+const serviceOn = (databaseUrl: string | undefined, dataDir: string) =>
+  serviceLayer({
+    dataDir,
+    databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
+  })
 
 const onBackend = (name: string, databaseUrl: string | undefined, accounts: number) =>
   Effect.acquireUseRelease(
     Effect.sync(() => tempDir("outreach-bench-governor-")),
-    (data) => governorRun(`Governor, ${name}`, accounts).pipe(Effect.provide(serviceLayer(databaseUrl, data.path))),
+    (data) => governorRun(`Governor, ${name}`, accounts).pipe(Effect.provide(serviceOn(databaseUrl, data.path))),
     (data) => Effect.sync(() => data.dispose())
   )
 
@@ -262,12 +241,14 @@ const lagCell = (ms: number) => Number.isNaN(ms) ? "n/a" : ms.toFixed(1)
 
 const printRows = (title: string, rows: ReadonlyArray<Row>) => {
   const baseline = rows[0]
-  const headers = ["jobs", "jobs/s", "start p50 ms", "start p99 ms", "heap/acct KB", "lag p50 ms", "lag p99 ms", "lag max ms", "jobs/s vs base"]
+  const headers = ["jobs", "stmts/job", "network/job", "jobs/s", "start p50 ms", "start p99 ms", "heap/acct KB", "lag p50 ms", "lag p99 ms", "lag max ms", "jobs/s vs base"]
   console.log(`\n${title}`)
   console.log("".padEnd(34) + headers.map((h) => h.padStart(15)).join(""))
   for (const row of rows) {
     const cells = [
       String(row.jobs),
+      Number.isNaN(row.statementsPerJob) ? "-" : row.statementsPerJob.toFixed(1),
+      Number.isNaN(row.networkStatementsPerJob) ? "-" : row.networkStatementsPerJob.toFixed(1),
       row.jobsPerSecond.toFixed(0),
       row.startP50.toFixed(2),
       row.startP99.toFixed(2),

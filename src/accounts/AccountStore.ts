@@ -36,7 +36,9 @@ export const planRowOf = (sql: SqlClient.SqlClient, accountId: string): Effect.E
     SELECT ${sql.unsafe(accountColumns)}, a.writes_not_before AS "writesNotBefore" FROM accounts a
     WHERE a.id = ${accountId} AND a.removed_at IS NULL`.pipe(Effect.flatMap(decodePlanRows), firstRow)
 
-const decodeGates = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ writesNotBefore: PlanRow.fields.writesNotBefore })))
+const decodeGates = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ id: Schema.String, writesNotBefore: PlanRow.fields.writesNotBefore }))
+)
 const decodeModes = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ mode: Mode })))
 const IdRow = Schema.Struct({ id: Schema.String })
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
@@ -146,12 +148,12 @@ export class AccountStore extends Context.Service<AccountStore, {
   /** Whether the account is the workspace's and not removed. */
   readonly exists: (workspaceId: string, id: string) => Effect.Effect<boolean>
   /**
-   * Locks the account for the rest of the transaction (one write of an account at a time, across
-   * servers) and reads its pacing gate; undefined when it was removed.
+   * Locks the accounts for the rest of the transaction (one write of an account at a time, across
+   * servers) and reads their pacing gates; a removed account is missing from the answer.
    */
-  readonly lockWriteGate: (id: string) => Effect.Effect<{ readonly writesNotBefore: number | null } | undefined>
-  /** No write of the account starts before `atMs`. */
-  readonly setWriteGate: (id: string, atMs: number) => Effect.Effect<void>
+  readonly lockWriteGates: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, { readonly writesNotBefore: number | null }>>
+  /** No write of each account starts before its instant (epoch ms). */
+  readonly setWriteGates: (gates: ReadonlyArray<{ readonly id: string; readonly atMs: number }>) => Effect.Effect<void>
   /** Locks the account for the rest of the transaction: one sync of an account at a time, across servers. */
   readonly lockForSync: (id: string) => Effect.Effect<void>
   /** Where the last sync read up to; undefined for an account that does not exist. */
@@ -279,16 +281,23 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         exists: (workspaceId, id) => Effect.map(modeOf(workspaceId, id), (mode) => mode !== undefined),
 
-        lockWriteGate: (id) =>
-          sql`
-            SELECT writes_not_before AS "writesNotBefore" FROM accounts
-            WHERE id = ${id} AND removed_at IS NULL FOR UPDATE`.pipe(Effect.flatMap(decodeGates), firstRow),
+        lockWriteGates: (ids) =>
+          ids.length === 0
+            ? Effect.succeed(new Map())
+            : sql`
+              SELECT id::text AS id, writes_not_before AS "writesNotBefore" FROM accounts
+              WHERE ${sql.in("id", [...new Set(ids)])} AND removed_at IS NULL ORDER BY id FOR UPDATE`.pipe(
+              Effect.flatMap(decodeGates),
+              Effect.map((rows) => new Map(rows.map((row) => [row.id, { writesNotBefore: row.writesNotBefore }]))),
+              Effect.orDie
+            ),
 
-        setWriteGate: (id, atMs) =>
-          sql`UPDATE accounts SET writes_not_before = ${Time.toIso(atMs)}::timestamptz WHERE id = ${id}`.pipe(
-            Effect.asVoid,
-            Effect.orDie
-          ),
+        setWriteGates: (gates) =>
+          gates.length === 0 ? Effect.void : sql`
+            UPDATE accounts SET writes_not_before = gate.at
+            FROM (VALUES ${sql.csv(gates.map((gate) => sql`(${gate.id}::uuid, ${Time.toIso(gate.atMs)}::timestamptz)`))})
+              AS gate(id, at)
+            WHERE accounts.id = gate.id`.pipe(Effect.asVoid, Effect.orDie),
 
         lockForSync: (id) => sql`SELECT 1 FROM accounts WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
 

@@ -45,8 +45,8 @@ export const replaceLimitOverrides = (
 const UsageRow = Schema.Struct({ category: Category, today: BigIntNumber, week: BigIntNumber, month: BigIntNumber })
 const decodeUsage = Schema.decodeUnknownEffect(Schema.Array(UsageRow))
 
-/** The account's usage at `nowMs`, periods taken in its `timezone`. */
-export const usageOf = (sql: SqlClient.SqlClient, accountId: string, timezone: string, nowMs: number) => {
+/** The statement grouping the account's spend by category over its day, week and month at `nowMs`. */
+const usageRows = (sql: SqlClient.SqlClient, accountId: string, timezone: string, nowMs: number) => {
   const day = Time.toIso(periodStart("daily", timezone, nowMs))
   const week = Time.toIso(periodStart("weekly", timezone, nowMs))
   const month = Time.toIso(periodStart("monthly", timezone, nowMs))
@@ -57,32 +57,60 @@ export const usageOf = (sql: SqlClient.SqlClient, accountId: string, timezone: s
       COALESCE(SUM(units) FILTER (WHERE spent_at >= ${week}::timestamptz), 0) AS week,
       COALESCE(SUM(units) FILTER (WHERE spent_at >= ${month}::timestamptz), 0) AS month
     FROM budget_spend WHERE account_id = ${accountId} AND spent_at >= ${since}::timestamptz
-    GROUP BY category`.pipe(
-    Effect.flatMap(decodeUsage),
-    Effect.map((rows) => {
-      const usage: { [C in Category]?: { today: number; week: number; month: number } } = {}
-      for (const row of rows) usage[row.category] = { today: row.today, week: row.week, month: row.month }
-      const result: Usage = usage
-      return result
-    }),
-    Effect.orDie
-  )
+    GROUP BY category`
 }
 
-/** Records units spent by the account (by a job, or by the service's own work when `jobId` is null). */
-export const recordSpend = (
-  sql: SqlClient.SqlClient,
-  spend: {
-    readonly accountId: string
-    readonly category: Category
-    readonly units: number
-    readonly jobId: string | null
-    readonly atIso: string
-  }
-): Effect.Effect<void> =>
+const toUsage = (rows: ReadonlyArray<typeof UsageRow.Type>): Usage => {
+  const usage: { [C in Category]?: { today: number; week: number; month: number } } = {}
+  for (const row of rows) usage[row.category] = { today: row.today, week: row.week, month: row.month }
+  return usage
+}
+
+/** The account's usage at `nowMs`, periods taken in its `timezone`. */
+export const usageOf = (sql: SqlClient.SqlClient, accountId: string, timezone: string, nowMs: number) =>
+  usageRows(sql, accountId, timezone, nowMs).pipe(Effect.flatMap(decodeUsage), Effect.map(toUsage), Effect.orDie)
+
+const Budget = Schema.Struct({ overrides: Schema.Array(LimitRow), usage: Schema.Array(UsageRow) })
+const decodeBudgets = Schema.decodeUnknownEffect(Schema.Array(Budget))
+
+/** The account's overrides and its usage at `nowMs` together, in one statement (the Governor plans each job from them). */
+export const budgetOf = (sql: SqlClient.SqlClient, accountId: string, timezone: string, nowMs: number) =>
   sql`
-    INSERT INTO budget_spend (account_id, category, units, job_id, spent_at)
-    VALUES (${spend.accountId}, ${spend.category}, ${spend.units}, ${spend.jobId}, ${spend.atIso}::timestamptz)`.pipe(
-    Effect.asVoid,
+    SELECT
+      (SELECT COALESCE(json_agg(json_build_object(
+          'category', category, 'period', period, 'maxValue', max_value, 'isEnabled', is_enabled)), '[]'::json)
+        FROM account_limits WHERE account_id = ${accountId}) AS overrides,
+      (SELECT COALESCE(json_agg(u), '[]'::json) FROM (${usageRows(sql, accountId, timezone, nowMs)}) u) AS usage`.pipe(
+    Effect.flatMap(decodeBudgets),
+    Effect.map((rows) => ({
+      overrides: rows[0]?.overrides ?? [],
+      usage: toUsage(rows[0]?.usage ?? [])
+    })),
     Effect.orDie
   )
+
+/** A budget spent by an account (by a job, or by the service's own work when `jobId` is null). */
+export interface Spend {
+  readonly accountId: string
+  readonly category: Category
+  readonly units: number
+  readonly jobId: string | null
+  readonly atIso: string
+}
+
+/** Records units spent, in one statement. */
+export const recordSpends = (sql: SqlClient.SqlClient, spends: ReadonlyArray<Spend>): Effect.Effect<void> =>
+  Arr.isReadonlyArrayNonEmpty(spends)
+    ? sql`INSERT INTO budget_spend ${
+      sql.insert(Arr.map(spends, (spend) => ({
+        account_id: spend.accountId,
+        category: spend.category,
+        units: spend.units,
+        job_id: spend.jobId,
+        spent_at: spend.atIso
+      })))
+    }`.pipe(Effect.asVoid, Effect.orDie)
+    : Effect.void
+
+/** Records units spent by the account. */
+export const recordSpend = (sql: SqlClient.SqlClient, spend: Spend): Effect.Effect<void> => recordSpends(sql, [spend])

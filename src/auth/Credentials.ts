@@ -7,13 +7,14 @@
  *
  * @since 1.0.0
  */
-import { PgClient } from "@effect/sql-pg"
-import { Clock, Context, Deferred, Effect, Exit, Latch, Layer, Option, Queue, Request, RequestResolver, Schedule, Schema } from "effect"
+import { Array as Arr, Clock, Context, Deferred, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import * as GroupCommit from "../platform/GroupCommit.ts"
+import { channels, Notices, resumed } from "../platform/Notices.ts"
 import * as RateLimit from "../ratelimit/RateLimit.ts"
 import { hashCredential } from "./Tokens.ts"
 
@@ -42,12 +43,11 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(AdmissionRow))
 const decodeClaimRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ i: Schema.Number, ...AdmissionRow.fields })))
 
 /** One request's claim: the token's hash, the address's bucket, and what its last lease left unused. */
-interface ClaimRequest extends Request.Request<Claimed> {
+interface ClaimRequest {
   readonly hash: string | null
   readonly addressBucket: string
   readonly returned: number
 }
-const ClaimRequest = Request.of<ClaimRequest>()
 
 /** What a claim got, and when. */
 interface Claimed {
@@ -105,16 +105,6 @@ export const leaseSize = 100
  */
 export const leaseMaxAgeMs = 10_000
 
-/**
- * The PostgreSQL notification channel on which servers sharing a database tell
- * each other what to forget: `credential:<id>` (a key was revoked) or
- * `workspace:<id>` (its status changed).
- */
-export const changesChannel = "outreach_credentials"
-
-/** How a server waits before listening again after losing its connection: quickly at first, at most every 5 s. */
-const relisten = Schedule.min([Schedule.exponential("100 millis"), Schedule.spaced("5 seconds")])
-
 const usable = (maxAgeMs: number) => (lease: Lease, nowMs: number): boolean =>
   lease.window === RateLimit.windowOf(nowMs) &&
   (lease.exhausted || (lease.allowance > 0 && nowMs - lease.claimedAt < maxAgeMs && nowMs >= lease.claimedAt))
@@ -140,7 +130,7 @@ export class Credentials extends Context.Service<Credentials, {
 }>()("outreach/Credentials") {
   /** With a lease age of its own (tests, embedders). */
   static readonly layerWith = (options: { readonly leaseMaxAgeMs: number }) =>
-    Layer.effect(Credentials, make(options))
+    Layer.effect(Credentials, make(options)).pipe(Layer.provide(Notices.layer))
 
   /** Leases of at most {@link leaseMaxAgeMs} on a PostgreSQL server; for the minute on the embedded database. */
   static readonly layer = Layer.effect(
@@ -151,7 +141,7 @@ export class Credentials extends Context.Service<Credentials, {
         leaseMaxAgeMs: Option.isNone(config.databaseUrl) ? Number.POSITIVE_INFINITY : leaseMaxAgeMs
       })
     })
-  )
+  ).pipe(Layer.provide(Notices.layer))
 }
 
 const make = (options: { readonly leaseMaxAgeMs: number }) =>
@@ -159,23 +149,19 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       const sql = yield* SqlClient.SqlClient
       const isUsable = usable(options.leaseMaxAgeMs)
 
-      // One claim statement at a time: claims asked for while it runs wait for it and then go
-      // together, so a burst (a new minute, many callers at once) costs a few round trips, not one
-      // each. Each claim is still answered by the statement that counts it.
-      const idle = yield* Latch.make(true)
-
       /**
        * Claims up to {@link leaseSize} requests of each caller's window, resolving the
        * credential on the way (`claim_requests`, migration 0070), for all the pending
        * requests in one round trip. A grant never takes a window past the limit, so all
-       * servers together admit at most the limit per minute.
+       * servers together admit at most the limit per minute. Group-committed: claims asked
+       * for while one runs go together next, so a burst (a new minute, many callers at once)
+       * costs a few round trips, not one each.
        */
-      const claims = RequestResolver.make<ClaimRequest>((entries) =>
+      const claims = GroupCommit.make((requests: Arr.NonEmptyReadonlyArray<ClaimRequest>) =>
         Effect.gen(function*() {
-          yield* idle.close
           const now = yield* Time.now
           const window = RateLimit.windowOf(now.ms)
-          const batch = entries.map(({ request }, i) => ({
+          const batch = requests.map((request, i) => ({
             i,
             hash: request.hash,
             address: request.addressBucket,
@@ -190,15 +176,12 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
             Effect.orDie
           )
           const byPosition = new Map(rows.map(({ i, ...row }) => [i, row]))
-          entries.forEach((entry, i) =>
-            entry.completeUnsafe(Exit.succeed({ window, claimedAt: now.ms, row: byPosition.get(i) }))
-          )
-        }).pipe(Effect.ensuring(idle.open))
-      ).pipe(RequestResolver.setDelayEffect(Effect.andThen(Effect.yieldNow, idle.await)))
+          return requests.map((_, i): Claimed => ({ window, claimedAt: now.ms, row: byPosition.get(i) }))
+        }), { max: 1000 })
 
       const claim = (hash: string | null, clientAddress: string, returned: number) =>
         Effect.map(
-          Effect.request(ClaimRequest({ hash, addressBucket: `address:${clientAddress}`, returned }), claims),
+          claims.submit({ hash, addressBucket: `address:${clientAddress}`, returned }),
           ({ window, claimedAt, row }): Lease => ({
             window,
             claimedAt,
@@ -303,42 +286,26 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       }
 
       /**
-       * On a PostgreSQL server other servers hold leases too: changes go to them by notification,
-       * and theirs come here (this server's own come back as well; applying one twice is harmless).
-       * The listener confirms LISTEN before the service starts; when its connection fails, every
-       * lease is dropped (a notification may have been missed) and it listens again.
-       * It runs on live time: a test clock standing still must not stop it. Returns how to announce.
+       * Other servers hold leases too: changes go to them as notices (`platform/Notices.ts`), and theirs
+       * come here (this server's own come back as well; applying one twice is harmless). Every channel
+       * is heard before the service starts; when a server could not listen for a while, every lease is
+       * dropped (a notice may have been missed).
        */
-      const listen = (pg: PgClient.PgClient) =>
-        Effect.gen(function*() {
-          const listening = yield* Latch.make(false)
-          yield* Effect.scoped(Effect.gen(function*() {
-            const notifications = yield* pg.listen(changesChannel)
+      const notices = yield* Notices
+      yield* notices.listen(channels.credentials).pipe(
+        Stream.runForEach((notice) =>
+          Effect.sync(() => {
+            if (notice !== resumed) return applyChange(notice)
             changes++
             leases.clear()
-            yield* listening.open
-            return yield* Effect.forever(Effect.map(Queue.take(notifications), (n) => applyChange(n.payload)))
-          })).pipe(
-            Effect.tapError((error) => Effect.logWarning("lost the credential notifications; listening again", error)),
-            Effect.retry(relisten),
-            Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
-            Effect.forkScoped
-          )
-          yield* listening.await
-          return (change: string) =>
-            pg.notify(changesChannel, change).pipe(
-              Effect.catch((error) =>
-                Effect.logWarning("other servers were not told; they drop their leases within the backstop age", error)
-                  .pipe(Effect.annotateLogs({ change }))
-              )
-            )
-        })
-      const pg = yield* Effect.serviceOption(PgClient.PgClient)
-      const announce = Option.isSome(pg) ? yield* listen(pg.value) : (_change: string) => Effect.void
+          })
+        ),
+        Effect.forkScoped
+      )
 
       const change = (kind: "credential" | "workspace", id: string) => {
         const message = `${kind}:${id}`
-        return Effect.andThen(Effect.sync(() => applyChange(message)), announce(message))
+        return Effect.andThen(Effect.sync(() => applyChange(message)), notices.publish(channels.credentials, message))
       }
 
       const resolve = Effect.fn("Credentials.resolve")(function*(token: string) {

@@ -21,3 +21,8 @@ export const toIso = (ms: number): string => new Date(ms).toISOString()
  */
 export const liveSleep = (duration: Duration.Input): Effect.Effect<void> =>
   Effect.sleep(duration).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()))
+
+/** Now in real time (epoch ms), whatever the service's clock: how long something was kept, say. */
+export const liveNow: Effect.Effect<number> = Clock.currentTimeMillis.pipe(
+  Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+)

@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import * as Time from "../domain/Time.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
@@ -50,6 +50,10 @@ const encodeData = (event: NewEvent): Effect.Effect<unknown> =>
 export class Outbox extends Context.Service<Outbox, {
   /** Records events; call it inside the transaction of the change they report. */
   readonly append: (workspaceId: string, events: ReadonlyArray<NewEvent>) => Effect.Effect<void>
+  /** Records events of any workspaces, in this order, in one statement; inside the transaction of their changes. */
+  readonly appendAll: (
+    events: ReadonlyArray<{ readonly workspaceId: string; readonly event: NewEvent }>
+  ) => Effect.Effect<void>
   /** Events of a workspace in the order they happened (oldest first), optionally of one type. */
   readonly list: (workspaceId: string, options?: { readonly type?: EventType }) => Effect.Effect<
     ReadonlyArray<RecordedEvent>
@@ -69,17 +73,22 @@ export class Outbox extends Context.Service<Outbox, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const append = Effect.fn("Outbox.append")(function*(workspaceId: string, events: ReadonlyArray<NewEvent>) {
-        if (events.length === 0) return
+      const appendAll = Effect.fn("Outbox.appendAll")(function*(
+        events: ReadonlyArray<{ readonly workspaceId: string; readonly event: NewEvent }>
+      ) {
+        if (!Arr.isReadonlyArrayNonEmpty(events)) return
         const now = yield* Time.now
-        for (const event of events) {
-          const data = yield* encodeData(event)
-          yield* sql`
-            INSERT INTO outbox_events (id, workspace_id, type, data, created_at)
-            VALUES (${crypto.randomUUID()}, ${workspaceId}, ${event.type}, ${JSON.stringify(data)}::jsonb,
-                    ${now.iso}::timestamptz)`.pipe(Effect.orDie)
-        }
+        const rows = yield* Effect.forEach(events, ({ event, workspaceId }) =>
+          Effect.map(encodeData(event), (data) =>
+            sql`(${crypto.randomUUID()}::uuid, ${workspaceId}::uuid, ${event.type}, ${JSON.stringify(data)}::jsonb,
+                 ${now.iso}::timestamptz)`))
+        // One statement; the events take their places (seq) in the order given.
+        yield* sql`
+          INSERT INTO outbox_events (id, workspace_id, type, data, created_at) VALUES ${sql.csv(rows)}`.pipe(Effect.orDie)
       })
+
+      const append = (workspaceId: string, events: ReadonlyArray<NewEvent>) =>
+        appendAll(events.map((event) => ({ workspaceId, event })))
 
       const list = Effect.fn("Outbox.list")((workspaceId: string, options?: { readonly type?: EventType }) =>
         sql`
@@ -130,7 +139,7 @@ export class Outbox extends Context.Service<Outbox, {
           FROM outbox_events WHERE seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`
           .pipe(Effect.flatMap(decodeFanOutEvents), Effect.orDie)
 
-      return Outbox.of({ append, list, anyAfter, writerHorizon, fanOutBatch })
+      return Outbox.of({ append, appendAll, list, anyAfter, writerHorizon, fanOutBatch })
     })
   )
 }

@@ -24,37 +24,21 @@
  * @since 1.0.0
  */
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Queue, Random, Semaphore } from "effect"
-import { Entity, EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
+import { Entity, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { AccountEntity } from "./AccountEntity.ts"
-import { accountFacts, type PlanRow } from "./AccountFacts.ts"
+import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
+import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
 import { pacingGap, planJob } from "./Plan.ts"
-
-/** Tuning of the Governor; override with `Layer.succeed(GovernorSettings, {...})`. */
-export interface GovernorSettings {
-  /** Reads running at once in this process, over all accounts. */
-  readonly readConcurrency: number
-  /** How long a message to an account's owner is retried (the owner may be moving) before it is left to the takeover. */
-  readonly sendTimeout: Duration.Duration
-  /** How often a runner looks for accounts of its shards with open work and no actor (real time). */
-  readonly sweepEvery: Duration.Duration
-  /** Accounts a takeover wakes a second, at most. */
-  readonly takeoverBatch: number
-  /** A takeover wakes no more accounts while this many are in memory on this runner. */
-  readonly takeoverResident: number
-}
-
-export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
-  defaultValue: () => ({ readConcurrency: 16, sendTimeout: Duration.seconds(60), sweepEvery: Duration.seconds(30), takeoverBatch: 500, takeoverResident: 5_000 })
-})
+import * as Takeover from "./Takeover.ts"
 
 const interrupted: JobFailure = {
   type: "interrupted",
@@ -69,10 +53,27 @@ const removed: JobFailure = {
   next: "Connect the account again and create the job anew."
 }
 
-/** An account's actor on this runner: its wake-ups and the fibers of its reads. */
+/**
+ * An account's actor on this runner: its wake-ups, the fibers of its reads, and what it knows of its
+ * queue. The owner is the only runner that starts the account's jobs, so after one look at the
+ * database it keeps its writes in memory, and looks again only when told its queue changed.
+ */
 interface Actor {
   readonly mailbox: Queue.Queue<true>
-  readonly reads: FiberSet.FiberSet
+  /** The fibers of its reads (running, or waiting for their turn). */
+  readonly fibers: FiberSet.FiberSet
+  /** How many of those there are. */
+  reads: number
+  /** Its writes not started (queued or scheduled), oldest first, as last read. */
+  writes: Array<JobRow>
+  /** The queue changed since it was read (a new write, an approval, a cancellation). */
+  stale: boolean
+  /** Reads waiting for the account to change, with no end of their own. */
+  readonly parked: Set<string>
+  /** Whether its entity is kept in memory (it has open work). */
+  kept: boolean
+  /** What it read of its account for planning, and until when (real time, epoch ms) it goes by it. */
+  facts: { readonly loaded: LoadedFacts; readonly until: number } | undefined
 }
 
 export class Governor extends Context.Service<Governor, {
@@ -116,17 +117,15 @@ export class Governor extends Context.Service<Governor, {
       const readPermits = yield* Semaphore.make(settings.readConcurrency)
       const approvalWake = yield* Queue.sliding<true>(1)
 
-      const log = (job: JobRow, message: string) =>
-        Effect.logWarning(message).pipe(Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind }))
+      const aboutJob = (job: JobRow) => Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
+      const log = (job: JobRow, message: string) => Effect.logWarning(message).pipe(aboutJob(job))
 
       const finish = (job: JobRow, ending: Parameters<typeof store.finish>[1], from: Parameters<typeof store.finish>[2]) =>
         Effect.gen(function*() {
           const done = yield* store.finish(job, ending, from)
           if (done !== undefined) {
             yield* watch.finished(job.id)
-            yield* Effect.logInfo(`job ${done.status}`).pipe(
-              Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
-            )
+            yield* Effect.logInfo(`job ${done.status}`).pipe(aboutJob(job))
           }
         })
 
@@ -137,12 +136,16 @@ export class Governor extends Context.Service<Governor, {
        * Starts a job the plan let through, runs it, records the ending. A write is not interrupted once
        * claimed: a runner handing its accounts over (a rolling restart) lets it finish first.
        */
-      const start = (job: JobRow, row: PlanRow) =>
+      const start = (actor: Actor, job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
           if (!(yield* store.claim(job))) return false
           const outcome = yield* executor.run(job, row)
           // Every write that was attempted spaces the next one, whatever its outcome.
           const writesNotBefore = job.isWrite ? yield* nextWriteAt : null
+          // What the actor knows of its account counts this job's spend and gate at once.
+          if (actor.facts !== undefined) {
+            actor.facts = { ...actor.facts, loaded: afterJob(actor.facts.loaded, outcome._tag === "Completed" ? outcome.spend : null, writesNotBefore) }
+          }
           yield* finish(
             job,
             outcome._tag === "Completed"
@@ -170,12 +173,27 @@ export class Governor extends Context.Service<Governor, {
         finish(job, { _tag: "Failed", error, writesNotBefore: null }, runnableStatuses)
 
       /**
+       * The account's facts now: read from the database at most every `factsFor` (real time), or when the
+       * account changed or its local day turned; in between, the actor counts its own jobs into them.
+       */
+      const factsOf = (actor: Actor, accountId: string) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          const live = yield* Time.liveNow
+          const kept = actor.facts
+          if (kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms)) return factsAt(kept.loaded, now.ms)
+          const loaded = yield* loadFacts(sql, accountId, now.ms)
+          actor.facts = loaded === undefined ? undefined : { loaded, until: live + Duration.toMillis(settings.factsFor) }
+          return loaded === undefined ? undefined : factsAt(loaded, now.ms)
+        })
+
+      /**
        * Plans a job that has not started from its account's state now. A refusal fails it and a wait is
        * recorded on it here; what is left to the caller is starting it, or sleeping until the wait's end.
        */
-      const decide = (job: JobRow) =>
+      const decide = (actor: Actor, job: JobRow) =>
         Effect.gen(function*() {
-          const current = yield* accountFacts(sql, job.accountId)
+          const current = yield* factsOf(actor, job.accountId)
           if (current === undefined) {
             yield* failUnstarted(job, removed)
             return { _tag: "Done" } as const
@@ -198,41 +216,56 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /** Runs (or parks) one read of an account owned here; reads never queue behind writes. */
-      const runRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
+      const runRead = (actor: Actor, jobId: string, known: JobRow | undefined): Effect.Effect<void> =>
         Effect.gen(function*() {
-          const job = yield* store.byId(jobId)
+          const job = known ?? (yield* store.byId(jobId))
           if (job === undefined || !runnableStatuses.includes(job.status)) return
-          const decision = yield* decide(job)
-          if (decision._tag === "Run") {
-            yield* start(job, decision.row)
-            // The actor looks again: with no work left its account may leave memory.
-            return yield* Queue.offer(actor.mailbox, true)
-          }
+          const decision = yield* decide(actor, job)
+          if (decision._tag === "Run") return yield* Effect.asVoid(start(actor, job, decision.row))
           // A wait without an end lasts until the account changes (a `Changed` message retries it).
+          if (decision._tag === "Wait" && decision.until === null) actor.parked.add(job.id)
           if (decision._tag === "Wait" && decision.until !== null) {
             const delay = Math.max(0, decision.until - decision.nowMs)
-            yield* FiberSet.run(actor.reads, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(actor, job.id)))
+            yield* busyWith(actor, Effect.andThen(Effect.sleep(Duration.millis(delay)), submitRead(actor, job.id)))
           }
         }).pipe(
           Semaphore.withPermits(readPermits, 1),
           Effect.catchCause((cause) => Effect.logError("read job crashed", cause))
         )
 
-      const readsStarting = new Set<string>()
-      const submitRead = (actor: Actor, jobId: string): Effect.Effect<void> =>
+      /**
+       * Runs `work` (a read, or a read's wait for its turn) beside the account's writes, counted as the
+       * account's open work; when it ends the actor looks again, so an account with nothing left may leave memory.
+       */
+      const busyWith = (actor: Actor, work: Effect.Effect<void>) =>
         Effect.suspend(() => {
-          if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
-          readsStarting.add(jobId)
+          actor.reads++
           return Effect.asVoid(FiberSet.run(
-            actor.reads,
-            runRead(actor, jobId).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId))))
+            actor.fibers,
+            work.pipe(Effect.ensuring(Effect.suspend(() => {
+              actor.reads--
+              return Queue.offer(actor.mailbox, true)
+            })))
           ))
         })
 
-      /** Gives every read of the account that has not started a run (an account change, a takeover). */
-      const retryReads = (accountId: string, actor: Actor) =>
-        Effect.flatMap(store.openReads(accountId), (open) =>
-          Effect.forEach(open, (job) => submitRead(actor, job.id), { discard: true }))
+      const readsStarting = new Set<string>()
+      /** Gives a read a run; `known`: its row as just read (else it is read first). */
+      const submitRead = (actor: Actor, jobId: string, known?: JobRow): Effect.Effect<void> =>
+        Effect.suspend(() => {
+          if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
+          readsStarting.add(jobId)
+          return busyWith(actor, runRead(actor, jobId, known).pipe(Effect.ensuring(Effect.sync(() => readsStarting.delete(jobId)))))
+        })
+
+      /** Gives these reads of the account (not started yet) a run: at activation, and when the account changed. */
+      const retryReads = (actor: Actor, reads: ReadonlyArray<JobRow>) =>
+        Effect.forEach(reads, (job) => {
+          actor.parked.delete(job.id)
+          return submitRead(actor, job.id, job)
+        }, { discard: true })
+
+      const isOpenRead = (job: JobRow) => !job.isWrite && runnableStatuses.includes(job.status)
 
       /** A write a dead process left running: settled by what the network knows of it, never sent twice. */
       const settleWrite = (job: JobRow) =>
@@ -253,12 +286,16 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /**
-       * Settles the account's running jobs that no fiber here runs: this runner owns the account, so they
-       * belong to a process that died (or to this runner's previous life). Returns how many it settled.
+       * Reads the account's open work again: its writes not started, in memory from now on; and settles its
+       * running jobs that no fiber here runs: this runner owns the account, so they belong to a process that
+       * died (or to this runner's previous life). Returns the open reads and how many jobs it settled.
        */
-      const settleLeftovers = (accountId: string, actor: Actor) =>
+      const look = (actor: Actor, accountId: string) =>
         Effect.gen(function*() {
-          const left = (yield* store.runningOf(accountId)).filter((job) => !inFlight.has(job.id))
+          actor.stale = false
+          const open = yield* store.openOf(accountId)
+          actor.writes = open.filter((job) => job.isWrite && runnableStatuses.includes(job.status))
+          const left = open.filter((job) => job.status === "running" && !inFlight.has(job.id))
           for (const job of left) {
             if (job.isWrite) {
               yield* settleWrite(job)
@@ -268,40 +305,45 @@ export class Governor extends Context.Service<Governor, {
               yield* submitRead(actor, job.id)
             }
           }
-          return left.length
+          if (left.some((job) => job.isWrite)) actor.stale = true
+          return { reads: open.filter(isOpenRead), settled: left.length }
         })
 
       /** Keeps the account's entity in memory while it has open work; lets it go when it has none. */
-      const keepAlive = (accountId: string, kept: { value: boolean }) =>
+      const keepAlive = (actor: Actor) =>
         Effect.gen(function*() {
-          const open = yield* store.hasOpenWork(accountId)
-          if (open === kept.value) return
-          kept.value = open
+          const open = actor.writes.length > 0 || actor.parked.size > 0 || actor.reads > 0
+          if (open === actor.kept) return
+          actor.kept = open
           yield* Entity.keepAlive(open)
         })
 
       /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
-      const step = (accountId: string, actor: Actor, kept: { value: boolean }) =>
+      const step = (accountId: string, actor: Actor) =>
         Effect.gen(function*() {
-          const job = yield* store.headWrite(accountId)
+          if (actor.stale) yield* look(actor, accountId)
+          const job = actor.writes[0]
+          yield* keepAlive(actor)
           if (job === undefined) {
-            yield* keepAlive(accountId, kept)
             waiting.count++
             return yield* idle(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
           }
-          if (!kept.value) yield* keepAlive(accountId, kept)
-          const decision = yield* decide(job)
+          const decision = yield* decide(actor, job)
           switch (decision._tag) {
             case "Run": {
-              if (yield* start(job, decision.row)) return
+              if (yield* start(actor, job, decision.row)) {
+                actor.writes.shift()
+                return
+              }
               // The write slot is taken by a write no fiber here runs (a dead process's): settle it, then look again.
-              if ((yield* settleLeftovers(accountId, actor)) > 0) return
+              if ((yield* look(actor, accountId)).settled > 0) return
               // Or the pacing gate moved meanwhile: look again shortly.
               return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.seconds(1)))
             }
             case "Wait":
               return yield* idle(actor, decision.until)
             case "Done":
+              actor.writes.shift()
               return
           }
         })
@@ -309,13 +351,13 @@ export class Governor extends Context.Service<Governor, {
       /** The account's actor: settles what a previous owner left, retries its reads, then runs its writes. */
       const actorLoop = (accountId: string, actor: Actor) =>
         Effect.gen(function*() {
-          const kept = { value: false }
-          yield* settleLeftovers(accountId, actor)
-          yield* retryReads(accountId, actor)
-          yield* step(accountId, actor, kept).pipe(
-            // Supervision: a crash is logged and the account's actor goes on a little later.
+          const { reads } = yield* look(actor, accountId)
+          yield* retryReads(actor, reads)
+          yield* step(accountId, actor).pipe(
+            // Supervision: a crash is logged and the account's actor goes on a little later, looking again.
             Effect.catchCause((cause) =>
               Effect.logError("governor step crashed; retrying in 5 seconds", cause).pipe(
+                Effect.andThen(Effect.sync(() => actor.stale = true)),
                 Effect.andThen(Effect.sleep(Duration.seconds(5)))
               )
             ),
@@ -330,14 +372,30 @@ export class Governor extends Context.Service<Governor, {
         Effect.gen(function*() {
           const address = yield* Entity.CurrentAddress
           const accountId = address.entityId
-          const actor: Actor = { mailbox: yield* Queue.sliding<true>(1), reads: yield* FiberSet.make() }
+          const actor: Actor = {
+            mailbox: yield* Queue.sliding<true>(1),
+            fibers: yield* FiberSet.make(),
+            reads: 0,
+            writes: [],
+            stale: false,
+            parked: new Set(),
+            kept: false,
+            facts: undefined
+          }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
           yield* Effect.forkScoped(onServiceTime(actorLoop(accountId, actor)))
-          const wake = Effect.asVoid(Queue.offer(actor.mailbox, true))
+          const wake = Effect.suspend(() => {
+            actor.stale = true
+            return Effect.asVoid(Queue.offer(actor.mailbox, true))
+          })
           return AccountEntity.of({
             Wake: () => wake,
-            Changed: () => onServiceTime(Effect.andThen(wake, retryReads(accountId, actor))),
+            Changed: () =>
+              onServiceTime(Effect.andThen(
+                Effect.andThen(Effect.sync(() => actor.facts = undefined), wake),
+                Effect.flatMap(store.openOf(accountId), (open) => retryReads(actor, open.filter(isOpenRead)))
+              )),
             Read: ({ payload }) => onServiceTime(submitRead(actor, payload.jobId))
           })
         }),
@@ -358,51 +416,7 @@ export class Governor extends Context.Service<Governor, {
 
       const wake = (accountId: string) => send(accountId, (account) => account.Wake(undefined, { discard: true }))
 
-      /**
-       * Takes over the accounts of shards this runner acquires (at start, and from a dead runner): each
-       * one with open work is woken, so its actor settles what the previous owner left and goes on.
-       * Shard ownership is looked at in memory every second; the database only when it grew. And every
-       * `sweepEvery`, a safety net: an account with open work whose actor is not here is woken too (its
-       * job was committed by a server that died before its message left).
-       */
-      const owned = new Set<number>()
-      const toWake = new Set<string>()
-      let ticks = 0
-      const takeOver = Effect.gen(function*() {
-        const acquired: Array<number> = []
-        for (let id = 1; id <= cluster.shardsPerGroup; id++) {
-          const mine = sharding.hasShardId(ShardId.make("default", id))
-          if (mine && !owned.has(id)) acquired.push(id)
-          if (mine) owned.add(id)
-          else owned.delete(id)
-        }
-        // One look a second: the sweep's turn comes every `sweepEvery` seconds.
-        const sweep = ticks++ % Math.max(1, Math.round(Duration.toSeconds(settings.sweepEvery))) === 0
-        if (acquired.length > 0 || sweep) {
-          const taken = new Set(sweep ? owned : acquired)
-          const accounts = (yield* store.accountsWithOpenWork).filter((accountId) =>
-            !actors.has(accountId) && taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
-          )
-          for (const accountId of accounts) toWake.add(accountId)
-          if (accounts.length > 0) {
-            yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
-              Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
-            )
-          }
-        }
-        // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here: taking
-        // 30,000 accounts with work over at once brought them all into memory together (2.5 GB a runner).
-        const room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - actors.size))
-        const batch = [...toWake].slice(0, room)
-        for (const accountId of batch) toWake.delete(accountId)
-        yield* Effect.forEach(batch.filter((accountId) => !actors.has(accountId)), wake, { discard: true })
-      })
-      yield* takeOver.pipe(
-        Effect.andThen(Time.liveSleep(Duration.seconds(1))),
-        Effect.catchCause((cause) => Effect.logError("governor takeover failed", cause)),
-        Effect.forever,
-        Effect.forkScoped
-      )
+      yield* Takeover.run({ residents: actors, wake, openWork: store.accountsWithOpenWork })
 
       /**
        * Expires approvals as their 72 hours end: sleeps on the Clock until the next one is due, or until one

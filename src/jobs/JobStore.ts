@@ -7,16 +7,18 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { recordSpend } from "../accounts/Budgets.ts"
+import { recordSpends } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import type { NewEvent } from "../domain/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { completeJob } from "../people/Completions.ts"
 import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
+import * as GroupCommit from "../platform/GroupCommit.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
@@ -60,6 +62,12 @@ export interface JobFilters {
 
 const failureJson = (error: JobFailure) => JSON.stringify(error)
 
+/** A job to finish, and how it ended. */
+interface Finishing {
+  readonly job: JobRow
+  readonly ending: Ending
+}
+
 
 /** Open jobs of one status and kind, counted. */
 export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.String, count: BigIntNumber })
@@ -81,10 +89,8 @@ export class JobStore extends Context.Service<JobStore, {
   readonly list: (workspaceId: string, filters: JobFilters) => Effect.Effect<ReadonlyArray<JobRow>>
   /** The kind and status of each of these jobs, by id (one query for them all); a job not found is left out. */
   readonly statesOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, JobState>>
-  /** The account's oldest write that is queued or scheduled: the head of its queue. */
-  readonly headWrite: (accountId: string) => Effect.Effect<JobRow | undefined>
-  /** Reads not started yet, of one account or of all. */
-  readonly openReads: (accountId?: string) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** The account's work not finished (queued, scheduled or running; reads and writes), oldest first. */
+  readonly openOf: (accountId: string) => Effect.Effect<ReadonlyArray<JobRow>>
   /** Accounts with work not finished (queued, scheduled or running). */
   readonly accountsWithOpenWork: Effect.Effect<ReadonlyArray<string>>
   /** Records why a job waits; with `until` it is `scheduled` with that `eta`, else `queued`. */
@@ -105,10 +111,6 @@ export class JobStore extends Context.Service<JobStore, {
   readonly cancel: (workspaceId: string, id: string, error: JobFailure) => Effect.Effect<JobRow | undefined>
   /** Cancels every job of the account that has not started (the account was removed). */
   readonly cancelOpenOf: (accountId: string, error: JobFailure) => Effect.Effect<ReadonlyArray<JobRow>>
-  /** The account's running jobs (the Governor settles those no fiber of its process runs). */
-  readonly runningOf: (accountId: string) => Effect.Effect<ReadonlyArray<JobRow>>
-  /** Whether the account has work not finished (queued, scheduled or running, reads included). */
-  readonly hasOpenWork: (accountId: string) => Effect.Effect<boolean>
   /** Puts an interrupted read back in the queue. */
   readonly requeue: (id: string) => Effect.Effect<void>
   /** Queues a job awaiting approval, with the input it was approved with (encoded). */
@@ -151,46 +153,46 @@ export class JobStore extends Context.Service<JobStore, {
         rows(sql`SELECT ${select} FROM jobs j WHERE j.id = ${id}`).pipe(Effect.map((found) => found[0]))
 
       /** The job's event, unless the service did it on its own. */
-      const announce = (row: JobRow) => {
-        if (row.origin !== "api") return Effect.void
+      const eventOf = (row: JobRow): ReadonlyArray<{ readonly workspaceId: string; readonly event: NewEvent }> => {
+        if (row.origin !== "api") return []
         const error = row.error === null ? null : errorFields(row.error)
-        return row.status === "completed"
-          ? outbox.append(row.workspaceId, [{
-            type: "job.completed",
-            data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, result: row.result, error }
-          }])
-          : outbox.append(row.workspaceId, [{
-            type: "job.failed",
-            data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, error }
-          }])
+        return [{
+          workspaceId: row.workspaceId,
+          event: row.status === "completed"
+            ? {
+              type: "job.completed",
+              data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, result: row.result, error }
+            }
+            : { type: "job.failed", data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, error } }
+        }]
       }
 
       const create = Effect.fn("JobStore.create")(function*(job: NewJob) {
         const now = yield* Time.now
         const id = crypto.randomUUID()
         const approvalId = job.approval === null ? null : crypto.randomUUID()
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
-            INSERT INTO jobs (id, workspace_id, account_id, kind, is_write, origin, status, input, approval_id, created_at)
-            VALUES (${id}, ${job.workspaceId}, ${job.accountId}, ${job.kind}, ${job.isWrite}, ${job.origin},
-                    ${job.approval === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
-                    ${approvalId}, ${now.iso}::timestamptz)`
-          if (job.approval !== null && approvalId !== null) {
-            yield* approvals.insertPending({
+        const insert = rows(sql`
+          INSERT INTO jobs AS j (id, workspace_id, account_id, kind, is_write, origin, status, input, approval_id, created_at)
+          VALUES (${id}, ${job.workspaceId}, ${job.accountId}, ${job.kind}, ${job.isWrite}, ${job.origin},
+                  ${job.approval === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
+                  ${approvalId}, ${now.iso}::timestamptz)
+          RETURNING ${select}`)
+        const inserted = job.approval === null || approvalId === null
+          ? yield* insert
+          : yield* sql.withTransaction(Effect.tap(insert, () =>
+            approvals.insertPending({
               id: approvalId,
               workspaceId: job.workspaceId,
               accountId: job.accountId,
               jobId: id,
               kind: job.kind,
-              target: job.approval.target,
-              text: job.approval.text,
+              target: job.approval?.target ?? null,
+              text: job.approval?.text ?? null,
               createdIso: now.iso,
-              expiresAt: job.approval.expiresAt
-            })
-          }
-        })).pipe(Effect.orDie)
-        const row = yield* byId(id)
-        if (row === undefined) return yield* Effect.die(new Error(`job ${id} vanished after insert`))
+              expiresAt: job.approval?.expiresAt ?? now.ms
+            }))).pipe(Effect.orDie)
+        const row = inserted[0]
+        if (row === undefined) return yield* Effect.die(new Error(`job ${id} was not inserted`))
         return row
       })
 
@@ -217,17 +219,10 @@ export class JobStore extends Context.Service<JobStore, {
           Effect.orDie
         )
 
-      const headWrite = (accountId: string) =>
+      const openOf = (accountId: string) =>
         rows(sql`
           SELECT ${select} FROM jobs j
-          WHERE j.account_id = ${accountId} AND j.is_write AND ${sql.in("j.status", runnable)}
-          ORDER BY j.seq LIMIT 1`).pipe(Effect.map((found) => found[0]))
-
-      const openReads = (accountId?: string) =>
-        rows(sql`
-          SELECT ${select} FROM jobs j
-          WHERE NOT j.is_write AND ${sql.in("j.status", runnable)}
-            ${accountId === undefined ? sql`` : sql`AND j.account_id = ${accountId}`}
+          WHERE j.account_id = ${accountId} AND j.status IN ('queued', 'scheduled', 'running')
           ORDER BY j.seq`)
 
       const accountsWithOpenWork = sql<{ id: string }>`
@@ -244,70 +239,111 @@ export class JobStore extends Context.Service<JobStore, {
           WHERE id = ${id} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
       }
 
-      const claim = Effect.fn("JobStore.claim")(function*(job: JobRow) {
-        const now = yield* Time.now
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          // The account lock makes "one write at a time" hold across servers too.
-          const account = yield* accounts.lockWriteGate(job.accountId)
-          if (account === undefined) return false
-          if (job.isWrite) {
-            const gate = account.writesNotBefore
-            if (gate !== null && gate > now.ms) return false
-            const busy = yield* sql`
-              SELECT 1 FROM jobs WHERE account_id = ${job.accountId} AND is_write AND status = 'running' LIMIT 1`
-            if (busy.length > 0) return false
-          }
-          const started = yield* sql`
-            UPDATE jobs SET status = 'running', started_at = ${now.iso}::timestamptz,
-              attempt_started_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-            WHERE id = ${job.id} AND ${sql.in("status", runnable)} RETURNING id`
-          return started.length > 0
-        })).pipe(Effect.orDie)
-      })
-
-      const finish = Effect.fn("JobStore.finish")(function*(
-        job: JobRow,
-        ending: Ending,
-        from: ReadonlyArray<JobStatus>
-      ) {
-        const now = yield* Time.now
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const updated = ending._tag === "Completed"
-            ? yield* sql`
-              UPDATE jobs SET status = 'completed', result = ${JSON.stringify(ending.result)}::jsonb,
-                finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-              WHERE id = ${job.id} AND ${sql.in("status", [...from])} RETURNING id`
-            : yield* sql`
-              UPDATE jobs SET status = ${ending.error.type === "cancelled" ? "cancelled" : "failed"},
-                error = ${failureJson(ending.error)}::jsonb,
-                finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-              WHERE id = ${job.id} AND ${sql.in("status", [...from])} RETURNING id`
-          if (updated.length === 0) return undefined
-          if (ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0) {
-            yield* recordSpend(sql, {
-              accountId: job.accountId,
-              category: ending.spend.category,
-              units: ending.spend.units,
-              jobId: job.id,
-              atIso: now.iso
+      /**
+       * Starts jobs, many at once: one transaction locks their accounts (one write of an account at a time,
+       * across servers), leaves out writes whose pacing gate has not passed, and starts the rest in one
+       * statement guarded by their status and by no other write of the account running.
+       */
+      const claimAll = (jobs: Arr.NonEmptyReadonlyArray<JobRow>) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const gates = yield* accounts.lockWriteGates(jobs.map((job) => job.accountId))
+            const writing = new Set<string>()
+            const eligible = jobs.filter((job) => {
+              const gate = gates.get(job.accountId)
+              if (gate === undefined) return false
+              if (!job.isWrite) return true
+              if ((gate.writesNotBefore !== null && gate.writesNotBefore > now.ms) || writing.has(job.accountId)) return false
+              writing.add(job.accountId)
+              return true
             })
+            if (eligible.length === 0) return jobs.map(() => false)
+            const started = yield* sql<{ readonly id: string }>`
+              UPDATE jobs AS j SET status = 'running', started_at = ${now.iso}::timestamptz,
+                attempt_started_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+              WHERE ${sql.in("j.id", eligible.map((job) => job.id))} AND ${sql.in("j.status", runnable)}
+                AND (NOT j.is_write OR NOT EXISTS (
+                  SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
+              RETURNING j.id::text AS id`
+            const ids = new Set(started.map((row) => row.id))
+            return jobs.map((job) => ids.has(job.id))
+          })).pipe(Effect.orDie)
+        })
+      const claims = GroupCommit.make(claimAll, { max: 500 })
+
+      /**
+       * Finishes jobs, many at once, in one transaction: the jobs (each guarded by the statuses it may move
+       * from), their spend, their commands' completion effects, the accounts' pacing gates, a cancelled job's
+       * approval, and the jobs' events. Each answer is the job's row when this call finished it.
+       */
+      const finishAll = (from: ReadonlyArray<JobStatus>) => (items: Arr.NonEmptyReadonlyArray<Finishing>) =>
+        Effect.gen(function*() {
+          const now = yield* Time.now
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const values = items.map(({ ending, job }) =>
+              ending._tag === "Completed"
+                ? sql`(${job.id}::uuid, ${"completed"}, ${JSON.stringify(ending.result)}::jsonb, ${null}::jsonb)`
+                : sql`(${job.id}::uuid, ${ending.error.type === "cancelled" ? "cancelled" : "failed"}, ${null}::jsonb,
+                       ${failureJson(ending.error)}::jsonb)`
+            )
+            const updated = yield* rows(sql`
+              UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
+                finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+              FROM (VALUES ${sql.csv(values)}) AS v(id, status, result, error)
+              WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
+              RETURNING ${select}`)
+            const finished = new Map(updated.map((row) => [row.id, row]))
+            // A job named twice in one batch is finished by the first.
+            const answers = items.map(({ job }) => {
+              const row = finished.get(job.id)
+              finished.delete(job.id)
+              return row
+            })
+            const done = items.flatMap((item, index) => {
+              const row = answers[index]
+              return row === undefined ? [] : [{ ...item, row }]
+            })
+            yield* recordSpends(
+              sql,
+              done.flatMap(({ ending, job }) =>
+                ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0
+                  ? [{ accountId: job.accountId, category: ending.spend.category, units: ending.spend.units, jobId: job.id, atIso: now.iso }]
+                  : []
+              )
+            )
+            // The commands' completion effects (a connect's invitation, the person touched), then each job's
+            // link to that person: a job the Executor linked before it ran keeps its link.
+            for (const { ending, job } of done) {
+              if (ending._tag !== "Completed") continue
+              const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
+              if (personId !== undefined) yield* linkPerson(job.id, personId, "keep")
+            }
+            yield* accounts.setWriteGates(done.flatMap(({ ending, job }) =>
+              ending.writesNotBefore === null ? [] : [{ id: job.accountId, atMs: ending.writesNotBefore }]
+            ))
+            // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
+            for (const { ending, job } of done) {
+              if (ending._tag === "Failed" && ending.error.type === "cancelled") {
+                yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
+              }
+            }
+            yield* outbox.appendAll(done.flatMap(({ row }) => eventOf(row)))
+            return answers
+          })).pipe(Effect.orDie)
+        })
+      const finishing = new Map<string, GroupCommit.GroupCommit<Finishing, JobRow | undefined>>()
+      /** Finishes one job from one of `from`, in the next batch finishing from the same statuses. */
+      const finish = (job: JobRow, ending: Ending, from: ReadonlyArray<JobStatus>) =>
+        Effect.suspend(() => {
+          const key = [...from].sort().join(",")
+          let batches = finishing.get(key)
+          if (batches === undefined) {
+            batches = GroupCommit.make(finishAll(from), { max: 500 })
+            finishing.set(key, batches)
           }
-          // The command's completion effects (a connect's invitation, the person touched), then the job's link
-          // to that person: a job the Executor linked before it ran keeps its link.
-          if (ending._tag === "Completed") {
-            const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
-            if (personId !== undefined) yield* linkPerson(job.id, personId, "keep")
-          }
-          if (ending.writesNotBefore !== null) yield* accounts.setWriteGate(job.accountId, ending.writesNotBefore)
-          // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
-          if (ending._tag === "Failed" && ending.error.type === "cancelled") {
-            yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
-          }
-          const finished = yield* byId(job.id)
-          if (finished !== undefined) yield* announce(finished)
-          return finished
-        })).pipe(Effect.orDie)
-      })
+          return batches.submit({ job, ending })
+        }).pipe(Effect.withSpan("JobStore.finish", { attributes: { jobId: job.id } }))
 
       const cancel = Effect.fn("JobStore.cancel")(function*(workspaceId: string, id: string, error: JobFailure) {
         const job = yield* get(workspaceId, id)
@@ -325,17 +361,6 @@ export class JobStore extends Context.Service<JobStore, {
         }
         return cancelled
       })
-
-      const runningOf = (accountId: string) =>
-        rows(sql`
-          SELECT ${select} FROM jobs j
-          WHERE j.account_id = ${accountId} AND j.status = 'running'
-          ORDER BY j.seq`)
-
-      const hasOpenWork = (accountId: string) =>
-        sql`
-          SELECT 1 FROM jobs WHERE account_id = ${accountId} AND status IN ('queued', 'scheduled', 'running')
-          LIMIT 1`.pipe(Effect.map((found) => found.length > 0), Effect.orDie)
 
       const requeue = (id: string) =>
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
@@ -404,16 +429,13 @@ export class JobStore extends Context.Service<JobStore, {
         byId,
         list,
         statesOf,
-        headWrite,
-        openReads,
+        openOf,
         accountsWithOpenWork,
         setWaiting,
-        claim,
+        claim: (job) => claims.submit(job).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),
         finish,
         cancel,
         cancelOpenOf,
-        runningOf,
-        hasOpenWork,
         requeue,
         release,
         linkPerson,

@@ -2,13 +2,14 @@
  * Long-polling (`GET /v1/jobs/{id}?wait=N`) without a query per waiter: a job
  * that finishes is announced to every server of the database at once
  * (`platform/Notices.ts`: PostgreSQL's NOTIFY, or memory on PGlite), wherever
- * its account's owner ran it; a waiter looks at its job when its id is
+ * its account's owner ran it, many jobs to a notice; a waiter looks at its job when its id is
  * announced, and again after its server could not listen for a while.
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, PubSub, Stream } from "effect"
+import { Array as Arr, Context, Duration, Effect, Layer, PubSub, Stream } from "effect"
 import { liveSleep } from "../domain/Time.ts"
+import * as GroupCommit from "../platform/GroupCommit.ts"
 import { channels, Notices, resumed } from "../platform/Notices.ts"
 
 export class JobWatch extends Context.Service<JobWatch, {
@@ -28,7 +29,13 @@ export class JobWatch extends Context.Service<JobWatch, {
       const notices = yield* Notices
       const hub = yield* PubSub.sliding<string>(4096)
 
-      const finished = (jobId: string) => notices.publish(channels.jobFinished, jobId)
+      // Announced in batches: one notice names up to 200 jobs (a notice carries at most 8,000 bytes).
+      const announcements = GroupCommit.make(
+        (ids: Arr.NonEmptyReadonlyArray<string>) =>
+          Effect.as(notices.publish(channels.jobFinished, ids.join(",")), ids.map(() => undefined)),
+        { max: 200 }
+      )
+      const finished = (jobId: string) => announcements.submit(jobId)
 
       const await_ = (jobId: string, isDone: Effect.Effect<boolean>, timeout: Duration.Duration) =>
         Effect.scoped(Effect.gen(function*() {
@@ -45,7 +52,7 @@ export class JobWatch extends Context.Service<JobWatch, {
 
       // What every server announces, this one's included, reaches this server's waiters.
       yield* notices.listen(channels.jobFinished).pipe(
-        Stream.runForEach((id) => PubSub.publish(hub, id)),
+        Stream.runForEach((ids) => PubSub.publishAll(hub, ids.split(","))),
         Effect.forkScoped
       )
 

@@ -2,7 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { changesChannel, Credentials } from "../../src/auth/Credentials.ts"
+import { Credentials } from "../../src/auth/Credentials.ts"
+import { channels } from "../../src/platform/Notices.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import { eventually } from "../support/Eventually.ts"
@@ -161,11 +162,11 @@ layer(TestDatabase.layer)("revocations reach every server at once (PostgreSQL)",
       assert.isDefined(yield* principalOn(b, first.keyValue))
       const listeners = sql<{ pid: number }>`
         SELECT pid FROM pg_stat_activity
-        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + changesChannel + "%"}`.pipe(Effect.orDie)
+        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + channels.credentials + "%"}`.pipe(Effect.orDie)
       const before = yield* listeners
       assert.strictEqual(before.length, 2, "both servers listen")
       yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + changesChannel + "%"}`
+        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + channels.credentials + "%"}`
       // Both lost their connection: every slice is dropped, so the revoked key is checked again.
       yield* refusedOn("server B to check the key again", b, first.keyValue)
       // And both listen again: a later revocation still reaches B.

@@ -202,8 +202,12 @@ export const build = (doc: Document, plan: Plan, samples: Samples): Request => {
       segments[at] = pick(2) === 0 ? segments[at] + bad : bad
       return { ...base, path: segments.join("/"), operation: undefined }
     }
-    case "unknownPath":
-      return { ...base, path: path + "/" + ["x", "deliveries", "1", "%3B", "limits"][pick(5)], operation: undefined }
+    case "unknownPath": {
+      // Near misses, but never a path the document has (`/v1/webhooks/{id}` + `/deliveries` is one).
+      const documented = new Set(doc.operations.map((o) => o.path))
+      const suffixes = ["x", "deliveries", "1", "%3B", "limits"].filter((suffix) => !documented.has(`${operation.path}/${suffix}`))
+      return { ...base, path: path + "/" + suffixes[pick(suffixes.length)], operation: undefined }
+    }
     case "wrongMethod": {
       const allowed = new Set(doc.operations.filter((o) => o.path === operation.path).map((o) => o.method))
       const other = (["GET", "POST", "PUT", "PATCH", "DELETE"] as const).filter((m) => !allowed.has(m))

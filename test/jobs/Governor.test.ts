@@ -7,7 +7,7 @@ import { Approvals } from "../../src/jobs/Approvals.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { PACING_MAX_MS, PACING_MIN_MS } from "../../src/domain/Job.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { DAY, jobAfter, jobNow, settle, strangers, workspaceWithAccount } from "./support.ts"
+import { DAY, jobAfter, jobNow, jobWhen, settle, strangers, workspaceWithAccount } from "./support.ts"
 
 const post = (text: string) => ({ text })
 
@@ -37,8 +37,7 @@ layer(serverLayer())("the Governor", (it) => {
       const a = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("one") })
       const b = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("two") })
       assert.strictEqual((yield* jobAfter(workspaceId, a.id)).status, "completed")
-      yield* settle
-      const waiting = yield* jobNow(workspaceId, b.id)
+      const waiting = yield* jobWhen(workspaceId, b.id, (job) => job.status !== "queued")
       assert.strictEqual(waiting.status, "scheduled", JSON.stringify(waiting))
       assert.strictEqual(waiting.waitingFor?.reason, "pacing")
       const first = yield* jobNow(workspaceId, a.id)

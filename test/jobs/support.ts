@@ -3,8 +3,10 @@
  * test needs, made-up people to invite, and job reads.
  */
 import { assert } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { TestClock } from "effect/testing"
+import { liveSleep } from "../../src/domain/Time.ts"
+import type { JobRecord } from "../../src/jobs/JobRow.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { invitationOutcome } from "../../src/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/People.ts"
@@ -84,6 +86,20 @@ export const jobNow = (workspaceId: string, id: string) =>
   Effect.gen(function*() {
     return yield* (yield* Jobs).get(workspaceId, id)
   }).pipe(Effect.orDie)
+
+/**
+ * The job once `ready` holds of it, looked at every 20 ms of real time for up to 5 seconds (background
+ * fibers are not driven by the test clock); the job as it is then, either way.
+ */
+export const jobWhen = (workspaceId: string, id: string, ready: (job: JobRecord) => boolean) =>
+  Effect.gen(function*() {
+    for (let tries = 0; tries < 250; tries++) {
+      const job = yield* jobNow(workspaceId, id)
+      if (ready(job)) return job
+      yield* liveSleep(Duration.millis(20))
+    }
+    return yield* jobNow(workspaceId, id)
+  })
 
 /** Lets background fibers run (they are not driven by the test clock). */
 export const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
