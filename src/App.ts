@@ -23,10 +23,10 @@ import { Idempotency } from "./jobs/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
+import * as PeopleOnJobs from "./jobs/PeopleOnJobs.ts"
 import type { NetworkDriver } from "./network/NetworkDriver.ts"
 import { ApiKeys } from "./keys/ApiKeys.ts"
 import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
-import { People } from "./people/People.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Cluster from "./platform/Cluster.ts"
@@ -82,7 +82,7 @@ export const workflows = Layer.mergeAll(Automations.layer, Workflows.layer, Work
 export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
   Layer.mergeAll(
     Workspaces.layer, ApiKeys.layer, Credentials.layer, PeopleAuth.layer,
-    Accounts.layer, AccountChanges.layer, People.layer, Outbox.layer,
+    Accounts.layer, AccountChanges.layer, PeopleOnJobs.layer, Outbox.layer,
     Jobs.layer, JobStore.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
     Approvals.layer, ApprovalStore.layer,
     WebhookDispatcher.layer, WebhookEndpoints.layer,

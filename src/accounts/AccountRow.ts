@@ -52,9 +52,7 @@ export const AccountRow = Schema.Struct({
   linkExpiresAt: NullableTimestamp,
   checkpoint: Schema.NullOr(Schema.String),
   connectedAt: NullableTimestamp,
-  createdAt: Timestamp,
-  /** Invitations syncing last saw pending. */
-  pendingInvitations: Schema.Number
+  createdAt: Timestamp
 })
 export type AccountRow = typeof AccountRow.Type
 
@@ -75,8 +73,7 @@ export const accountColumns = `
   a.warmup_started_at AS "warmupStartedAt", a.warmup_start_day AS "warmupStartDay",
   a.working_days AS "workingDays", a.work_from AS "workFrom", a.work_to AS "workTo", a.timezone,
   a.off_hours_policy AS "offHoursPolicy", a.mode, a.link_url AS "linkUrl", a.link_expires_at AS "linkExpiresAt",
-  a.checkpoint, a.connected_at AS "connectedAt", a.created_at AS "createdAt",
-  (SELECT count(*) FROM invitations i WHERE i.account_id = a.id AND i.status = 'pending')::int AS "pendingInvitations"`
+  a.checkpoint, a.connected_at AS "connectedAt", a.created_at AS "createdAt"`
 
 /** The account's working hours (input form). */
 export const workingHoursOf = (row: AccountRow): WorkingHours => ({
@@ -106,11 +103,12 @@ export const scalingAt = (row: AccountRow, nowMs: number) => {
   }
 }
 
-/** The API form of an account at `nowMs`. */
+/** The API form of an account at `nowMs`, with how many of its invitations syncing last saw pending. */
 export const toAccount = (
   row: AccountRow,
   overrides: ReadonlyArray<LimitOverride>,
   usage: Usage,
+  pendingInvitations: number,
   nowMs: number
 ): typeof Account.Type => {
   const status = statusAt(row, nowMs)
@@ -135,7 +133,7 @@ export const toAccount = (
     offHoursPolicy: row.offHoursPolicy,
     mode: row.mode,
     budgets: connected ? budgetsLeft(limitsFor(row.tier, overrides), scalingAt(row, nowMs), usage) : null,
-    pendingInvitations: row.pendingInvitations,
+    pendingInvitations,
     reconnectUrl: row.status === "reconnect_required" ? row.linkUrl : null,
     connectedAt: row.connectedAt
   }

@@ -104,6 +104,16 @@ const columnsOf = (update: AccountUpdate): Record<string, unknown> => {
   return columns
 }
 
+/** An account as others name it: its label, its workspace, and whether it was removed. */
+export const AccountLabel = Schema.Struct({
+  id: Schema.String,
+  workspaceId: Schema.String,
+  label: Schema.String,
+  removed: Schema.Boolean
+})
+export type AccountLabel = typeof AccountLabel.Type
+const decodeLabels = Schema.decodeUnknownEffect(Schema.Array(AccountLabel))
+
 export class AccountStore extends Context.Service<AccountStore, {
   /** Runs `effect` in one transaction; a failure of the database is a defect. */
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
@@ -133,6 +143,8 @@ export class AccountStore extends Context.Service<AccountStore, {
   readonly usage: (row: AccountRow, nowMs: number) => Effect.Effect<Usage>
   /** The account's mode; undefined when it is not the workspace's or was removed. */
   readonly modeOf: (workspaceId: string, id: string) => Effect.Effect<Mode | undefined>
+  /** The label, workspace and removal of each of these accounts, removed ones included (one query for them all). */
+  readonly labelsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, AccountLabel>>
   /** Whether the account is the workspace's and not removed. */
   readonly exists: (workspaceId: string, id: string) => Effect.Effect<boolean>
   /**
@@ -257,6 +269,15 @@ export class AccountStore extends Context.Service<AccountStore, {
         usage: (row, nowMs) => usageOf(sql, row.id, row.timezone, nowMs),
 
         modeOf,
+
+        labelsOf: (ids) =>
+          ids.length === 0 ? Effect.succeed(new Map<string, AccountLabel>()) : sql`
+            SELECT id::text AS id, workspace_id::text AS "workspaceId", label, (removed_at IS NOT NULL) AS removed
+            FROM accounts WHERE id IN ${sql.in(ids)}`.pipe(
+            Effect.flatMap(decodeLabels),
+            Effect.map((rows) => new Map(rows.map((row) => [row.id, row]))),
+            Effect.orDie
+          ),
 
         exists: (workspaceId, id) => Effect.map(modeOf(workspaceId, id), (mode) => mode !== undefined),
 

@@ -13,6 +13,7 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, type Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import type { Account, Seats } from "../api/AccountsApi.ts"
 import { Conflict, type NotAllowed, NotFound, Unprocessable } from "../api/Errors.ts"
 import { limitsFor, type Limit, type LimitUpdate, type Tier } from "../domain/Limits.ts"
@@ -23,6 +24,7 @@ import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/
 import { AccountChanges } from "./AccountChanges.ts"
 import { type AccountRow, toAccount } from "./AccountRow.ts"
 import { AccountStore } from "./AccountStore.ts"
+import { pendingCounts } from "./Invitations.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 import type { AccountPatch, Change, NetworkEvent, SignInLink } from "./Lifecycle.ts"
 
@@ -104,18 +106,25 @@ export class Accounts extends Context.Service<Accounts, {
   static readonly layerNoDeps = Layer.effect(
     Accounts,
     Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
       const store = yield* AccountStore
       const outbox = yield* Outbox
       const network = yield* NetworkDriver
       const changes = yield* AccountChanges
 
-      const view = (row: AccountRow) =>
+      /** The accounts' API forms; their pending invitations counted in one query for them all. */
+      const views = (rows: ReadonlyArray<AccountRow>) =>
         Effect.gen(function*() {
           const now = yield* Time.now
-          const overrides = yield* store.overrides(row.id)
-          const usage = yield* store.usage(row, now.ms)
-          return toAccount(row, overrides, usage, now.ms)
+          const pending = yield* pendingCounts(sql, rows.map((row) => row.id))
+          return yield* Effect.forEach(rows, (row) =>
+            Effect.gen(function*() {
+              const overrides = yield* store.overrides(row.id)
+              const usage = yield* store.usage(row, now.ms)
+              return toAccount(row, overrides, usage, pending.get(row.id) ?? 0, now.ms)
+            }))
         })
+      const view = (row: AccountRow) => Effect.map(views([row]), (found) => found[0])
 
       /** Tells the network driver what is now recorded of the account (inside the recording transaction). */
       const recorded = (row: AccountRow, removed = false) =>
@@ -152,7 +161,7 @@ export class Accounts extends Context.Service<Accounts, {
 
       const list = Effect.fn("Accounts.list")(function*(workspaceId: string) {
         const rows = yield* store.list(workspaceId)
-        const accounts = yield* Effect.forEach(rows, view)
+        const accounts = yield* views(rows)
         const total = yield* store.seatsTotal(workspaceId)
         const pending = rows.filter((row) => row.status === "connecting").length
         return { accounts, seats: { used: rows.length - pending, pending, total } }

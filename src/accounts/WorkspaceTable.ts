@@ -25,6 +25,7 @@ export const Workspace = Schema.Struct({
 })
 export type Workspace = typeof Workspace.Type
 const decodeWorkspaces = Schema.decodeUnknownEffect(Schema.Array(Workspace))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
 
 /** A workspace's settable fields. */
@@ -43,6 +44,8 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
   /** Every workspace, oldest first. */
   readonly list: Effect.Effect<ReadonlyArray<Workspace>>
   readonly get: (id: string) => Effect.Effect<Workspace | undefined>
+  /** Those of `ids` that are active (one query for them all). */
+  readonly activeOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
   /** Writes the change; undefined when there is no such workspace. */
   readonly update: (id: string, change: WorkspaceChange) => Effect.Effect<Workspace | undefined>
   /** How many seats the workspace has in all (0 for none). */
@@ -76,6 +79,13 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
           Effect.orDie
         ),
         get: (id) => first(sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`),
+        activeOf: (ids) =>
+          ids.length === 0 ? Effect.succeed(new Set<string>()) : sql`
+            SELECT id::text AS id FROM workspaces WHERE id IN ${sql.in(ids)} AND status = 'active'`.pipe(
+            Effect.flatMap(decodeIds),
+            Effect.map((rows) => new Set(rows.map((row) => row.id))),
+            Effect.orDie
+          ),
         update: (id, change) =>
           first(sql`UPDATE workspaces SET ${
             sql.update({

@@ -47,6 +47,7 @@ import type { NewEvent } from "../domain/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import { JobStore } from "../jobs/JobStore.ts"
 import { planJob } from "../jobs/Plan.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { touchPerson } from "../people/People.ts"
@@ -55,7 +56,7 @@ import { AppConfig } from "../platform/AppConfig.ts"
 import { Triage } from "../triage/Triage.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
-import { invitationsOf, recordSynced, staleInvitations } from "../people/Invitations.ts"
+import { invitationsOf, recordSynced, staleInvitations } from "../accounts/Invitations.ts"
 import { recordReceived } from "../people/Messages.ts"
 
 /** How far each sync reaches back before the previous one's end. */
@@ -99,6 +100,7 @@ export class Inbox extends Context.Service<Inbox, {
       const outbox = yield* Outbox
       const triage = yield* Triage
       const jobs = yield* Jobs
+      const jobStore = yield* JobStore
       const config = yield* AppConfig
       const settings = yield* InboxSettings
       const changes = yield* AccountChanges
@@ -212,7 +214,9 @@ export class Inbox extends Context.Service<Inbox, {
       const withdrawStale = (accountId: string, workspaceId: string, autoWithdrawDays: number | null, nowMs: number) =>
         Effect.gen(function*() {
           if (autoWithdrawDays === null) return 0
-          const stale = yield* staleInvitations(sql, accountId, autoWithdrawDays, Time.toIso(nowMs))
+          const pending = yield* staleInvitations(sql, accountId, autoWithdrawDays, Time.toIso(nowMs))
+          const proposed = yield* jobStore.withdrawalsProposed(accountId, pending)
+          const stale = pending.filter((invitationId) => !proposed.has(invitationId))
           yield* Effect.forEach(stale, (invitationId) =>
             jobs.create({
               workspaceId,
@@ -332,5 +336,5 @@ export class Inbox extends Context.Service<Inbox, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Inbox.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Jobs.layer, Outbox.layer]))
+  static readonly layer = Inbox.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, JobStore.layer, Jobs.layer, Outbox.layer]))
 }

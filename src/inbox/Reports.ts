@@ -19,8 +19,9 @@ import { localDate } from "../domain/WorkingHours.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import { acceptanceSince, pendingSentAt, readyForFirstMessage } from "../people/Invitations.ts"
+import { acceptanceSince, pendingSentAt } from "../accounts/Invitations.ts"
 import { repliesSince } from "../people/Messages.ts"
+import { readyForFirstMessage } from "./FirstMessages.ts"
 
 const DAY_MS = 86_400_000
 
@@ -46,7 +47,7 @@ export class Reports extends Context.Service<Reports, {
         const now = yield* Time.now
         const since = Time.toIso(now.ms - hours * 3_600_000)
         const replies = yield* repliesSince(sql, accountId, since)
-        const ready = yield* readyForFirstMessage(sql, accountId, READY_MAX)
+        const ready = yield* readyForFirstMessage(sql, jobs, accountId, READY_MAX)
         const open = yield* jobs.openCounts(accountId)
         const countOf = (status: string) =>
           open.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0)

@@ -16,6 +16,7 @@ import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { otherSeatRefusal, People } from "../people/People.ts"
 import { JobStore } from "./JobStore.ts"
+import * as PeopleOnJobs from "./PeopleOnJobs.ts"
 import type { JobRow } from "./JobRow.ts"
 
 /** What running a job came to. */
@@ -167,5 +168,5 @@ export class Executor extends Context.Service<Executor, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Executor.layerNoDeps.pipe(Layer.provide([JobStore.layer, People.layer]))
+  static readonly layer = Executor.layerNoDeps.pipe(Layer.provide([JobStore.layer, PeopleOnJobs.layer]))
 }

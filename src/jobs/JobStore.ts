@@ -12,11 +12,12 @@ import { SqlClient } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpends } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
-import { cancellableStatuses, type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
+import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import type { NewEvent } from "../domain/Events.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { completeJob } from "../people/Completions.ts"
+import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
@@ -73,11 +74,21 @@ export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.Str
 export type OpenCount = typeof OpenCount.Type
 const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
 
+/** A job's kind and where it stands, as other tables' readers show it beside their own rows. */
+export const JobState = Schema.Struct({ id: Schema.String, kind: Schema.String, status: JobStatus })
+export type JobState = typeof JobState.Type
+const decodeJobStates = Schema.decodeUnknownEffect(Schema.Array(JobState))
+const decodePersonJobs = Schema.decodeUnknownEffect(Schema.Array(PersonJob))
+const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(JobHold))
+const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ key: Schema.String })))
+
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<JobRow | undefined>
   readonly byId: (id: string) => Effect.Effect<JobRow | undefined>
   readonly list: (workspaceId: string, filters: JobFilters) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** The kind and status of each of these jobs, by id (one query for them all); a job not found is left out. */
+  readonly statesOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, JobState>>
   /** The account's work not finished (queued, scheduled or running; reads and writes), oldest first. */
   readonly openOf: (accountId: string) => Effect.Effect<ReadonlyArray<JobRow>>
   /** Accounts with work not finished (queued, scheduled or running). */
@@ -109,6 +120,18 @@ export class JobStore extends Context.Service<JobStore, {
    * person's row meanwhile). `keep`: a job linked already keeps its link.
    */
   readonly linkPerson: (id: string, personId: string, keep: "keep" | "replace") => Effect.Effect<void>
+  /**
+   * Those of the account's invitations (by id) whose withdrawal the service proposed already: a
+   * `withdraw_invite` of its own (never proposed twice, even after a person rejected it or it
+   * failed), or anyone's that has not failed nor been cancelled (a withdrawal on its way).
+   */
+  readonly withdrawalsProposed: (accountId: string, invitationIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+  /** Those of `providerIds` a `send_message` job of the account has written to (one query for them all). */
+  readonly messagedAmong: (accountId: string, providerIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+  /** The workspace's jobs linked to these people (`People`'s timeline, through `PersonJobs`). */
+  readonly aboutPeople: PersonJobs["Service"]["about"]
+  /** The jobs of any account that may hold the person (`People`'s cross-seat rule, through `PersonJobs`). */
+  readonly holding: PersonJobs["Service"]["holding"]
   /** How many of the account's jobs are open (queued, scheduled, awaiting approval, running), by status and kind. */
   readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
 }>()("outreach/JobStore") {
@@ -187,6 +210,14 @@ export class JobStore extends Context.Service<JobStore, {
             ${filters.kind === undefined ? sql`` : sql`AND j.kind = ${filters.kind}`}
             ${filters.beforeSeq === undefined ? sql`` : sql`AND j.seq < ${filters.beforeSeq}`}
           ORDER BY j.seq DESC LIMIT ${filters.limit}`)
+
+      const statesOf = (ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.succeed(new Map<string, JobState>()) : sql`
+          SELECT id::text AS id, kind, status FROM jobs WHERE id IN ${sql.in(ids)}`.pipe(
+          Effect.flatMap(decodeJobStates),
+          Effect.map((states) => new Map(states.map((state) => [state.id, state]))),
+          Effect.orDie
+        )
 
       const openOf = (accountId: string) =>
         rows(sql`
@@ -347,6 +378,48 @@ export class JobStore extends Context.Service<JobStore, {
           ? sql`UPDATE jobs SET person_id = COALESCE(person_id, ${personId}) WHERE id = ${id}`
           : sql`UPDATE jobs SET person_id = ${personId} WHERE id = ${id}`).pipe(Effect.asVoid, Effect.orDie)
 
+      const keySet = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+        query.pipe(Effect.flatMap(decodeKeys), Effect.map((rows) => new Set(rows.map((row) => row.key))), Effect.orDie)
+
+      const withdrawalsProposed = (accountId: string, invitationIds: ReadonlyArray<string>) =>
+        invitationIds.length === 0 ? Effect.succeed(new Set<string>()) : keySet(sql`
+          SELECT DISTINCT input ->> 'invitationId' AS key FROM jobs
+          WHERE account_id = ${accountId} AND kind = 'withdraw_invite'
+            AND input ->> 'invitationId' IN ${sql.in(invitationIds)}
+            AND (origin = 'service' OR status NOT IN ('failed', 'cancelled'))`)
+
+      const messagedAmong = (accountId: string, providerIds: ReadonlyArray<string>) =>
+        providerIds.length === 0 ? Effect.succeed(new Set<string>()) : keySet(sql`
+          SELECT DISTINCT result ->> 'recipientProviderId' AS key FROM jobs
+          WHERE account_id = ${accountId} AND kind = 'send_message'
+            AND result ->> 'recipientProviderId' IN ${sql.in(providerIds)}`)
+
+      const aboutPeople = (workspaceId: string, personIds: ReadonlyArray<string>) =>
+        personIds.length === 0 ? Effect.succeed([]) : sql`
+          SELECT j.person_id::text AS "personId", j.account_id::text AS "accountId", j.id::text AS "jobId", j.kind,
+            j.status, j.error, j.result, j.created_at AS "createdAt", j.started_at AS "startedAt",
+            j.finished_at AS "finishedAt"
+          FROM jobs j
+          WHERE j.workspace_id = ${workspaceId} AND ${sql.in("j.person_id", [...personIds])}`.pipe(
+          Effect.flatMap(decodePersonJobs),
+          Effect.orDie
+        )
+
+      const holding = (personId: string, coldSinceIso: string) =>
+        sql`
+          SELECT j.account_id::text AS "accountId", 'in_flight' AS reason, COALESCE(j.started_at, j.created_at) AS since
+          FROM jobs j
+          WHERE j.person_id = ${personId} AND j.status = 'running' AND j.kind IN ('connect', 'send_message')
+          UNION ALL
+          SELECT j.account_id::text, 'cold_message', (j.result ->> 'sentAt')::timestamptz
+          FROM jobs j
+          WHERE j.person_id = ${personId} AND j.kind = 'send_message' AND j.status = 'completed'
+            AND j.result ->> 'inmail' = 'true'
+            AND (j.result ->> 'sentAt')::timestamptz > ${coldSinceIso}::timestamptz`.pipe(
+          Effect.flatMap(decodeHolds),
+          Effect.orDie
+        )
+
       const openCounts = (accountId: string) =>
         sql`
           SELECT status, kind, count(*) AS count FROM jobs
@@ -362,6 +435,7 @@ export class JobStore extends Context.Service<JobStore, {
         get,
         byId,
         list,
+        statesOf,
         openOf,
         accountsWithOpenWork,
         setWaiting,
@@ -372,6 +446,10 @@ export class JobStore extends Context.Service<JobStore, {
         requeue,
         release,
         linkPerson,
+        withdrawalsProposed,
+        messagedAmong,
+        aboutPeople,
+        holding,
         openCounts
       })
     })
@@ -379,6 +457,15 @@ export class JobStore extends Context.Service<JobStore, {
 
   /** `layerNoDeps` with its services' layers. */
   static readonly layer = JobStore.layerNoDeps.pipe(Layer.provide([AccountStore.layer, ApprovalTable.layer, Outbox.layer]))
+
+  /** `People`'s port to the jobs about a person, answered by this store. */
+  static readonly personJobs = Layer.effect(
+    PersonJobs,
+    Effect.gen(function*() {
+      const store = yield* JobStore
+      return PersonJobs.of({ about: store.aboutPeople, holding: store.holding })
+    })
+  ).pipe(Layer.provide(JobStore.layer))
 }
 
 /** The envelope fields of a stored job error, for job events. */

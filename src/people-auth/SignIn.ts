@@ -9,6 +9,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
 import * as Time from "../domain/Time.ts"
 import { ChallengeExpired, LockedOut, SignInRefused } from "./Errors.ts"
@@ -25,12 +26,13 @@ export type PasswordOutcome =
   | { readonly _tag: "SignedIn"; readonly session: NewSession }
   | { readonly _tag: "TwoFactorNeeded"; readonly challenge: string; readonly expiresAt: string }
 
-const ChallengeRow = Schema.Struct({
-  userId: Schema.String,
-  email: Schema.String,
-  totpSecret: Schema.NullOr(Schema.String)
-})
-const decodeChallenges = Schema.decodeUnknownEffect(Schema.Array(ChallengeRow))
+/** An open challenge: whose it is, their email (the lockout's key) and their TOTP secret. */
+interface OpenChallenge {
+  readonly userId: string
+  readonly email: string
+  readonly totpSecret: string | null
+}
+const decodeChallenges = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ userId: Schema.String })))
 
 const wrongPassword = (attemptsLeft: number) =>
   new SignInRefused({
@@ -65,13 +67,17 @@ export class SignIn extends Context.Service<SignIn, {
       const sessions = yield* Sessions
       const twoFactor = yield* TwoFactorSettings
       const users = yield* Users
+      const workspaces = yield* WorkspaceTable
       // Checked when no one has the email, so a wrong email costs the same time as a wrong password.
       const decoy = yield* hashPassword("decoy password, never anyone's")
 
       const password = Effect.fn("SignIn.password")(function*(email: string, password: string) {
         const key = normalizeEmail(email)
         yield* lockout.check(key)
-        const candidates = yield* users.signInCandidates(key)
+        // A suspended workspace's people cannot sign in.
+        const everyone = yield* users.signInCandidates(key)
+        const active = yield* workspaces.activeOf([...new Set(everyone.map((candidate) => candidate.workspaceId))])
+        const candidates = everyone.filter((candidate) => active.has(candidate.workspaceId))
         let matched: SignInCandidate | undefined
         for (const candidate of candidates) {
           if (candidate.passwordHash !== null && (yield* verifyPassword(password, candidate.passwordHash))) {
@@ -99,13 +105,17 @@ export class SignIn extends Context.Service<SignIn, {
         Effect.gen(function*() {
           const now = yield* Time.now
           const rows = yield* sql`
-            SELECT u.id::text AS "userId", u.email, u.totp_secret AS "totpSecret"
-            FROM sign_in_challenges c JOIN users u ON u.id = c.user_id
+            SELECT c.user_id::text AS "userId" FROM sign_in_challenges c
             WHERE c.hash = ${hashCredential(challenge)} AND c.expires_at > ${now.iso}::timestamptz`.pipe(
             Effect.flatMap(decodeChallenges),
             Effect.orDie
           )
-          return rows[0]
+          const userId = rows[0]?.userId
+          // A person removed since has no totp state: their challenge is as good as expired.
+          const person = userId === undefined ? undefined : yield* users.totp(userId)
+          if (userId === undefined || person === undefined) return undefined
+          const open: OpenChallenge = { userId, email: person.email, totpSecret: person.secret }
+          return open
         })
 
       const challengeOpen = Effect.fn("SignIn.challengeOpen")(function*(challenge: string) {
@@ -113,7 +123,7 @@ export class SignIn extends Context.Service<SignIn, {
       })
 
       /** Accepts a TOTP code once per time step, or an unused recovery code; true when one matched. */
-      const codeMatches = (row: typeof ChallengeRow.Type, code: string) =>
+      const codeMatches = (row: OpenChallenge, code: string) =>
         Effect.gen(function*() {
           if (/^\s*\d[\d\s]*$/.test(code)) {
             if (row.totpSecret === null) return false
@@ -142,5 +152,5 @@ export class SignIn extends Context.Service<SignIn, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = SignIn.layerNoDeps.pipe(Layer.provide([Lockout.layer, Sessions.layer, TwoFactorSettings.layer, Users.layer]))
+  static readonly layer = SignIn.layerNoDeps.pipe(Layer.provide([Lockout.layer, Sessions.layer, TwoFactorSettings.layer, Users.layer, WorkspaceTable.layer]))
 }

@@ -9,6 +9,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
 import type { Role, SessionUser } from "../domain/Principal.ts"
@@ -49,10 +50,9 @@ const RoleSchema = Schema.Literals(["owner", "admin", "member"])
 const InvitationRow = Schema.Struct({
   id: Schema.String,
   workspaceId: Schema.String,
-  workspaceName: Schema.String,
   email: Schema.String,
   role: RoleSchema,
-  invitedBy: Schema.NullOr(Schema.String),
+  invitedById: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   expiresAt: Timestamp,
   acceptedAt: NullableTimestamp,
@@ -123,24 +123,23 @@ export class Team extends Context.Service<Team, {
       const mail = yield* MailSender
       const credentials = yield* Credentials
       const users = yield* Users
+      const workspaces = yield* WorkspaceTable
 
       const members = Effect.fn("Team.members")((workspaceId: string) => users.members(workspaceId))
 
       const member = Effect.fn("Team.member")((workspaceId: string, userId: string) => users.member(workspaceId, userId))
 
       const invitationColumns = sql`
-        i.id::text AS id, i.workspace_id::text AS "workspaceId", w.name AS "workspaceName", i.email, i.role,
-        inviter.name AS "invitedBy", i.created_at AS "createdAt", i.expires_at AS "expiresAt",
-        i.accepted_at AS "acceptedAt", i.revoked_at AS "revokedAt"`
-      const invitationFrom = sql`
-        team_invitations i JOIN workspaces w ON w.id = i.workspace_id
-        LEFT JOIN users inviter ON inviter.id = i.invited_by`
+        i.id::text AS id, i.workspace_id::text AS "workspaceId", i.email, i.role, i.invited_by::text AS "invitedById",
+        i.created_at AS "createdAt", i.expires_at AS "expiresAt", i.accepted_at AS "acceptedAt",
+        i.revoked_at AS "revokedAt"`
 
-      const toPending = (row: typeof InvitationRow.Type): PendingInvitation => ({
+      // The inviter may have left the workspace since: then no one is named.
+      const toPending = (row: typeof InvitationRow.Type, inviters: ReadonlyMap<string, string>): PendingInvitation => ({
         id: row.id,
         email: row.email,
         role: row.role,
-        invitedBy: row.invitedBy,
+        invitedBy: row.invitedById === null ? null : inviters.get(row.invitedById) ?? null,
         createdAt: row.createdAt,
         expiresAt: row.expiresAt
       })
@@ -148,11 +147,14 @@ export class Team extends Context.Service<Team, {
       const invitations = Effect.fn("Team.invitations")(function*(workspaceId: string) {
         const now = yield* Time.now
         const rows = yield* sql`
-          SELECT ${invitationColumns} FROM ${invitationFrom}
+          SELECT ${invitationColumns} FROM team_invitations i
           WHERE i.workspace_id = ${workspaceId} AND i.accepted_at IS NULL AND i.revoked_at IS NULL
             AND i.expires_at > ${now.iso}::timestamptz
           ORDER BY i.created_at DESC`.pipe(Effect.flatMap(decodeInvitations), Effect.orDie)
-        return rows.map(toPending)
+        const inviters = yield* users.namesOf([
+          ...new Set(rows.flatMap((row) => row.invitedById === null ? [] : [row.invitedById]))
+        ])
+        return rows.map((row) => toPending(row, inviters))
       })
 
       const invite = Effect.fn("Team.invite")(function*(actor: Actor, input: {
@@ -201,7 +203,7 @@ export class Team extends Context.Service<Team, {
 
       const usable = (token: string) =>
         Effect.gen(function*() {
-          const rows = yield* sql`SELECT ${invitationColumns} FROM ${invitationFrom} WHERE i.hash = ${hashCredential(token)}`
+          const rows = yield* sql`SELECT ${invitationColumns} FROM team_invitations i WHERE i.hash = ${hashCredential(token)}`
             .pipe(Effect.flatMap(decodeInvitations), Effect.orDie)
           const row = rows[0]
           if (row === undefined) return yield* new InvitationUnusable({ reason: "unknown" })
@@ -214,7 +216,9 @@ export class Team extends Context.Service<Team, {
 
       const invitation = Effect.fn("Team.invitation")(function*(token: string) {
         const row = yield* usable(token)
-        return { email: row.email, role: row.role, workspaceName: row.workspaceName, expiresAt: row.expiresAt }
+        const workspace = yield* workspaces.get(row.workspaceId)
+        if (workspace === undefined) return yield* new InvitationUnusable({ reason: "unknown" })
+        return { email: row.email, role: row.role, workspaceName: workspace.name, expiresAt: row.expiresAt }
       })
 
       const accept = Effect.fn("Team.accept")(function*(token: string, input: {
@@ -333,6 +337,6 @@ export class Team extends Context.Service<Team, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Team.layerNoDeps.pipe(Layer.provide([Credentials.layer, Sessions.layer, Users.layer]))
+  static readonly layer = Team.layerNoDeps.pipe(Layer.provide([Credentials.layer, Sessions.layer, Users.layer, WorkspaceTable.layer]))
 
 }

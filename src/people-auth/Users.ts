@@ -27,9 +27,10 @@ export const MemberRow = Schema.Struct({
 export type MemberRow = typeof MemberRow.Type
 const decodeMembers = Schema.decodeUnknownEffect(Schema.Array(MemberRow))
 
-/** Someone an email may sign in as: the password to check and whether a second factor follows. */
+/** Someone an email may sign in as: their workspace, the password to check and whether a second factor follows. */
 export const SignInCandidate = Schema.Struct({
   id: Schema.String,
+  workspaceId: Schema.String,
   passwordHash: Schema.NullOr(Schema.String),
   totpSecret: Schema.NullOr(Schema.String)
 })
@@ -47,6 +48,7 @@ export type TotpState = typeof TotpState.Type
 const decodeTotp = Schema.decodeUnknownEffect(Schema.Array(TotpState))
 
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
+const decodeNames = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String })))
 
 /** A person to record. */
 export interface NewUser {
@@ -61,6 +63,8 @@ export class Users extends Context.Service<Users, {
   /** The workspace's people: owners, then admins, then members, by name. */
   readonly members: (workspaceId: string) => Effect.Effect<ReadonlyArray<MemberRow>>
   readonly member: (workspaceId: string, userId: string) => Effect.Effect<MemberRow | undefined>
+  /** The names of these people (one query for them all); someone removed has none. */
+  readonly namesOf: (userIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string>>
   /** The person of the workspace with this email (any case), if any. */
   readonly idByEmail: (workspaceId: string, email: string) => Effect.Effect<string | undefined>
   /** Records a person with a password; undefined when the workspace has someone with that email already. */
@@ -76,7 +80,7 @@ export class Users extends Context.Service<Users, {
   readonly setRole: (workspaceId: string, userId: string, role: Role) => Effect.Effect<void>
   /** Deletes the person; their sessions and codes go with them (ON DELETE CASCADE). */
   readonly remove: (workspaceId: string, userId: string) => Effect.Effect<void>
-  /** Everyone an email may sign in as, in active workspaces only, the earliest first. */
+  /** Everyone with this email in any workspace, the earliest first (`SignIn` keeps those of active workspaces). */
   readonly signInCandidates: (normalizedEmail: string) => Effect.Effect<ReadonlyArray<SignInCandidate>>
   /** Takes a TOTP time step: true only for a step later than the last one taken (a code works once). */
   readonly takeTotpStep: (userId: string, step: number) => Effect.Effect<boolean>
@@ -113,6 +117,13 @@ export class Users extends Context.Service<Users, {
           sql`
             SELECT ${memberColumns} FROM users u
             WHERE u.workspace_id = ${workspaceId} AND u.id = ${userId}`.pipe(Effect.flatMap(decodeMembers), firstRow),
+        namesOf: (userIds) =>
+          userIds.length === 0 ? Effect.succeed(new Map<string, string>()) : sql`
+            SELECT id::text AS id, name FROM users WHERE id IN ${sql.in(userIds)}`.pipe(
+            Effect.flatMap(decodeNames),
+            Effect.map((rows) => new Map(rows.map((row) => [row.id, row.name]))),
+            Effect.orDie
+          ),
         idByEmail: (workspaceId, email) =>
           ids(sql`SELECT id::text AS id FROM users WHERE workspace_id = ${workspaceId} AND lower(email) = ${email}`)
             .pipe(Effect.map((found) => found.at(0))),
@@ -148,12 +159,12 @@ export class Users extends Context.Service<Users, {
           ),
         remove: (workspaceId, userId) =>
           sql`DELETE FROM users WHERE id = ${userId} AND workspace_id = ${workspaceId}`.pipe(Effect.asVoid, Effect.orDie),
-        // Joins the workspace for its status: a suspended workspace's people cannot sign in.
         signInCandidates: (normalizedEmail) =>
           sql`
-            SELECT u.id::text AS id, u.password_hash AS "passwordHash", u.totp_secret AS "totpSecret"
-            FROM users u JOIN workspaces w ON w.id = u.workspace_id
-            WHERE lower(u.email) = ${normalizedEmail} AND w.status = 'active'
+            SELECT u.id::text AS id, u.workspace_id::text AS "workspaceId", u.password_hash AS "passwordHash",
+              u.totp_secret AS "totpSecret"
+            FROM users u
+            WHERE lower(u.email) = ${normalizedEmail}
             ORDER BY u.created_at, u.id`.pipe(Effect.flatMap(decodeCandidates), Effect.orDie),
         takeTotpStep: (userId, step) =>
           ids(sql`

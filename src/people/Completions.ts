@@ -16,7 +16,7 @@
 import { Effect, Option, Schema } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
-import { recordSent, recordWithdrawn } from "./Invitations.ts"
+import { recordSent, recordWithdrawn } from "../accounts/Invitations.ts"
 import { type PersonFacts, touchPerson } from "./People.ts"
 
 /** The completed job, as its completion needs it. */

@@ -15,6 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { InboundMessage } from "../network/Sync.ts"
 import { TriageClass, type TriageResult } from "../domain/TriageClass.ts"
 import { Timestamp } from "../platform/Rows.ts"
+import { type AccountPerson, namesOf } from "../accounts/Invitations.ts"
 
 /**
  * Records a message a sync found, with its triage; false when it was
@@ -43,6 +44,18 @@ export const hasWritten = (sql: SqlClient.SqlClient, accountId: string, provider
     SELECT EXISTS (SELECT 1 FROM inbox_messages WHERE account_id = ${accountId} AND sender_provider_id = ${providerId})
       AS wrote`.pipe(Effect.flatMap(decodeWrote), Effect.map((rows) => rows[0]?.wrote === true))
 
+const decodeSenders = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ sender: Schema.String })))
+
+/** Those of `providerIds` who have written to the account (one query for them all). */
+export const whoHaveWritten = (sql: SqlClient.SqlClient, accountId: string, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed(new Set<string>()) : sql`
+    SELECT DISTINCT sender_provider_id AS sender FROM inbox_messages
+    WHERE account_id = ${accountId} AND sender_provider_id IN ${sql.in(providerIds)}`.pipe(
+    Effect.flatMap(decodeSenders),
+    Effect.map((rows) => new Set(rows.map((row) => row.sender))),
+    Effect.orDie
+  )
+
 /** A reply as the Daily brief lists it. */
 export const ReplyRow = Schema.Struct({
   chatId: Schema.String,
@@ -52,22 +65,68 @@ export const ReplyRow = Schema.Struct({
   suggestedReply: Schema.NullOr(Schema.String),
   receivedAt: Timestamp
 })
-const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(ReplyRow))
+const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
+  ...ReplyRow.fields,
+  from: Schema.String
+})))
 
 /**
  * The messages the account received since `sinceIso`, each with its sender's
- * name when one of the account's invitations to them recorded it.
+ * name when one of the account's invitations to them recorded it (asked of
+ * the invitations once for all the senders).
  */
 export const repliesSince = (sql: SqlClient.SqlClient, accountId: string, sinceIso: string) =>
-  sql`
-    SELECT m.chat_id AS "chatId", who.name AS "from", COALESCE(m.triage_class, 'other') AS class, m.text,
-           m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt"
-    FROM inbox_messages m
-    LEFT JOIN LATERAL (
-      SELECT i.name FROM invitations i
-      WHERE i.account_id = m.account_id AND i.provider_id = m.sender_provider_id AND i.name IS NOT NULL LIMIT 1
-    ) who ON true
-    WHERE m.account_id = ${accountId} AND m.sent_at >= ${sinceIso}::timestamptz`.pipe(
-    Effect.flatMap(decodeReplies),
+  Effect.gen(function*() {
+    const rows = yield* sql`
+      SELECT m.chat_id AS "chatId", m.sender_provider_id AS "from", COALESCE(m.triage_class, 'other') AS class, m.text,
+             m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt"
+      FROM inbox_messages m
+      WHERE m.account_id = ${accountId} AND m.sent_at >= ${sinceIso}::timestamptz`.pipe(Effect.flatMap(decodeReplies))
+    const names = yield* namesOf(sql, accountId, [...new Set(rows.map((row) => row.from))])
+    return rows.map((row): typeof ReplyRow.Type => ({ ...row, from: names.get(row.from) ?? null }))
+  }).pipe(Effect.orDie)
+
+/** A message a person sent an account, as the waits of workflows test it. */
+export const MessageFrom = Schema.Struct({
+  accountId: Schema.String,
+  providerId: Schema.String,
+  sentAt: Timestamp,
+  triageClass: Schema.NullOr(TriageClass)
+})
+export type MessageFrom = typeof MessageFrom.Type
+const decodeMessagesFrom = Schema.decodeUnknownEffect(Schema.Array(MessageFrom))
+
+/** The messages each person of `pairs` sent its account since `sinceIso` (one query for them all). */
+export const messagesFrom = (
+  sql: SqlClient.SqlClient,
+  pairs: ReadonlyArray<AccountPerson & { readonly sinceIso: string }>
+) =>
+  pairs.length === 0 ? Effect.succeed([]) : sql`
+    SELECT m.account_id::text AS "accountId", m.sender_provider_id AS "providerId", m.sent_at AS "sentAt",
+      m.triage_class AS "triageClass"
+    FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text, "sinceIso" timestamptz)
+    JOIN inbox_messages m ON m.account_id = p."accountId" AND m.sender_provider_id = p."providerId"
+      AND m.sent_at >= p."sinceIso"`.pipe(Effect.flatMap(decodeMessagesFrom), Effect.orDie)
+
+/** A message a person sent an account, as the person's timeline shows it. */
+export const ReceivedFrom = Schema.Struct({
+  accountId: Schema.String,
+  providerId: Schema.String,
+  chatId: Schema.String,
+  messageId: Schema.String,
+  text: Schema.String,
+  sentAt: Timestamp,
+  triageClass: Schema.NullOr(TriageClass),
+  suggestedReply: Schema.NullOr(Schema.String)
+})
+const decodeReceivedFrom = Schema.decodeUnknownEffect(Schema.Array(ReceivedFrom))
+
+/** Every message these people sent any account (one query for them all; the caller keeps its workspace's). */
+export const receivedFrom = (sql: SqlClient.SqlClient, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed([]) : sql`
+    SELECT account_id::text AS "accountId", sender_provider_id AS "providerId", chat_id AS "chatId", id AS "messageId",
+      text, sent_at AS "sentAt", triage_class AS "triageClass", suggested_reply AS "suggestedReply"
+    FROM inbox_messages WHERE sender_provider_id IN ${sql.in(providerIds)}`.pipe(
+    Effect.flatMap(decodeReceivedFrom),
     Effect.orDie
   )

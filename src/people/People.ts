@@ -16,24 +16,28 @@
  * The check and the claim are one transaction that holds the person's row,
  * so two seats reaching the person at the same instant are told apart.
  *
- * The one module with SQL on `people` (issue #19).
+ * The one module with SQL on `people` (issue #19): the jobs, invitations,
+ * messages and accounts a person's history and the cross-seat rule read are
+ * asked of their owners (`PersonJobs`, `accounts/Invitations.ts`,
+ * `Messages.ts`, `AccountStore`), once for a whole page.
  *
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { AccountStore } from "../accounts/AccountStore.ts"
+import { invitationsTo, pendingTo } from "../accounts/Invitations.ts"
 import { foreignCursor } from "../api/Cursor.ts"
 import { NotFound, Unprocessable } from "../api/Errors.ts"
 import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../api/PeopleApi.ts"
-import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
-import { type JobFailure, JobStatus } from "../domain/Job.ts"
+import type { JobFailure } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import type { Person } from "../domain/NetworkModels.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
-import { TriageClass } from "../domain/TriageClass.ts"
+import { Timestamp } from "../platform/Rows.ts"
 import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
-import { hasWritten } from "./Messages.ts"
+import { hasWritten, messagesFrom, receivedFrom } from "./Messages.ts"
+import { PersonJobs } from "./PersonJobs.ts"
 
 /** What a touch knows of a person; `profileUrl` null: only an existing person is touched (the identifier alone cannot add one). */
 export interface PersonFacts {
@@ -112,6 +116,9 @@ export type WriteAbout = "invitation" | "message"
 
 const DAY_MS = 86_400_000
 
+/** Which hold is named when several seats hold the person: the strongest first. */
+const holdRank: Record<HoldReason, number> = { in_flight: 1, pending_invitation: 2, cold_message: 3 }
+
 const PersonRow = Schema.Struct({
   id: Schema.String,
   providerId: Schema.String,
@@ -124,44 +131,6 @@ const PersonRow = Schema.Struct({
 })
 type PersonRow = typeof PersonRow.Type
 const decodePeople = Schema.decodeUnknownEffect(Schema.Array(PersonRow))
-
-const account = { personId: Schema.String, accountId: Schema.String, accountLabel: Schema.String }
-const decodeJobFacts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
-  ...account,
-  jobId: Schema.String,
-  kind: Schema.String,
-  status: JobStatus,
-  error: Schema.Unknown,
-  result: Schema.Unknown,
-  createdAt: Timestamp,
-  startedAt: NullableTimestamp,
-  finishedAt: NullableTimestamp
-})))
-const decodeInvitationFacts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
-  ...account,
-  invitationId: Schema.String,
-  status: InvitationStatus,
-  source: InvitationSource,
-  note: Schema.NullOr(Schema.String),
-  sentAt: Timestamp,
-  acceptedAt: NullableTimestamp,
-  resolvedAt: NullableTimestamp
-})))
-const decodeReceivedFacts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
-  ...account,
-  chatId: Schema.String,
-  messageId: Schema.String,
-  text: Schema.String,
-  sentAt: Timestamp,
-  triageClass: Schema.NullOr(TriageClass),
-  suggestedReply: Schema.NullOr(Schema.String)
-})))
-const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
-  accountId: Schema.String,
-  label: Schema.String,
-  reason: Schema.Literals(["in_flight", "pending_invitation", "cold_message"]),
-  since: Timestamp
-})))
 
 const badCursor = foreignCursor("the latest activity")
 
@@ -230,48 +199,52 @@ export class People extends Context.Service<People, {
     readonly link: (personId: string) => Effect.Effect<void>
   }) => Effect.Effect<OtherSeat | undefined>
 }>()("outreach/People") {
+  /** Needs `PersonJobs` (`JobStore.personJobs`), the network driver and the `SqlClient`. */
   static readonly layer = Layer.effect(
     People,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const network = yield* NetworkDriver
 
-      /** Everything recorded about these people of the workspace. */
-      const factsAbout = (workspaceId: string, personIds: ReadonlyArray<string>) =>
+      const accounts = yield* AccountStore
+      const personJobs = yield* PersonJobs
+
+      /**
+       * Everything recorded about these people of the workspace: their jobs, the invitations and messages of
+       * the workspace's accounts with them, each account named by its label. One query per table for them all.
+       */
+      const factsAbout = (workspaceId: string, people: ReadonlyArray<PersonRow>) =>
         Effect.gen(function*() {
-          if (personIds.length === 0) {
+          if (people.length === 0) {
             const none: Facts = { jobs: [], invitations: [], received: [] }
             return none
           }
-          const jobs = yield* sql`
-            SELECT j.person_id::text AS "personId", j.account_id::text AS "accountId", a.label AS "accountLabel",
-              j.id::text AS "jobId", j.kind, j.status, j.error, j.result, j.created_at AS "createdAt",
-              j.started_at AS "startedAt", j.finished_at AS "finishedAt"
-            FROM jobs j JOIN accounts a ON a.id = j.account_id
-            WHERE j.workspace_id = ${workspaceId} AND ${sql.in("j.person_id", [...personIds])}`.pipe(
-            Effect.flatMap(decodeJobFacts)
-          )
-          const invitations = yield* sql`
-            SELECT p.id::text AS "personId", i.account_id::text AS "accountId", a.label AS "accountLabel",
-              i.id AS "invitationId", i.status, i.source, i.note, i.sent_at AS "sentAt", i.accepted_at AS "acceptedAt",
-              i.resolved_at AS "resolvedAt"
-            FROM people p JOIN invitations i ON i.provider_id = p.provider_id
-              JOIN accounts a ON a.id = i.account_id AND a.workspace_id = p.workspace_id
-            WHERE p.workspace_id = ${workspaceId} AND ${sql.in("p.id", [...personIds])}`.pipe(
-            Effect.flatMap(decodeInvitationFacts)
-          )
-          const received = yield* sql`
-            SELECT p.id::text AS "personId", m.account_id::text AS "accountId", a.label AS "accountLabel",
-              m.chat_id AS "chatId", m.id AS "messageId", m.text, m.sent_at AS "sentAt", m.triage_class AS "triageClass",
-              m.suggested_reply AS "suggestedReply"
-            FROM people p JOIN inbox_messages m ON m.sender_provider_id = p.provider_id
-              JOIN accounts a ON a.id = m.account_id AND a.workspace_id = p.workspace_id
-            WHERE p.workspace_id = ${workspaceId} AND ${sql.in("p.id", [...personIds])}`.pipe(
-            Effect.flatMap(decodeReceivedFacts)
-          )
-          const facts: Facts = { jobs, invitations, received }
+          const personOf = new Map(people.map((person) => [person.providerId, person.id]))
+          const providerIds = [...personOf.keys()]
+          const jobs = yield* personJobs.about(workspaceId, people.map((person) => person.id))
+          const invitations = yield* invitationsTo(sql, providerIds)
+          const received = yield* receivedFrom(sql, providerIds)
+          const labels = yield* accounts.labelsOf([
+            ...new Set([...jobs, ...invitations, ...received].map((fact) => fact.accountId))
+          ])
+          // Invitations and messages to the person from accounts of other workspaces are not this workspace's.
+          const named = <F extends { readonly accountId: string; readonly providerId: string }>(fact: F) => {
+            const account = labels.get(fact.accountId)
+            const personId = personOf.get(fact.providerId)
+            return account === undefined || account.workspaceId !== workspaceId || personId === undefined
+              ? []
+              : [{ ...fact, personId, accountLabel: account.label }]
+          }
+          const facts: Facts = {
+            jobs: jobs.flatMap((job) => {
+              const account = labels.get(job.accountId)
+              return account === undefined ? [] : [{ ...job, accountLabel: account.label }]
+            }),
+            invitations: invitations.flatMap(named),
+            received: received.flatMap(named)
+          }
           return facts
-        }).pipe(Effect.orDie)
+        })
 
       const recordOf = (row: PersonRow, facts: Facts): PersonRecord => ({
         id: row.id,
@@ -319,7 +292,7 @@ export class People extends Context.Service<People, {
           Effect.orDie
         )
         const page = rows.slice(0, search.limit)
-        const facts = yield* factsAbout(workspaceId, page.map((row) => row.id))
+        const facts = yield* factsAbout(workspaceId, page)
         const last = page[page.length - 1]
         return {
           people: page.map((row) => recordOf(row, facts)),
@@ -337,33 +310,39 @@ export class People extends Context.Service<People, {
         )
         const row = rows[0]
         if (row === undefined) return yield* Effect.fail(personNotFound(id))
-        const facts = yield* factsAbout(workspaceId, [row.id])
+        const facts = yield* factsAbout(workspaceId, [row])
         return { person: recordOf(row, facts), timeline: timelineOf(facts).slice(0, TIMELINE_MAX) }
       })
 
-      /** The other seat holding the person, by the rule of this module's header; the strongest hold first. */
-      const otherSeatHolding = (workspaceId: string, accountId: string, personId: string, nowMs: number) =>
-        sql`
-          SELECT h."accountId", a.label, h.reason, h.since FROM (
-            SELECT j.account_id AS "accountId", 'in_flight' AS reason, COALESCE(j.started_at, j.created_at) AS since, 1 AS rank
-            FROM jobs j
-            WHERE j.person_id = ${personId} AND j.status = 'running' AND j.kind IN ('connect', 'send_message')
-            UNION ALL
-            SELECT i.account_id, 'pending_invitation', i.sent_at, 2
-            FROM people p JOIN invitations i ON i.provider_id = p.provider_id
-            WHERE p.id = ${personId} AND i.status = 'pending'
-            UNION ALL
-            SELECT j.account_id, 'cold_message', (j.result ->> 'sentAt')::timestamptz, 3
-            FROM jobs j JOIN people p ON p.id = j.person_id
-            WHERE j.person_id = ${personId} AND j.kind = 'send_message' AND j.status = 'completed'
-              AND j.result ->> 'inmail' = 'true'
-              AND (j.result ->> 'sentAt')::timestamptz > ${Time.toIso(nowMs - COLD_MESSAGE_HOLD_DAYS * DAY_MS)}::timestamptz
-              AND NOT EXISTS (
-                SELECT 1 FROM inbox_messages m WHERE m.account_id = j.account_id
-                  AND m.sender_provider_id = p.provider_id AND m.sent_at >= (j.result ->> 'sentAt')::timestamptz)
-          ) h JOIN accounts a ON a.id = h."accountId"
-          WHERE a.workspace_id = ${workspaceId} AND a.id <> ${accountId} AND a.removed_at IS NULL
-          ORDER BY h.rank, h.since DESC LIMIT 1`.pipe(Effect.flatMap(decodeHolds), Effect.map((found) => found[0]))
+      /**
+       * The other seat holding the person, by the rule of this module's header; the strongest hold first.
+       * Each owner is asked in the claim's transaction, after the person's row was locked: a seat claiming
+       * the person at the same instant waits for that lock, so every read here already sees its job running
+       * and linked, as the one statement this was before did.
+       */
+      const otherSeatHolding = (workspaceId: string, accountId: string, personId: string, providerId: string, nowMs: number) =>
+        Effect.gen(function*() {
+          const jobs = yield* personJobs.holding(personId, Time.toIso(nowMs - COLD_MESSAGE_HOLD_DAYS * DAY_MS))
+          const coldSent = jobs.filter((hold) => hold.reason === "cold_message")
+          // A cold message holds the person until they answer that account.
+          const answers = yield* messagesFrom(sql, coldSent.map((hold) => ({ accountId: hold.accountId, providerId, sinceIso: hold.since })))
+          const answered = (hold: { readonly accountId: string; readonly since: string }) =>
+            answers.some((message) => message.accountId === hold.accountId && Date.parse(message.sentAt) >= Date.parse(hold.since))
+          const pending = yield* pendingTo(sql, providerId)
+          const holds: ReadonlyArray<{ readonly accountId: string; readonly reason: HoldReason; readonly since: string }> = [
+            ...jobs.filter((hold) => hold.reason === "in_flight"),
+            ...pending.map((invitation) => ({ accountId: invitation.accountId, reason: "pending_invitation" as const, since: invitation.sentAt })),
+            ...coldSent.filter((hold) => !answered(hold))
+          ]
+          const labels = yield* accounts.labelsOf([...new Set(holds.map((hold) => hold.accountId))])
+          const others = holds.flatMap((hold): Array<OtherSeat> => {
+            const account = labels.get(hold.accountId)
+            return account === undefined || account.workspaceId !== workspaceId || account.id === accountId || account.removed
+              ? []
+              : [{ accountId: hold.accountId, label: account.label, reason: hold.reason, since: hold.since }]
+          })
+          return others.sort((a, b) => holdRank[a.reason] - holdRank[b.reason] || Date.parse(b.since) - Date.parse(a.since))[0]
+        })
 
       const claim = Effect.fn("People.claim")(function*(input: {
         readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
@@ -388,11 +367,11 @@ export class People extends Context.Service<People, {
             // Someone who has written to the account is answered, not approached.
             (profile.connectionDegree !== 1 && !(yield* hasWritten(sql, job.accountId, profile.providerId)))
           if (!outreach) return undefined
-          return yield* otherSeatHolding(job.workspaceId, job.accountId, personId, now.ms)
+          return yield* otherSeatHolding(job.workspaceId, job.accountId, personId, profile.providerId, now.ms)
         })).pipe(Effect.orDie)
       })
 
       return People.of({ list, get, claim })
     })
-  )
+  ).pipe(Layer.provide(AccountStore.layer))
 }

@@ -10,6 +10,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Delivery } from "../api/WebhooksApi.ts"
+import type { Subscriber } from "./EndpointTable.ts"
 import { EventTypeSchema } from "../domain/Events.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
@@ -42,21 +43,17 @@ export const DueRow = Schema.Struct({ id: Schema.String, endpointId: Schema.Stri
 export type DueRow = typeof DueRow.Type
 const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
 
-/** What an attempt needs: the delivery, and its endpoint's address and secrets. */
-export const AttemptTarget = Schema.Struct({
+/** The delivery an attempt sends (its endpoint's address and secrets are `EndpointTable`'s). */
+export const DeliveryToAttempt = Schema.Struct({
   id: Schema.String,
   endpointId: Schema.String,
   eventType: EventTypeSchema,
   body: Schema.String,
   status: Schema.Literals(["pending", "succeeded", "failed"]),
-  attemptCount: Schema.Number,
-  url: Schema.String,
-  secret: Schema.String,
-  previousSecret: Schema.NullOr(Schema.String),
-  previousSecretExpiresAt: NullableTimestamp
+  attemptCount: Schema.Number
 })
-export type AttemptTarget = typeof AttemptTarget.Type
-const decodeAttemptTargets = Schema.decodeUnknownEffect(Schema.Array(AttemptTarget))
+export type DeliveryToAttempt = typeof DeliveryToAttempt.Type
+const decodeToAttempt = Schema.decodeUnknownEffect(Schema.Array(DeliveryToAttempt))
 
 /** An event to fan out, with the request body for each endpoint mode, fixed so every retry signs the same bytes. */
 export interface FanOutSource {
@@ -97,20 +94,25 @@ export interface AttemptOutcome {
 
 export class DeliveryStore extends Context.Service<DeliveryStore, {
   /**
-   * In one statement, a pending delivery due now of each event to each enabled
-   * endpoint of its workspace subscribed to its type that was created before
-   * the event committed; nothing where the endpoint already has one for the event.
+   * In one statement, a pending delivery due now of each event to each of
+   * `subscribers` (enabled endpoints, `EndpointTable.subscribers`) of its
+   * workspace subscribed to its type that was created before the event
+   * committed; nothing where the endpoint already has one for the event.
    */
-  readonly fanOut: (events: ReadonlyArray<FanOutSource>, nowIso: string) => Effect.Effect<void>
-  readonly attemptTarget: (deliveryId: string) => Effect.Effect<AttemptTarget | undefined>
-  /** Pending deliveries of enabled endpoints, due and not leased, the earliest first. */
-  readonly due: (nowIso: string, limit: number) => Effect.Effect<ReadonlyArray<DueRow>>
-  /** Leases these deliveries until `untilIso` where no other holds a lease; what the attempts of those leased need. */
+  readonly fanOut: (
+    events: ReadonlyArray<FanOutSource>,
+    subscribers: ReadonlyArray<Subscriber>,
+    nowIso: string
+  ) => Effect.Effect<void>
+  readonly toAttempt: (deliveryId: string) => Effect.Effect<DeliveryToAttempt | undefined>
+  /** Pending deliveries due and not leased, but those of the `disabled` endpoints, the earliest first. */
+  readonly due: (nowIso: string, limit: number, disabled: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<DueRow>>
+  /** Leases these deliveries until `untilIso` where no other holds a lease; the deliveries leased. */
   readonly lease: (
     ids: ReadonlyArray<string>,
     untilIso: string,
     nowIso: string
-  ) => Effect.Effect<ReadonlyArray<AttemptTarget>>
+  ) => Effect.Effect<ReadonlyArray<DeliveryToAttempt>>
   /** Gives up the leases of these deliveries (leased ahead and never attempted). */
   readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /** Records attempts and their changes to their deliveries, two statements however many (call it in a transaction). */
@@ -125,8 +127,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const fanOut = (events: ReadonlyArray<FanOutSource>, nowIso: string) => {
-        if (events.length === 0) return Effect.void
+      const fanOut = (events: ReadonlyArray<FanOutSource>, subscribers: ReadonlyArray<Subscriber>, nowIso: string) => {
+        if (events.length === 0 || subscribers.length === 0) return Effect.void
         // One parameter for the batch: a JSON array reads the same on PostgreSQL and PGlite.
         const batch = JSON.stringify(events.map((event) => ({
           seq: event.seq,
@@ -138,6 +140,14 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           fat_body: event.fatBody,
           thin_body: event.thinBody
         })))
+        const endpoints = JSON.stringify(subscribers.map((endpoint) => ({
+          id: endpoint.id,
+          workspace_id: endpoint.workspaceId,
+          mode: endpoint.mode,
+          events: endpoint.events,
+          created_at: endpoint.createdAt,
+          snapshot: endpoint.snapshot
+        })))
         return sql`
           INSERT INTO webhook_deliveries
             (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
@@ -146,40 +156,41 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                  'pending', ${nowIso}::timestamptz, ${nowIso}::timestamptz
           FROM jsonb_to_recordset(${batch}::jsonb) AS ev(seq bigint, id uuid, workspace_id uuid, type text,
                  created_at timestamptz, writer_xid text, fat_body text, thin_body text)
-          JOIN webhook_endpoints e ON e.workspace_id = ev.workspace_id AND e.enabled
+          JOIN jsonb_to_recordset(${endpoints}::jsonb) AS e(id uuid, workspace_id uuid, mode text, events jsonb,
+                 created_at timestamptz, snapshot text) ON e.workspace_id = ev.workspace_id
             -- Only events committed after the endpoint was created (migrations/0130).
-            AND CASE WHEN e.subscribed_at_snapshot IS NULL THEN e.created_at <= ev.created_at
-                     ELSE NOT pg_visible_in_snapshot(ev.writer_xid::xid8, e.subscribed_at_snapshot) END
+            AND CASE WHEN e.snapshot IS NULL THEN e.created_at <= ev.created_at
+                     ELSE NOT pg_visible_in_snapshot(ev.writer_xid::xid8, e.snapshot::pg_snapshot) END
             AND (e.events = '[]'::jsonb OR e.events @> jsonb_build_array(ev.type))
           ORDER BY ev.seq, e.created_at, e.id
           ON CONFLICT (endpoint_id, event_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie)
       }
 
-      const targetColumns = sql`d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType",
-        d.body, d.status, d.attempt_count AS "attemptCount", e.url, e.secret, e.previous_secret AS "previousSecret",
-        e.previous_secret_expires_at AS "previousSecretExpiresAt"`
+      const toAttemptColumns = sql`d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType",
+        d.body, d.status, d.attempt_count AS "attemptCount"`
 
-      const attemptTarget = (deliveryId: string) =>
-        sql`
-          SELECT ${targetColumns}
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie, Effect.map((rows) => rows[0]))
+      const toAttempt = (deliveryId: string) =>
+        sql`SELECT ${toAttemptColumns} FROM webhook_deliveries d WHERE d.id = ${deliveryId}`.pipe(
+          Effect.flatMap(decodeToAttempt),
+          Effect.orDie,
+          Effect.map((rows) => rows[0])
+        )
 
-      const due = (nowIso: string, limit: number) =>
+      const due = (nowIso: string, limit: number, disabled: ReadonlyArray<string>) =>
         sql`
           SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId"
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND e.enabled AND d.next_attempt_at <= ${nowIso}::timestamptz
+          FROM webhook_deliveries d
+          WHERE d.status = 'pending' AND d.next_attempt_at <= ${nowIso}::timestamptz
             AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
+            ${disabled.length === 0 ? sql`` : sql`AND d.endpoint_id NOT IN ${sql.in(disabled)}`}
           ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
 
       const lease = (ids: ReadonlyArray<string>, untilIso: string, nowIso: string) =>
         sql`
           UPDATE webhook_deliveries d SET lease_until = ${untilIso}::timestamptz
-          FROM webhook_endpoints e
-          WHERE e.id = d.endpoint_id AND ${sql.in("d.id", [...ids])} AND d.status = 'pending'
+          WHERE ${sql.in("d.id", [...ids])} AND d.status = 'pending'
             AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
-          RETURNING ${targetColumns}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie)
+          RETURNING ${toAttemptColumns}`.pipe(Effect.flatMap(decodeToAttempt), Effect.orDie)
 
       const release = (ids: ReadonlyArray<string>) =>
         ids.length === 0 ? Effect.void : sql`
@@ -256,7 +267,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
 
       return DeliveryStore.of({
         fanOut,
-        attemptTarget,
+        toAttempt,
         due,
         lease,
         release,

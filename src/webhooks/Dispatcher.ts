@@ -34,7 +34,11 @@ import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
-import { type AttemptOutcome, type AttemptTarget, type DeliveryChange, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
+import { type AttemptOutcome, type DeliveryChange, DeliveryStore, type DeliveryToAttempt, type DueRow } from "./DeliveryStore.ts"
+import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
+
+/** What an attempt needs: the delivery, and its endpoint's address and secrets. */
+type AttemptTarget = DeliveryToAttempt & EndpointSecrets
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -97,6 +101,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const config = yield* AppConfig
       const endpoints = yield* WebhookEndpoints
       const deliveries = yield* DeliveryStore
+      const endpointTable = yield* EndpointTable
       const outbox = yield* Outbox
       const settings = yield* DispatcherSettings
       const resolver = yield* WebhookResolver
@@ -126,6 +131,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const firstUnsettled = events.findIndex((event) => !event.settled)
           const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
           if (settled.length === 0) return false
+          const subscribers = yield* endpointTable.subscribers([...new Set(settled.map((event) => event.workspaceId))])
           yield* deliveries.fanOut(
             settled.map((event) => ({
               seq: event.seq,
@@ -137,6 +143,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
               fatBody: envelopeBody(event, "fat"),
               thinBody: envelopeBody(event, "thin")
             })),
+            subscribers,
             now.iso
           )
           yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${settled[settled.length - 1].seq} WHERE id = 1`
@@ -279,13 +286,24 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }
       })
 
+      /** The deliveries with their endpoints' addresses and secrets (one query for them all); a deleted endpoint's are left out. */
+      const withSecrets = (found: ReadonlyArray<DeliveryToAttempt>) =>
+        Effect.map(
+          endpointTable.secretsOf([...new Set(found.map((delivery) => delivery.endpointId))]),
+          (secrets) =>
+            found.flatMap((delivery): Array<AttemptTarget> => {
+              const endpoint = secrets.get(delivery.endpointId)
+              return endpoint === undefined ? [] : [{ ...delivery, ...endpoint }]
+            })
+        )
+
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
         const now = yield* Time.now
         yield* startReady(now.ms)
         const free = settings.concurrency - inFlight.size
         if (free <= 0 && ready.length >= settings.concurrency) return
         const limit = Math.max(free, 2 * settings.concurrency - ready.length)
-        const candidates = yield* deliveries.due(now.iso, limit * 4)
+        const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled)
         const held = new Map<string, number>()
         for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
         for (const { target } of ready) held.set(target.endpointId, (held.get(target.endpointId) ?? 0) + 1)
@@ -300,7 +318,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         if (chosen.length === 0) return
         const leasedUntilMs = now.ms + leaseMs
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        for (const target of yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)) {
+        const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)
+        for (const target of yield* withSecrets(leased)) {
           ready.push({ target, leasedUntilMs })
         }
         yield* startReady(now.ms)
@@ -339,7 +358,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         deliveryId: string
       ) {
         yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
-        const target = yield* deliveries.attemptTarget(deliveryId)
+        const delivery = yield* deliveries.toAttempt(deliveryId)
+        const [target] = delivery === undefined ? [] : yield* withSecrets([delivery])
         if (target !== undefined) {
           const outcome = yield* attempt(target)
           yield* record([{ target, trigger: "manual", outcome, atMs: (yield* Time.now).ms }])
@@ -356,6 +376,6 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = WebhookDispatcher.layerNoDeps.pipe(Layer.provide([DeliveryStore.layer, Outbox.layer, WebhookEndpoints.layer]))
+  static readonly layer = WebhookDispatcher.layerNoDeps.pipe(Layer.provide([DeliveryStore.layer, Outbox.layer, WebhookEndpoints.layer, EndpointTable.layer]))
 }
 

@@ -2,9 +2,9 @@
  * The `webhook_endpoints` table: the one module with SQL on it (issue #19, one
  * owner per table). Statements only, each joining the caller's transaction
  * when there is one: vetting a URL and making a secret are `WebhookEndpoints`'
- * (`Endpoints.ts`), fanning an event out is the dispatcher's. The delivery
- * store's reads join an endpoint's address and secrets to its deliveries
- * (see `test/architecture/TableOwners.test.ts`).
+ * (`Endpoints.ts`), fanning an event out is the dispatcher's, which reads
+ * here who subscribes, which endpoints are disabled and where an attempt
+ * goes and how it is signed.
  *
  * @since 1.0.0
  */
@@ -28,6 +28,35 @@ const EndpointRow = Schema.Struct({
   previousSecretExpiresAt: NullableTimestamp
 })
 const decodeEndpoints = Schema.decodeUnknownEffect(Schema.Array(EndpointRow))
+
+/** Where an attempt of the endpoint goes, and the secrets that sign it. */
+export const EndpointSecrets = Schema.Struct({
+  endpointId: Schema.String,
+  url: Schema.String,
+  secret: Schema.String,
+  previousSecret: Schema.NullOr(Schema.String),
+  previousSecretExpiresAt: NullableTimestamp
+})
+export type EndpointSecrets = typeof EndpointSecrets.Type
+const decodeSecrets = Schema.decodeUnknownEffect(Schema.Array(EndpointSecrets))
+
+/**
+ * An enabled endpoint as the fan-out matches events to it: its mode, the event
+ * types it subscribes to (none: all) and when it subscribed (the snapshot of
+ * its creation, as text; null for endpoints older than migrations/0130, which
+ * compare creation times).
+ */
+export const Subscriber = Schema.Struct({
+  id: Schema.String,
+  workspaceId: Schema.String,
+  mode: Mode,
+  events: Schema.Array(Schema.String),
+  createdAt: Schema.String,
+  snapshot: Schema.NullOr(Schema.String)
+})
+export type Subscriber = typeof Subscriber.Type
+const decodeSubscribers = Schema.decodeUnknownEffect(Schema.Array(Subscriber))
+const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /** A new endpoint, its URL already vetted. */
 export interface NewEndpoint {
@@ -59,6 +88,15 @@ export class EndpointTable extends Context.Service<EndpointTable, {
     settings: EndpointSettings,
     nowIso: string
   ) => Effect.Effect<typeof WebhookEndpoint.Type | undefined>
+  /**
+   * The enabled endpoints of these workspaces, locked against deletion (FOR KEY SHARE) to the end of the
+   * caller's transaction, so the deliveries it then writes for them always have their endpoint.
+   */
+  readonly subscribers: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Subscriber>>
+  /** The ids of every disabled endpoint (their deliveries wait). */
+  readonly disabled: Effect.Effect<ReadonlyArray<string>>
+  /** The address and secrets of these endpoints (one query for them all); a deleted one is left out. */
+  readonly secretsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, EndpointSecrets>>
   /** Deletes the endpoint (its deliveries go with it); false when there was none. */
   readonly remove: (workspaceId: string, id: string) => Effect.Effect<boolean>
   /** Signs with `secret` from now on; the current secret keeps signing until `previousExpiresIso`. */
@@ -103,6 +141,26 @@ export class EndpointTable extends Context.Service<EndpointTable, {
               mode = ${settings.mode}, enabled = ${settings.enabled}, updated_at = ${nowIso}::timestamptz
             WHERE id = ${id} AND workspace_id = ${workspaceId}
             RETURNING ${columns}`),
+        subscribers: (workspaceIds) =>
+          workspaceIds.length === 0 ? Effect.succeed([]) : sql`
+            SELECT id::text AS id, workspace_id::text AS "workspaceId", mode, events,
+              to_json(created_at) #>> '{}' AS "createdAt", subscribed_at_snapshot::text AS snapshot
+            FROM webhook_endpoints WHERE workspace_id IN ${sql.in(workspaceIds)} AND enabled
+            FOR KEY SHARE`.pipe(Effect.flatMap(decodeSubscribers), Effect.orDie),
+        disabled: sql`SELECT id::text AS id FROM webhook_endpoints WHERE NOT enabled`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((found) => found.map((row) => row.id)),
+          Effect.orDie
+        ),
+        secretsOf: (ids) =>
+          ids.length === 0 ? Effect.succeed(new Map<string, EndpointSecrets>()) : sql`
+            SELECT id::text AS "endpointId", url, secret, previous_secret AS "previousSecret",
+              previous_secret_expires_at AS "previousSecretExpiresAt"
+            FROM webhook_endpoints WHERE id IN ${sql.in(ids)}`.pipe(
+            Effect.flatMap(decodeSecrets),
+            Effect.map((found) => new Map(found.map((row) => [row.endpointId, row]))),
+            Effect.orDie
+          ),
         remove: (workspaceId, id) =>
           sql`DELETE FROM webhook_endpoints WHERE id = ${id} AND workspace_id = ${workspaceId} RETURNING id`.pipe(
             Effect.map((deleted) => deleted.length > 0),

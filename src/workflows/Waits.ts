@@ -13,19 +13,24 @@
  * completion of a deferred only.
  *
  * A wait's conditions are tested against its workflow's row, the account's
- * invitations and messages and the step's job in the statement that reads the
- * waits: joined reads of tables owned elsewhere, listed with their reason in
- * `test/architecture/TableOwners.test.ts` (`joinedReads`).
+ * invitations and messages and the step's job, each asked of its owner once
+ * for every wait of a look (`conditionHolds` is the one definition, for waits
+ * and `if` steps alike).
  *
  * @since 1.0.0
  */
-import { Context, Effect, Exit, Layer, Queue, Schema, Stream } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
+import { Context, Effect, Exit, Layer, Option, Queue, Schema, Stream } from "effect"
+import { SqlClient } from "effect/sql"
 import { DurableDeferred, WorkflowEngine } from "effect/workflow"
 import { finishedStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { JobStore } from "../jobs/JobStore.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
 import { Condition } from "../domain/Workflow.ts"
+import { acceptedAmong, type AccountPerson } from "../accounts/Invitations.ts"
+import { type MessageFrom, messagesFrom } from "../people/Messages.ts"
+import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
+import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
 /** What a wait can end on: a step's conditions, the job a command step created finishing, or a resume. */
 export const WaitCondition = Schema.Union([
@@ -57,14 +62,61 @@ export interface Wait {
 }
 
 // A wait the look found decided: the condition that held (its index), or -1 past the deadline.
-const DecidedWait = Schema.Struct({
+interface DecidedWait {
+  readonly executionId: string
+  readonly deferredName: string
+  readonly met: number
+}
+const WaitRow = Schema.Struct({
   executionId: Schema.String,
   deferredName: Schema.String,
-  met: Schema.Int
+  conditions: Schema.Array(Schema.Unknown),
+  deadlineMs: Schema.NullOr(BigIntNumber),
+  createdAt: Timestamp
 })
-type DecidedWait = typeof DecidedWait.Type
-const decodeDecided = Schema.decodeUnknownEffect(Schema.Array(DecidedWait))
-const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ holds: Schema.Boolean })))
+const decodeWaits = Schema.decodeUnknownEffect(Schema.Array(WaitRow))
+// A condition that does not decode never holds.
+const decodeCondition = Schema.decodeUnknownOption(WaitCondition)
+
+/** What the conditions of some waits are tested against, each read from its owner. */
+interface Facts {
+  /** The waits' workflows, by execution. */
+  readonly workflows: ReadonlyMap<string, WorkflowRow>
+  /** Of the jobs the conditions name, those not finished (a job not found counts as finished). */
+  readonly unfinishedJobs: ReadonlySet<string>
+  /** Accounts and people (`pairKey`) with an accepted invitation. */
+  readonly accepted: ReadonlySet<string>
+  /** The messages each person (`pairKey`) sent the account since the earliest start of its workflows. */
+  readonly messages: ReadonlyMap<string, ReadonlyArray<MessageFrom>>
+}
+
+const pairKey = (pair: AccountPerson) => `${pair.accountId} ${pair.providerId}`
+const personOf = (workflow: WorkflowRow): AccountPerson => ({ accountId: workflow.accountId, providerId: workflow.providerId })
+
+/**
+ * Whether `condition` holds for `workflow` at `nowMs`: the one definition of every condition, for waits and
+ * for `if` steps alike.
+ */
+const conditionHolds = (condition: WaitCondition, workflow: WorkflowRow, facts: Facts, nowMs: number): boolean => {
+  switch (condition.type) {
+    case "resumed":
+      return !workflow.paused
+    case "jobFinished":
+      return !facts.unfinishedJobs.has(condition.jobId)
+    case "accepted":
+      return facts.accepted.has(pairKey(personOf(workflow)))
+    case "replied": {
+      const since = Date.parse(workflow.createdAt)
+      const classes = condition.classes
+      return (facts.messages.get(pairKey(personOf(workflow))) ?? []).some((message) =>
+        Date.parse(message.sentAt) >= since &&
+        (classes === undefined || (message.triageClass !== null && classes.includes(message.triageClass)))
+      )
+    }
+    case "elapsed":
+      return Date.parse(workflow.createdAt) + condition.seconds * 1000 <= nowMs
+  }
+}
 
 // The most waits one look reads; the rest wait for the next look.
 const BATCH = 500
@@ -86,46 +138,78 @@ export class Waits extends Context.Service<Waits, {
         const engine = yield* WorkflowEngine.WorkflowEngine
         const pokes = yield* Queue.sliding<void>(1)
 
-        /**
-         * Whether the condition `cond` (jsonb) holds for the workflow `f` (a `workflows` row) at
-         * `nowIso`: the one definition of every condition, for waits and for `if` steps alike.
-         */
-        const conditionHolds = (cond: Statement.Fragment, nowIso: string) =>
-          sql`CASE ${cond}->>'type'
-            WHEN 'resumed' THEN NOT f.paused
-            WHEN 'jobFinished' THEN NOT EXISTS (
-              SELECT 1 FROM jobs j WHERE j.id = (${cond}->>'jobId')::uuid AND j.status NOT IN ${sql.in([...finishedStatuses])})
-            WHEN 'accepted' THEN EXISTS (
-              SELECT 1 FROM invitations i
-              WHERE i.account_id = f.account_id AND i.provider_id = f.provider_id AND i.status = 'accepted')
-            WHEN 'replied' THEN EXISTS (
-              SELECT 1 FROM inbox_messages m
-              WHERE m.account_id = f.account_id AND m.sender_provider_id = f.provider_id AND m.sent_at >= f.created_at
-                AND (${cond}->'classes' IS NULL
-                  OR m.triage_class IN (SELECT jsonb_array_elements_text(${cond}->'classes'))))
-            WHEN 'elapsed' THEN
-              f.created_at + make_interval(secs => (${cond}->>'seconds')::int) <= ${nowIso}::timestamptz
-            ELSE false END`
+        const store = yield* WorkflowStore
+        const jobs = yield* JobStore
+
+        /** The facts the conditions of these waits are tested against: one query per table, however many waits. */
+        const factsFor = (waits: ReadonlyArray<{
+          readonly executionId: string
+          readonly conditions: ReadonlyArray<WaitCondition>
+        }>) =>
+          Effect.gen(function*() {
+            const rows = yield* store.byExecutionIds([...new Set(waits.map((wait) => wait.executionId))])
+            const workflows = new Map(rows.map((row) => [row.executionId, row]))
+            const tested = waits.flatMap((wait) => {
+              const workflow = workflows.get(wait.executionId)
+              return workflow === undefined ? [] : wait.conditions.map((condition) => ({ condition, workflow }))
+            })
+            const jobIds = [...new Set(tested.flatMap(({ condition }) => condition.type === "jobFinished" ? [condition.jobId] : []))]
+            const states = yield* jobs.statesOf(jobIds)
+            const unfinishedJobs = new Set([...states.values()].filter((job) => !finishedStatuses.has(job.status)).map((job) => job.id))
+            const peopleOf = (type: WaitCondition["type"]) => {
+              const earliest = new Map<string, AccountPerson & { readonly sinceIso: string }>()
+              for (const { condition, workflow } of tested) {
+                if (condition.type !== type) continue
+                const known = earliest.get(pairKey(personOf(workflow)))
+                if (known === undefined || Date.parse(workflow.createdAt) < Date.parse(known.sinceIso)) {
+                  earliest.set(pairKey(personOf(workflow)), { ...personOf(workflow), sinceIso: workflow.createdAt })
+                }
+              }
+              return [...earliest.values()]
+            }
+            const accepted = yield* acceptedAmong(sql, peopleOf("accepted").map(({ accountId, providerId }) => ({ accountId, providerId })))
+            const messages = new Map<string, Array<MessageFrom>>()
+            for (const message of yield* messagesFrom(sql, peopleOf("replied"))) {
+              const key = pairKey(message)
+              messages.set(key, [...(messages.get(key) ?? []), message])
+            }
+            const facts: Facts = { workflows, unfinishedJobs, accepted: new Set(accepted.map(pairKey)), messages }
+            return facts
+          })
 
         const holds = Effect.fn("Waits.holds")(function*(condition: WaitCondition, executionId: string) {
           const now = yield* Time.now
-          const rows = yield* sql`
-            SELECT ${conditionHolds(sql`${JSON.stringify(condition)}::jsonb`, now.iso)} AS holds
-            FROM workflows f WHERE f.execution_id = ${executionId}`.pipe(Effect.flatMap(decodeHolds), Effect.orDie)
-          return rows[0]?.holds === true
+          const facts = yield* factsFor([{ executionId, conditions: [condition] }])
+          const workflow = facts.workflows.get(executionId)
+          return workflow !== undefined && conditionHolds(condition, workflow, facts, now.ms)
         })
 
-        /** The waits decided now, oldest first: one statement, however many waits there are. */
-        const decided = (nowMs: number, nowIso: string) =>
-          sql`
-            SELECT d."executionId", d."deferredName", COALESCE(d.met, -1)::int AS met FROM (
-              SELECT w.execution_id AS "executionId", w.deferred_name AS "deferredName", w.created_at, w.deadline_ms,
-                (SELECT min(c.ord) - 1 FROM jsonb_array_elements(w.conditions) WITH ORDINALITY AS c(cond, ord)
-                 WHERE ${conditionHolds(sql`c.cond`, nowIso)}) AS met
-              FROM workflow_waits w JOIN workflows f ON f.execution_id = w.execution_id
-            ) d
-            WHERE d.met IS NOT NULL OR d.deadline_ms <= ${nowMs}
-            ORDER BY d.created_at LIMIT ${BATCH}`.pipe(Effect.flatMap(decodeDecided), Effect.orDie)
+        /** The waits decided now, oldest first, up to a batch: their workflows, jobs, invitations and messages read once for all. */
+        const decided = (nowMs: number) =>
+          Effect.gen(function*() {
+            const waits = (yield* sql`
+              SELECT execution_id AS "executionId", deferred_name AS "deferredName", conditions,
+                deadline_ms AS "deadlineMs", created_at AS "createdAt"
+              FROM workflow_waits ORDER BY created_at`.pipe(Effect.flatMap(decodeWaits), Effect.orDie))
+              .map((wait) => ({ ...wait, conditions: wait.conditions.map((condition) => decodeCondition(condition)) }))
+            const facts = yield* factsFor(waits.map((wait) => ({
+              executionId: wait.executionId,
+              conditions: wait.conditions.flatMap(Option.toArray)
+            })))
+            const found: Array<DecidedWait> = []
+            for (const wait of waits) {
+              const workflow = facts.workflows.get(wait.executionId)
+              if (workflow === undefined) continue
+              const met = wait.conditions.findIndex((condition) =>
+                Option.isSome(condition) && conditionHolds(condition.value, workflow, facts, nowMs)
+              )
+              if (met >= 0 || (wait.deadlineMs !== null && wait.deadlineMs <= nowMs)) {
+                found.push({ executionId: wait.executionId, deferredName: wait.deferredName, met })
+              }
+              if (found.length === BATCH) break
+            }
+            return found
+          })
 
         const complete = (wait: DecidedWait) => {
           const done = { workflowName, executionId: wait.executionId, deferredName: wait.deferredName }
@@ -139,7 +223,7 @@ export class Waits extends Context.Service<Waits, {
 
         const look = Effect.gen(function*() {
           const now = yield* Time.now
-          for (const wait of yield* decided(now.ms, now.iso)) {
+          for (const wait of yield* decided(now.ms)) {
             // Completed first, then forgotten: a crash between the two completes it again, which the engine ignores.
             yield* complete(wait)
             yield* sql`DELETE FROM workflow_waits
@@ -174,5 +258,5 @@ export class Waits extends Context.Service<Waits, {
             sql`DELETE FROM workflow_waits WHERE execution_id = ${executionId}`.pipe(Effect.asVoid, Effect.orDie)
         })
       })
-    )
+    ).pipe(Layer.provide([JobStore.layer, WorkflowStore.layer]))
 }

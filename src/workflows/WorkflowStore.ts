@@ -8,7 +8,6 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { JobStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 import { type Step, Steps, WorkflowStatus, WorkflowWaitReason } from "../domain/Workflow.ts"
@@ -57,9 +56,7 @@ const decodeLog = Schema.decodeUnknownEffect(Schema.Array(LogRow))
 const JobLink = Schema.Struct({
   workflowId: Schema.String,
   path: Schema.String,
-  jobId: Schema.String,
-  status: JobStatus,
-  kind: Schema.String
+  jobId: Schema.String
 })
 const decodeJobLinks = Schema.decodeUnknownEffect(Schema.Array(JobLink))
 
@@ -80,6 +77,8 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
   readonly insert: (workflow: NewWorkflow) => Effect.Effect<WorkflowRow>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<WorkflowRow | undefined>
   readonly byId: (id: string) => Effect.Effect<WorkflowRow | undefined>
+  /** The workflows of these executions (one query for them all). */
+  readonly byExecutionIds: (executionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WorkflowRow>>
   readonly list: (
     workspaceId: string,
     filter: { readonly automationId?: string | undefined; readonly afterSeq?: number | undefined; readonly limit: number }
@@ -103,7 +102,7 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
   /** The job a step created, if it did. */
   readonly jobAt: (id: string, path: string) => Effect.Effect<string | undefined>
   readonly linkJob: (id: string, path: string, jobId: string) => Effect.Effect<void>
-  /** The jobs of these workflows' steps, oldest first (one query for a whole page). */
+  /** The jobs of these workflows' steps, oldest first (one query for a whole page); `JobStore` has where they stand. */
   readonly jobsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof JobLink.Type>>
   /** These workflows' logs, oldest first (one query for a whole page). */
   readonly logOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof LogRow.Type>>
@@ -145,6 +144,9 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
           ),
         byId: (id) =>
           Effect.map(rows(sql`SELECT ${sql.literal(columns)} FROM workflows w WHERE w.id = ${id}`), (found) => found[0]),
+        byExecutionIds: (executionIds) =>
+          executionIds.length === 0 ? Effect.succeed([]) : rows(sql`
+            SELECT ${sql.literal(columns)} FROM workflows w WHERE w.execution_id IN ${sql.in(executionIds)}`),
         list: (workspaceId, filter) =>
           rows(sql`
             SELECT ${sql.literal(columns)} FROM workflows w
@@ -206,8 +208,8 @@ export class WorkflowStore extends Context.Service<WorkflowStore, {
           }).pipe(Effect.orDie),
         jobsOf: (ids) =>
           ids.length === 0 ? Effect.succeed([]) : sql`
-            SELECT l.workflow_id::text AS "workflowId", l.path, l.job_id::text AS "jobId", j.status, j.kind
-            FROM workflow_jobs l JOIN jobs j ON j.id = l.job_id
+            SELECT l.workflow_id::text AS "workflowId", l.path, l.job_id::text AS "jobId"
+            FROM workflow_jobs l
             WHERE l.workflow_id IN ${sql.in(ids)} ORDER BY l.created_at, l.path`.pipe(
             Effect.flatMap(decodeJobLinks),
             Effect.orDie

@@ -15,6 +15,7 @@ import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import { commands } from "../domain/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import { JobStore } from "../jobs/JobStore.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { commandSteps, finishedWorkflowStatuses, inputOf, type Step } from "../domain/Workflow.ts"
 import * as Engine from "./Engine.ts"
@@ -89,14 +90,20 @@ export class Workflows extends Context.Service<Workflows, {
       const store = yield* WorkflowStore
       const waits = yield* Waits
       const jobs = yield* Jobs
+      const jobStore = yield* JobStore
       const network = yield* NetworkDriver
       const engine = yield* WorkflowEngine.WorkflowEngine
 
-      /** Workflows with their jobs and logs: two queries for the whole list. */
+      /** Workflows with their jobs and logs: three queries for the whole list (links, their jobs, logs). */
       const views = (rows: ReadonlyArray<WorkflowRow>) =>
         Effect.gen(function*() {
           const ids = rows.map((row) => row.id)
-          const jobs = yield* store.jobsOf(ids)
+          const links = yield* store.jobsOf(ids)
+          const states = yield* jobStore.statesOf(links.map((link) => link.jobId))
+          const jobs = links.flatMap((link) => {
+            const state = states.get(link.jobId)
+            return state === undefined ? [] : [{ ...link, kind: state.kind, status: state.status }]
+          })
           const log = yield* store.logOf(ids)
           return yield* Effect.forEach(rows, (row) =>
             Effect.map(store.stepsOf(row), (steps): WorkflowView => ({
@@ -220,5 +227,5 @@ export class Workflows extends Context.Service<Workflows, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Workflows.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Jobs.layer, WorkflowStore.layer, Engine.layer]))
+  static readonly layer = Workflows.layerNoDeps.pipe(Layer.provide([AccountStore.layer, JobStore.layer, Jobs.layer, WorkflowStore.layer, Engine.layer]))
 }

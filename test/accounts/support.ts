@@ -33,6 +33,5 @@ export const accountRow = (connectedAtMs: number, overrides: Partial<AccountRow>
   checkpoint: null,
   connectedAt: new Date(connectedAtMs).toISOString(),
   createdAt: new Date(connectedAtMs - 3_600_000).toISOString(),
-  pendingInvitations: 0,
   ...overrides
 })

@@ -23,7 +23,9 @@ export const layers: ReadonlyArray<Layer> = [
   { name: "the HTTP contract", parts: ["api"] },
   { name: "infrastructure: config, SQL, migrations, clock, tracing", parts: ["platform"] },
   { name: "the network driver port, reply triage, the rate limit, the outbox", parts: ["triage", "ratelimit", "network", "events"] },
-  { name: "services: credentials, accounts, people", parts: ["auth", "accounts", "people"] },
+  { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
+  // people/ reads the accounts (the seats in a person's timeline, the other seat holding a person); accounts/ never reads people/.
+  { name: "services: people and what reached them", parts: ["people"] },
   { name: "services: API keys, jobs and the Governor, people's sign-in", parts: ["keys", "jobs", "people-auth"] },
   { name: "services built on jobs and keys", parts: ["workspaces", "inbox", "workflows", "webhooks"] },
   { name: "adapters: REST handlers, the typed client, operator commands", parts: ["http", "client", "operator"] },

@@ -12,6 +12,7 @@ import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
 import { Sessions } from "../../src/people-auth/Sessions.ts"
 import { SignIn } from "../../src/people-auth/SignIn.ts"
 import { type Actor, Team } from "../../src/people-auth/Team.ts"
+import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 
 const password = "a long enough passphrase"
@@ -234,5 +235,24 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("sessions and roles over HTTP
       const again = yield* post(`/dashboard/webhooks/${id}/delete`, "confirm=yes")
       assert.strictEqual(again.status, 404)
       assert.include(String(again.body), "no such webhook endpoint")
+    }))
+
+  it.effect("a suspended workspace's people cannot sign in; a pending invitation names who sent it and its workspace", () =>
+    Effect.gen(function*() {
+      const { actor, email } = yield* ownerSession
+      const team = yield* Team
+      const { link } = yield* team.invite(actor, { email: "newcomer@acme.test", role: "member", baseUrl: "http://x" })
+      const [pending] = yield* team.invitations(actor.workspaceId)
+      assert.strictEqual(pending?.invitedBy, "Olivia")
+      const opened = yield* team.invitation(link.split("/").pop() ?? "")
+      assert.strictEqual(opened.email, "newcomer@acme.test")
+      assert.isAbove(opened.workspaceName.length, 0)
+
+      const workspaces = yield* Workspaces
+      yield* workspaces.setStatus(actor.workspaceId, "suspended")
+      const refused = yield* Effect.flip((yield* SignIn).password(email, password))
+      assert.strictEqual(refused._tag, "SignInRefused")
+      yield* workspaces.setStatus(actor.workspaceId, "active")
+      assert.strictEqual((yield* (yield* SignIn).password(email, password))._tag, "SignedIn")
     }))
 })

@@ -3,7 +3,7 @@
  * account sent are recorded, from the two places that learn of them: the
  * service's own writes (a `connect` job sends one, with source `svc`;
  * `withdraw_invite` withdraws one), recorded with the job's ending by its
- * command's completion (`Completions.ts`), and syncing, which finds every
+ * command's completion (`people/Completions.ts`), and syncing, which finds every
  * change on the network, including invitations sent elsewhere (source
  * `external`). The inbox's lists and reports read them through here too.
  *
@@ -13,9 +13,10 @@
  * withdrawal never undoes it: once resolved, an invitation never becomes
  * pending again.
  *
- * It sits with the people (beside `touchPerson`, the other record a job's
- * ending and syncing both write) so that `jobs/` and `inbox/` each depend on
- * it without depending on each other.
+ * It sits with the accounts that sent them, below `people/`, `jobs/` and
+ * `inbox/` in the import rule: an account's view counts its pending
+ * invitations, a person's timeline and the cross-seat rule read those to the
+ * person, and a job's ending and syncing both write here.
  *
  * @since 1.0.0
  */
@@ -24,8 +25,7 @@ import type { SqlClient } from "effect/sql"
 import type { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
-
+import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 /**
  * Records the invitation a completed `connect` of the account sent (its
@@ -107,50 +107,74 @@ export const invitationsOf = (
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /**
- * The account's invitations pending longer than `autoWithdrawDays` at `nowIso`
- * whose withdrawal the service has not proposed yet: not again after a person
- * rejected it or it failed, nor while a withdrawal of anyone's is on its way
- * (it reads the account's `withdraw_invite` jobs for that), oldest first.
+ * The account's invitations pending longer than `autoWithdrawDays` at `nowIso`,
+ * oldest first (whether their withdrawal was proposed already is the jobs'
+ * to say: `JobStore.withdrawalsProposed`).
  */
 export const staleInvitations = (sql: SqlClient.SqlClient, accountId: string, autoWithdrawDays: number, nowIso: string) =>
   sql`
     SELECT i.id FROM invitations i
     WHERE i.account_id = ${accountId} AND i.status = 'pending'
       AND i.sent_at < ${nowIso}::timestamptz - ${autoWithdrawDays} * interval '1 day'
-      AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'withdraw_invite'
-          AND j.input ->> 'invitationId' = i.id
-          AND (j.origin = 'service' OR j.status NOT IN ('failed', 'cancelled')))
     ORDER BY i.sent_at, i.id`.pipe(
     Effect.flatMap(decodeIds),
     Effect.map((rows) => rows.map((row) => row.id)),
     Effect.orDie
   )
 
-/** A new connection, ready for a first message. */
-export const ReadyRow = Schema.Struct({
+/** An accepted invitation: a new connection. */
+export const AcceptedRow = Schema.Struct({
+  id: Schema.String,
   providerId: Schema.String,
   name: Schema.NullOr(Schema.String),
   note: Schema.NullOr(Schema.String),
   acceptedAt: Timestamp
 })
-const decodeReady = Schema.decodeUnknownEffect(Schema.Array(ReadyRow))
+export type AcceptedRow = typeof AcceptedRow.Type
+const decodeAccepted = Schema.decodeUnknownEffect(Schema.Array(AcceptedRow))
 
 /**
- * Accepted invitations of the account whose person has neither been written
- * to (a sent message, its jobs) nor written (a reply, its messages) yet, the
- * latest accepted first, up to `limit`.
+ * The account's accepted invitations, the latest accepted first, up to
+ * `limit`; after `before` (the last row of the previous page) when given.
  */
-export const readyForFirstMessage = (sql: SqlClient.SqlClient, accountId: string, limit: number) =>
+export const acceptedInvitations = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  limit: number,
+  before?: AcceptedRow
+) =>
   sql`
-    SELECT i.provider_id AS "providerId", i.name, i.note, i.accepted_at AS "acceptedAt"
+    SELECT i.id, i.provider_id AS "providerId", i.name, i.note, i.accepted_at AS "acceptedAt"
     FROM invitations i
     WHERE i.account_id = ${accountId} AND i.status = 'accepted' AND i.accepted_at IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM inbox_messages m WHERE m.account_id = i.account_id AND m.sender_provider_id = i.provider_id)
-      AND NOT EXISTS (
-        SELECT 1 FROM jobs j WHERE j.account_id = i.account_id AND j.kind = 'send_message'
-          AND j.result ->> 'recipientProviderId' = i.provider_id)
-    ORDER BY i.accepted_at DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodeReady), Effect.orDie)
+      ${before === undefined ? sql`` : sql`AND (i.accepted_at, i.id) < (${before.acceptedAt}::timestamptz, ${before.id})`}
+    ORDER BY i.accepted_at DESC, i.id DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodeAccepted), Effect.orDie)
+
+const decodeNames = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ providerId: Schema.String, name: Schema.String })))
+
+/** The names the account's invitations recorded for these people (one query for them all). */
+export const namesOf = (sql: SqlClient.SqlClient, accountId: string, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed(new Map<string, string>()) : sql`
+    SELECT DISTINCT ON (provider_id) provider_id AS "providerId", name FROM invitations
+    WHERE account_id = ${accountId} AND provider_id IN ${sql.in(providerIds)} AND name IS NOT NULL
+    ORDER BY provider_id, sent_at DESC`.pipe(
+    Effect.flatMap(decodeNames),
+    Effect.map((rows) => new Map(rows.map((row) => [row.providerId, row.name]))),
+    Effect.orDie
+  )
+
+const decodeCounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, count: BigIntNumber })))
+
+/** How many invitations of each of these accounts are pending (one query for them all; none: absent). */
+export const pendingCounts = (sql: SqlClient.SqlClient, accountIds: ReadonlyArray<string>) =>
+  accountIds.length === 0 ? Effect.succeed(new Map<string, number>()) : sql`
+    SELECT account_id::text AS "accountId", count(*) AS count FROM invitations
+    WHERE account_id IN ${sql.in(accountIds)} AND status = 'pending'
+    GROUP BY account_id`.pipe(
+    Effect.flatMap(decodeCounts),
+    Effect.map((rows) => new Map(rows.map((row) => [row.accountId, row.count]))),
+    Effect.orDie
+  )
 
 const decodePending = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ sentAtMs: BigIntNumber })))
 
@@ -171,3 +195,48 @@ export const acceptanceSince = (sql: SqlClient.SqlClient, accountId: string, sin
     Effect.map((rows) => rows[0] ?? { sent: 0, accepted: 0 }),
     Effect.orDie
   )
+
+/** An account and a person, as the waits of workflows ask about them. */
+export interface AccountPerson {
+  readonly accountId: string
+  readonly providerId: string
+}
+
+const decodePairs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, providerId: Schema.String })))
+
+/** Those of `pairs` where the account has an accepted invitation to the person (one query for them all). */
+export const acceptedAmong = (sql: SqlClient.SqlClient, pairs: ReadonlyArray<AccountPerson>) =>
+  pairs.length === 0 ? Effect.succeed([]) : sql`
+    SELECT DISTINCT i.account_id::text AS "accountId", i.provider_id AS "providerId"
+    FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text)
+    JOIN invitations i ON i.account_id = p."accountId" AND i.provider_id = p."providerId"
+    WHERE i.status = 'accepted'`.pipe(Effect.flatMap(decodePairs), Effect.orDie)
+
+/** An invitation an account sent a person, as the person's timeline shows it. */
+export const InvitationTo = Schema.Struct({
+  accountId: Schema.String,
+  providerId: Schema.String,
+  invitationId: Schema.String,
+  status: InvitationStatus,
+  source: InvitationSource,
+  note: Schema.NullOr(Schema.String),
+  sentAt: Timestamp,
+  acceptedAt: NullableTimestamp,
+  resolvedAt: NullableTimestamp
+})
+const decodeInvitationsTo = Schema.decodeUnknownEffect(Schema.Array(InvitationTo))
+
+/** Every invitation any account sent these people (one query for them all; the caller keeps its workspace's). */
+export const invitationsTo = (sql: SqlClient.SqlClient, providerIds: ReadonlyArray<string>) =>
+  providerIds.length === 0 ? Effect.succeed([]) : sql`
+    SELECT account_id::text AS "accountId", provider_id AS "providerId", id AS "invitationId", status, source, note,
+      sent_at AS "sentAt", accepted_at AS "acceptedAt", resolved_at AS "resolvedAt"
+    FROM invitations WHERE provider_id IN ${sql.in(providerIds)}`.pipe(Effect.flatMap(decodeInvitationsTo), Effect.orDie)
+
+const decodePendingTo = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, sentAt: Timestamp })))
+
+/** The accounts with an invitation to the person pending, and when each was sent (the caller keeps its workspace's). */
+export const pendingTo = (sql: SqlClient.SqlClient, providerId: string) =>
+  sql`
+    SELECT account_id::text AS "accountId", sent_at AS "sentAt" FROM invitations
+    WHERE provider_id = ${providerId} AND status = 'pending'`.pipe(Effect.flatMap(decodePendingTo), Effect.orDie)
