@@ -37,11 +37,6 @@ const AttemptRow = Schema.Struct({
 })
 const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
 
-/** A delivery due for an attempt. */
-export const DueRow = Schema.Struct({ id: Schema.String, endpointId: Schema.String })
-export type DueRow = typeof DueRow.Type
-const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
-
 /** What an attempt needs: the delivery, and its endpoint's address and secrets. */
 export const AttemptTarget = Schema.Struct({
   id: Schema.String,
@@ -57,6 +52,18 @@ export const AttemptTarget = Schema.Struct({
 })
 export type AttemptTarget = typeof AttemptTarget.Type
 const decodeAttemptTargets = Schema.decodeUnknownEffect(Schema.Array(AttemptTarget))
+
+/** What {@link DeliveryStore}'s `leaseDue` may lease. */
+export interface LeaseRequest {
+  readonly nowIso: string
+  readonly untilIso: string
+  readonly limit: number
+  readonly scan: number
+  readonly perEndpoint: number
+  /** Deliveries this server holds per endpoint (in flight or leased ahead). */
+  readonly held: ReadonlyMap<string, number>
+  readonly busy: ReadonlyArray<string>
+}
 
 /** An event to fan out, with the request body for each endpoint mode, fixed so every retry signs the same bytes. */
 export interface FanOutSource {
@@ -103,14 +110,13 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
    */
   readonly fanOut: (events: ReadonlyArray<FanOutSource>, nowIso: string) => Effect.Effect<void>
   readonly attemptTarget: (deliveryId: string) => Effect.Effect<AttemptTarget | undefined>
-  /** Pending deliveries of enabled endpoints, due and not leased, the earliest first. */
-  readonly due: (nowIso: string, limit: number) => Effect.Effect<ReadonlyArray<DueRow>>
-  /** Leases these deliveries until `untilIso` where no other holds a lease; what the attempts of those leased need. */
-  readonly lease: (
-    ids: ReadonlyArray<string>,
-    untilIso: string,
-    nowIso: string
-  ) => Effect.Effect<ReadonlyArray<AttemptTarget>>
+  /**
+   * In one statement, leases until `untilIso` the earliest pending deliveries of enabled endpoints
+   * that are due and leased by no one, and answers what their attempts need: at most `limit`,
+   * looking among the first `scan` due, and of each endpoint at most `perEndpoint` counting the
+   * `held` this server holds already; never one of `busy` (in flight here).
+   */
+  readonly leaseDue: (request: LeaseRequest) => Effect.Effect<ReadonlyArray<AttemptTarget>>
   /** Gives up the leases of these deliveries (leased ahead and never attempted). */
   readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /** Records attempts and their changes to their deliveries, two statements however many (call it in a transaction). */
@@ -165,20 +171,31 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
           WHERE d.id = ${deliveryId}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie, Effect.map((rows) => rows[0]))
 
-      const due = (nowIso: string, limit: number) =>
-        sql`
-          SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId"
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.status = 'pending' AND e.enabled AND d.next_attempt_at <= ${nowIso}::timestamptz
-            AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
-          ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
+      const heldJson = (held: ReadonlyMap<string, number>) =>
+        JSON.stringify([...held].map(([endpointId, count]) => ({ endpoint_id: endpointId, held: count })))
 
-      const lease = (ids: ReadonlyArray<string>, untilIso: string, nowIso: string) =>
+      const leaseDue = (request: LeaseRequest) =>
         sql`
-          UPDATE webhook_deliveries d SET lease_until = ${untilIso}::timestamptz
-          FROM webhook_endpoints e
-          WHERE e.id = d.endpoint_id AND ${sql.in("d.id", [...ids])} AND d.status = 'pending'
-            AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
+          WITH due AS (
+            SELECT d.id, d.endpoint_id, d.next_attempt_at, d.seq
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.status = 'pending' AND e.enabled AND d.next_attempt_at <= ${request.nowIso}::timestamptz
+              AND (d.lease_until IS NULL OR d.lease_until <= ${request.nowIso}::timestamptz)
+              AND d.id NOT IN (SELECT b.value::uuid FROM jsonb_array_elements_text(${JSON.stringify(request.busy)}::jsonb) b)
+            ORDER BY d.next_attempt_at, d.seq LIMIT ${request.scan}
+          ), ranked AS (
+            SELECT due.id, due.next_attempt_at, due.seq, COALESCE(h.held, 0) +
+                   row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.seq) AS nth
+            FROM due LEFT JOIN jsonb_to_recordset(${heldJson(request.held)}::jsonb)
+              AS h(endpoint_id uuid, held integer) ON h.endpoint_id = due.endpoint_id
+          ), chosen AS (
+            SELECT id FROM ranked WHERE nth <= ${request.perEndpoint} ORDER BY next_attempt_at, seq LIMIT ${request.limit}
+          )
+          UPDATE webhook_deliveries d SET lease_until = ${request.untilIso}::timestamptz
+          FROM chosen c, webhook_endpoints e
+          -- Checked again on the row itself: a lease taken meanwhile by another server wins.
+          WHERE d.id = c.id AND e.id = d.endpoint_id AND d.status = 'pending'
+            AND (d.lease_until IS NULL OR d.lease_until <= ${request.nowIso}::timestamptz)
           RETURNING ${targetColumns}`.pipe(Effect.flatMap(decodeAttemptTargets), Effect.orDie)
 
       const release = (ids: ReadonlyArray<string>) =>
@@ -257,8 +274,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
       return DeliveryStore.of({
         fanOut,
         attemptTarget,
-        due,
-        lease,
+        leaseDue,
         release,
         record,
         history,

@@ -34,7 +34,7 @@ import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
-import { type AttemptOutcome, type AttemptTarget, type DeliveryChange, DeliveryStore, type DueRow } from "./DeliveryStore.ts"
+import { type AttemptOutcome, type AttemptTarget, type DeliveryChange, DeliveryStore } from "./DeliveryStore.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -285,24 +285,22 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const free = settings.concurrency - inFlight.size
         if (free <= 0 && ready.length >= settings.concurrency) return
         const limit = Math.max(free, 2 * settings.concurrency - ready.length)
-        const candidates = yield* deliveries.due(now.iso, limit * 4)
         const held = new Map<string, number>()
         for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
         for (const { target } of ready) held.set(target.endpointId, (held.get(target.endpointId) ?? 0) + 1)
-        const chosen: Array<DueRow> = []
-        for (const row of candidates) {
-          if (chosen.length >= limit) break
-          const endpointHeld = held.get(row.endpointId) ?? 0
-          if (inFlight.has(row.id) || endpointHeld >= 2 * settings.perEndpoint) continue
-          held.set(row.endpointId, endpointHeld + 1)
-          chosen.push(row)
-        }
-        if (chosen.length === 0) return
         const leasedUntilMs = now.ms + leaseMs
-        // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        for (const target of yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)) {
-          ready.push({ target, leasedUntilMs })
-        }
+        // One statement picks and leases; the lease makes the claim exclusive across servers.
+        const leased = yield* deliveries.leaseDue({
+          nowIso: now.iso,
+          untilIso: Time.toIso(leasedUntilMs),
+          limit,
+          scan: limit * 4,
+          perEndpoint: 2 * settings.perEndpoint,
+          held,
+          busy: [...inFlight.keys()]
+        })
+        if (leased.length === 0) return
+        for (const target of leased) ready.push({ target, leasedUntilMs })
         yield* startReady(now.ms)
       }, Effect.orDie)
 
