@@ -25,6 +25,7 @@ import { Outbox } from "../src/events/Outbox.ts"
 import type { NewEvent } from "../src/domain/Events.ts"
 import { AppConfig } from "../src/platform/AppConfig.ts"
 import * as Database from "../src/platform/Database.ts"
+import * as Observability from "../src/platform/Observability.ts"
 import * as ServiceClock from "../src/platform/ServiceClock.ts"
 import { DispatcherSettings, WebhookDispatcher } from "../src/webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../src/webhooks/Endpoints.ts"
@@ -109,6 +110,8 @@ const deliveries = (url: string | undefined): Promise<number> => {
   const services = App.core.pipe(
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(Database.layer),
+    // As the service runs (App.layer): without an OTLP endpoint, tracing is off.
+    Layer.provide(Observability.tracing),
     Layer.provideMerge(config),
     Layer.provide(Layer.succeed(DispatcherSettings, {
       pollInterval: Duration.millis(100),

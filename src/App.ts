@@ -93,16 +93,17 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
 export const core = coreWith(network)
 
 /**
- * The HTTP server with its routes, then the bootstrap: the port is bound before a first
- * workspace is created or its key printed, so a taken port leaves nothing behind.
+ * The bootstrap, then the HTTP server's routes. The port is bound beneath the core
+ * (`Server.listener`), before a first workspace is created or its key printed, so a taken port
+ * leaves nothing behind; and no route is served before the bootstrap is done, so once `/healthz`
+ * answers 200 the bootstrap key is valid (a client that polled it, then used the key, got 401).
  */
 export const server = Layer.effectDiscard(Effect.gen(function*() {
-  yield* bootstrap
   // Built after the server, so on shutdown this runs before the server waits for requests in flight.
   const draining = yield* Draining
   yield* Effect.addFinalizer(() => draining.begin)
   yield* Effect.logInfo("ready")
-})).pipe(Layer.provide(Server.layer))
+})).pipe(Layer.provide(Server.layer), Layer.provide(Layer.effectDiscard(bootstrap)))
 
 /**
  * Everything, on the configured database and clock (`OUTREACH_CLOCK=test`: the

@@ -19,6 +19,7 @@ import { AccountsHandlers } from "./http/AccountsHandlers.ts"
 import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
 import { AutomationsHandlers } from "./http/AutomationsHandlers.ts"
 import { answerClientErrors } from "./http/ClientErrors.ts"
+import { answerWhileNotServing } from "./http/NotServing.ts"
 import * as Dashboard from "./http/dashboard/Dashboard.ts"
 import * as Gate from "./http/Gate.ts"
 import { IdentityHandlers } from "./http/IdentityHandlers.ts"
@@ -79,9 +80,14 @@ export const routes = Layer.mergeAll(
  * Idle connections stay open 65 seconds: with Node's 5, a client reusing a
  * connection in the instant the server closed it got ECONNRESET (seen with the
  * MCP SDK's client on a busy machine); a graceful stop still closes them.
+ * A request that comes while no route is served (the port is bound before the core is built) is
+ * answered 503 rather than held open.
  */
 export const nodeServer = (now: () => number) => () =>
-  answerClientErrors(createServer({ requireHostHeader: false, keepAliveTimeout: 65_000 }), now)
+  answerWhileNotServing(
+    answerClientErrors(createServer({ requireHostHeader: false, keepAliveTimeout: 65_000 }), now),
+    now
+  )
 
 /**
  * Node listening on `HOST:PORT`. Built beneath the core, before the routes are served: the cluster

@@ -35,10 +35,14 @@ export const startLogging = Layer.unwrap(Effect.sync(() =>
   )
 ))
 
-/** OpenTelemetry tracing to `OTEL_EXPORTER_OTLP_ENDPOINT` (OTLP over HTTP), or nothing when unset. */
+/**
+ * OpenTelemetry tracing to `OTEL_EXPORTER_OTLP_ENDPOINT` (OTLP over HTTP). Unset, tracing is off:
+ * Effect's own tracer would still build a span for every named effect and SQL statement that
+ * nothing ever reads, a share of every request's time (`npm run bench`, docs/performance.md).
+ */
 export const tracing = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
-  if (Option.isNone(config.otlpEndpoint)) return Layer.empty
+  if (Option.isNone(config.otlpEndpoint)) return Layer.succeed(References.TracerEnabled, false)
   const url = config.otlpEndpoint.value.replace(/\/$/, "") + "/v1/traces"
   yield* Effect.logInfo(`exporting traces to ${url}`)
   const { NodeSdk, sdk } = yield* openTelemetry

@@ -1,6 +1,7 @@
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as Observability from "../../src/platform/Observability.ts"
 import { strangers, workspaceWithAccount } from "../jobs/support.ts"
 import { eventually } from "../support/Eventually.ts"
@@ -56,5 +57,14 @@ layer(serverLayer().pipe(Layer.provide(Observability.tracingTo(exporter))))("Ope
       // The message is in the request's trace: one job, one trace, whichever server runs it.
       const request = exporter.getFinishedSpans().find((span) => span.kind === 1 && span.name.includes("POST"))
       assert.strictEqual(message!.spanContext().traceId, request?.spanContext().traceId)
+    }))
+})
+
+layer(Observability.tracing.pipe(Layer.provide(AppConfig.layerWith({}))))("without an OTLP endpoint", (it) => {
+  it.effect("no span is built: nothing would read it", () =>
+    Effect.gen(function*() {
+      const span = yield* Effect.currentSpan.pipe(Effect.withSpan("Jobs.get"))
+      assert.isFalse(span.sampled)
+      assert.strictEqual(span.spanId, "noop")
     }))
 })
