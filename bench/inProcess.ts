@@ -10,7 +10,7 @@ import { AppConfig, type AppSettings } from "../src/platform/AppConfig.ts"
 import { recorder } from "./recorder.ts"
 
 export const serviceLayer = (settings: Partial<AppSettings>) =>
-  App.layer.pipe(
+  App.layerTracedBy(Layer.succeed(Tracer.Tracer, recorder)).pipe(
     Layer.provideMerge(AppConfig.layerWith({
       host: "127.0.0.1",
       port: 0,
@@ -20,7 +20,7 @@ export const serviceLayer = (settings: Partial<AppSettings>) =>
       logLevel: "Warn",
       ...settings
     })),
-    // Merged, not only provided: the Governor's actors fork from the caller that creates the job.
+    // Merged too, not only provided: the bench's own calls (creating jobs) are traced as well.
     Layer.provideMerge(Layer.mergeAll(
       Layer.succeed(Tracer.Tracer, recorder),
       Layer.succeed(References.MinimumLogLevel, "Warn")

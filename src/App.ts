@@ -107,12 +107,17 @@ export const server = Layer.effectDiscard(Effect.gen(function*() {
 
 /**
  * Everything, on the configured database and clock (`OUTREACH_CLOCK=test`: the
- * test clock is the `Clock` of every fiber above it), with tracing; needs `AppConfig`.
+ * test clock is the `Clock` of every fiber above it), traced by `tracing` (a tracer of
+ * an embedder's or a benchmark's own); needs `AppConfig`.
  */
-export const layer = server.pipe(
-  Layer.provideMerge(core),
-  Layer.provideMerge(Server.listener),
-  Layer.provideMerge(ServiceClock.layer),
-  Layer.provideMerge(Database.layer),
-  Layer.provide(Observability.tracing)
-)
+export const layerTracedBy = <E, R>(tracing: Layer.Layer<never, E, R>) =>
+  server.pipe(
+    Layer.provideMerge(core),
+    Layer.provideMerge(Server.listener),
+    Layer.provideMerge(ServiceClock.layer),
+    Layer.provideMerge(Database.layer),
+    Layer.provide(tracing)
+  )
+
+/** Everything, traced as configured (`OTEL_EXPORTER_OTLP_ENDPOINT`; unset, no spans are built). */
+export const layer = layerTracedBy(Observability.tracing)
