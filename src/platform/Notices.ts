@@ -33,6 +33,13 @@ export const channels = {
 
 export type Channel = typeof channels[keyof typeof channels]
 
+/**
+ * The one PostgreSQL channel every notice travels on, as `<kind><separator><payload>`: a `LISTEN`
+ * holds a connection of the pool for as long as it listens, so a server listens once, not once a kind.
+ */
+export const pgChannel = "outreach_notices"
+const separator = "\u0001"
+
 export class Notices extends Context.Service<Notices, {
   /** Tells every server, this one included, `payload` on `channel`. */
   readonly publish: (channel: Channel, payload: string) => Effect.Effect<void>
@@ -44,15 +51,8 @@ export class Notices extends Context.Service<Notices, {
     Notices,
     Effect.gen(function*() {
       const pg = yield* Effect.serviceOption(PgClient.PgClient)
-      const hubs = new Map<Channel, PubSub.PubSub<string>>()
-      const listening: Array<Latch.Latch> = []
-      for (const channel of Object.values(channels)) {
-        const hub = yield* PubSub.sliding<string>(4096)
-        hubs.set(channel, hub)
-        if (Option.isSome(pg)) listening.push(yield* relay(pg.value, channel, hub))
-      }
-      // Every channel is heard before the service starts: nothing published from then on is missed.
-      yield* Effect.forEach(listening, (latch) => latch.await, { discard: true })
+      const hubs = new Map<string, PubSub.PubSub<string>>()
+      for (const channel of Object.values(channels)) hubs.set(channel, yield* PubSub.sliding<string>(4096))
       const hubOf = (channel: Channel) => {
         const hub = hubs.get(channel)
         return hub === undefined ? Effect.die(`no channel ${channel}`) : Effect.succeed(hub)
@@ -65,9 +65,11 @@ export class Notices extends Context.Service<Notices, {
         })
       }
       const client = pg.value
+      // Heard before the service starts: nothing published from then on is missed.
+      yield* (yield* relay(client, hubs)).await
       return Notices.of({
         publish: (channel, payload) =>
-          client.notify(channel, payload).pipe(
+          client.notify(pgChannel, channel + separator + payload).pipe(
             Effect.catchCause((cause) => Effect.logWarning(`could not publish on ${channel}`, cause))
           ),
         listen
@@ -77,24 +79,26 @@ export class Notices extends Context.Service<Notices, {
 }
 
 /**
- * Keeps one connection listening on `channel` for the layer's lifetime, relaying what it hears to
- * `hub`; when the connection drops, listens again a second later and tells the listeners {@link resumed}.
- * Returns a latch that opens once it first listens.
+ * Keeps one connection listening on {@link pgChannel} for the layer's lifetime, relaying each notice
+ * to its kind's hub; when the connection drops, listens again a second later and tells every hub's
+ * listeners {@link resumed}. Returns a latch that opens once it first listens.
  */
-const relay = (pg: PgClient.PgClient, channel: Channel, hub: PubSub.PubSub<string>) =>
+const relay = (pg: PgClient.PgClient, hubs: ReadonlyMap<string, PubSub.PubSub<string>>) =>
   Effect.gen(function*() {
     const listening = yield* Latch.make(false)
     yield* Effect.scoped(Effect.gen(function*() {
-      const heard = yield* pg.listen(channel)
+      const heard = yield* pg.listen(pgChannel)
       yield* listening.open
-      yield* PubSub.publish(hub, resumed)
+      for (const hub of hubs.values()) yield* PubSub.publish(hub, resumed)
       while (true) {
         const notice = yield* Queue.take(heard)
-        yield* PubSub.publish(hub, notice.payload)
+        const at = notice.payload.indexOf(separator)
+        const hub = at < 0 ? undefined : hubs.get(notice.payload.slice(0, at))
+        if (hub !== undefined) yield* PubSub.publish(hub, notice.payload.slice(at + separator.length))
       }
     })).pipe(
       Effect.catchCause((cause) =>
-        Effect.logWarning(`stopped hearing ${channel}; listening again in a second`, cause).pipe(
+        Effect.logWarning("stopped hearing notices; listening again in a second", cause).pipe(
           Effect.andThen(liveSleep(Duration.seconds(1)))
         )
       ),

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Credentials } from "../../src/auth/Credentials.ts"
 import { WorkspaceTable } from "../../src/accounts/WorkspaceTable.ts"
-import { channels } from "../../src/platform/Notices.ts"
+import { pgChannel } from "../../src/platform/Notices.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Sessions } from "../../src/people-auth/Sessions.ts"
 import { Users } from "../../src/people-auth/Users.ts"
@@ -172,11 +172,11 @@ layer(TestDatabase.layer)("revocations reach every server at once (PostgreSQL)",
       assert.isDefined(yield* principalOn(b, first.keyValue))
       const listeners = sql<{ pid: number }>`
         SELECT pid FROM pg_stat_activity
-        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + channels.credentials + "%"}`.pipe(Effect.orDie)
+        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + pgChannel + "%"}`.pipe(Effect.orDie)
       const before = yield* listeners
       assert.strictEqual(before.length, 2, "both servers listen")
       yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + channels.credentials + "%"}`
+        WHERE datname = current_database() AND query ILIKE ${"LISTEN%" + pgChannel + "%"}`
       // Both lost their connection: every slice is dropped, so the revoked key is checked again.
       yield* refusedOn("server B to check the key again", b, first.keyValue)
       // And both listen again: a later revocation still reaches B.
