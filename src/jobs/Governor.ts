@@ -23,8 +23,8 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream } from "effect"
-import { Entity, Sharding, ShardingConfig } from "effect/cluster"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream, type Tracer } from "effect"
+import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
@@ -238,6 +238,13 @@ export class Governor extends Context.Service<Governor, {
           }
         }).pipe(Effect.catchCause((cause) => Effect.logError("read job crashed", cause)))
 
+      /** Tells an actor its queue changed: it looks at it again. */
+      const wakeActor = (actor: Actor) =>
+        Effect.suspend(() => {
+          actor.stale = true
+          return Effect.asVoid(Queue.offer(actor.mailbox, true))
+        })
+
       /** Ends a piece of an account's open work: the actor looks again, so an account with nothing left may leave memory. */
       const doneWith = (actor: Actor) =>
         Effect.suspend(() => {
@@ -256,7 +263,13 @@ export class Governor extends Context.Service<Governor, {
        * Reads wait their turn in one queue of this process, taken by `readConcurrency` fibers: a burst of
        * thousands is thousands of entries, not thousands of fibers waiting on a semaphore.
        */
-      const readQueue = yield* Queue.unbounded<{ readonly actor: Actor; readonly jobId: string; readonly known: JobRow | undefined }>()
+      const readQueue = yield* Queue.unbounded<{
+        readonly actor: Actor
+        readonly jobId: string
+        readonly known: JobRow | undefined
+        /** The span that handed the read over: its run is traced beneath it (one job, one trace). */
+        readonly from: Option.Option<Tracer.AnySpan>
+      }>()
       const readsStarting = new Set<string>()
       /** Gives a read a run; `known`: its row as just read (else it is read first). */
       const submitRead = (actor: Actor, jobId: string, known?: JobRow): Effect.Effect<void> =>
@@ -264,12 +277,17 @@ export class Governor extends Context.Service<Governor, {
           if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
           readsStarting.add(jobId)
           actor.reads++
-          return Effect.asVoid(Queue.offer(readQueue, { actor, jobId, known }))
+          return Effect.flatMap(Effect.option(Effect.currentParentSpan), (from) =>
+            Effect.asVoid(Queue.offer(readQueue, { actor, jobId, known, from })))
         })
       const reader = Queue.take(readQueue).pipe(
-        Effect.flatMap(({ actor, jobId, known }) =>
+        Effect.flatMap(({ actor, from, jobId, known }) =>
           // An account that left this runner meanwhile is its new owner's to run.
-          (actors.get(actor.accountId) === actor ? onServiceTime(runRead(actor, jobId, known)) : Effect.void).pipe(
+          (actors.get(actor.accountId) === actor
+            ? onServiceTime(runRead(actor, jobId, known)).pipe(
+              (run) => Option.isSome(from) ? Effect.withParentSpan(run, from.value) : run
+            )
+            : Effect.void).pipe(
             Effect.ensuring(Effect.andThen(Effect.sync(() => readsStarting.delete(jobId)), doneWith(actor)))
           )
         ),
@@ -405,10 +423,7 @@ export class Governor extends Context.Service<Governor, {
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
           yield* Effect.forkScoped(onServiceTime(actorLoop(accountId, actor)))
-          const wake = Effect.suspend(() => {
-            actor.stale = true
-            return Effect.asVoid(Queue.offer(actor.mailbox, true))
-          })
+          const wake = wakeActor(actor)
           return AccountEntity.of({
             Wake: () => wake,
             Changed: () =>
@@ -439,7 +454,19 @@ export class Governor extends Context.Service<Governor, {
           )
         ).pipe(Effect.asVoid)
 
-      const wake = (accountId: string) => send(accountId, (account) => account.Wake(undefined, { discard: true }))
+      /** The account's actor, when it lives here and its shard is still this runner's: no message needed. */
+      const residentHere = (accountId: string) => {
+        const actor = actors.get(accountId)
+        return actor !== undefined && sharding.hasShardId(sharding.getShardId(EntityId.make(accountId), "default"))
+          ? actor
+          : undefined
+      }
+
+      const wake = (accountId: string) =>
+        Effect.suspend(() => {
+          const actor = residentHere(accountId)
+          return actor !== undefined ? wakeActor(actor) : send(accountId, (account) => account.Wake(undefined, { discard: true }))
+        })
 
       yield* Takeover.run({ residents: actors, wake, openWork: store.accountsWithOpenWork })
 
@@ -476,6 +503,13 @@ export class Governor extends Context.Service<Governor, {
             : job.isWrite
             ? wake(job.accountId)
             : Effect.suspend(() => {
+              const actor = residentHere(job.accountId)
+              // Handed over in this process, traced as the entity message it stands for.
+              if (actor !== undefined) {
+                return submitRead(actor, job.id, job).pipe(
+                  Effect.withSpan("Account.Read", { attributes: { "entity.id": job.accountId, runner } })
+                )
+              }
               if (createdHere.size >= 10_000) createdHere.clear()
               createdHere.set(job.id, job)
               return send(job.accountId, (account) => account.Read({ jobId: job.id }, { discard: true }))
