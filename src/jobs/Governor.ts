@@ -152,7 +152,8 @@ export class Governor extends Context.Service<Governor, {
           const writesNotBefore = job.isWrite ? yield* nextWriteAt : null
           // What the actor knows of its account counts this job's spend and gate at once.
           if (actor.facts !== undefined) {
-            actor.facts = { ...actor.facts, loaded: afterJob(actor.facts.loaded, outcome._tag === "Completed" ? outcome.spend : null, writesNotBefore) }
+            const spend = outcome._tag === "Completed" ? outcome.spend : null
+            actor.facts = { ...actor.facts, loaded: afterJob(actor.facts.loaded, spend, writesNotBefore) }
           }
           yield* finish(
             job,
@@ -184,13 +185,13 @@ export class Governor extends Context.Service<Governor, {
        * The account's facts now: read from the database at most every `factsFor` (real time), or when the
        * account changed or its local day turned; in between, the actor counts its own jobs into them.
        */
-      const factsOf = (actor: Actor, accountId: string) =>
+      const factsOf = (actor: Actor) =>
         Effect.gen(function*() {
           const now = yield* Time.now
           const live = yield* Time.liveNow
           const kept = actor.facts
           if (kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms)) return factsAt(kept.loaded, now.ms)
-          const loaded = yield* loadFacts(sql, accountId, now.ms)
+          const loaded = yield* loadFacts(sql, actor.accountId, now.ms)
           actor.facts = loaded === undefined ? undefined : { loaded, until: live + Duration.toMillis(settings.factsFor) }
           return loaded === undefined ? undefined : factsAt(loaded, now.ms)
         })
@@ -201,7 +202,7 @@ export class Governor extends Context.Service<Governor, {
        */
       const decide = (actor: Actor, job: JobRow) =>
         Effect.gen(function*() {
-          const current = yield* factsOf(actor, job.accountId)
+          const current = yield* factsOf(actor)
           if (current === undefined) {
             yield* failUnstarted(job, removed)
             return { _tag: "Done" } as const
@@ -327,10 +328,10 @@ export class Governor extends Context.Service<Governor, {
        * running jobs that no fiber here runs: this runner owns the account, so they belong to a process that
        * died (or to this runner's previous life). Returns the open reads and how many jobs it settled.
        */
-      const look = (actor: Actor, accountId: string) =>
+      const look = (actor: Actor) =>
         Effect.gen(function*() {
           actor.stale = false
-          const open = yield* store.openOf(accountId)
+          const open = yield* store.openOf(actor.accountId)
           actor.writes = open.filter((job) => job.isWrite && runnableStatuses.includes(job.status))
           const left = open.filter((job) => job.status === "running" && !inFlight.has(job.id))
           for (const job of left) {
@@ -356,9 +357,9 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
-      const step = (accountId: string, actor: Actor) =>
+      const step = (actor: Actor) =>
         Effect.gen(function*() {
-          if (actor.stale) yield* look(actor, accountId)
+          if (actor.stale) yield* look(actor)
           const job = actor.writes[0]
           yield* keepAlive(actor)
           if (job === undefined) {
@@ -373,7 +374,7 @@ export class Governor extends Context.Service<Governor, {
                 return
               }
               // The write slot is taken by a write no fiber here runs (a dead process's): settle it, then look again.
-              if ((yield* look(actor, accountId)).settled > 0) return
+              if ((yield* look(actor)).settled > 0) return
               // Or the pacing gate moved meanwhile: look again shortly.
               return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.seconds(1)))
             }
@@ -386,11 +387,11 @@ export class Governor extends Context.Service<Governor, {
         })
 
       /** The account's actor: settles what a previous owner left, retries its reads, then runs its writes. */
-      const actorLoop = (accountId: string, actor: Actor) =>
+      const actorLoop = (actor: Actor) =>
         Effect.gen(function*() {
-          const { reads } = yield* look(actor, accountId)
+          const { reads } = yield* look(actor)
           yield* retryReads(actor, reads)
-          yield* step(accountId, actor).pipe(
+          yield* step(actor).pipe(
             // Supervision: a crash is logged and the account's actor goes on a little later, looking again.
             Effect.catchCause((cause) =>
               Effect.logError("governor step crashed; retrying in 5 seconds", cause).pipe(
@@ -400,7 +401,7 @@ export class Governor extends Context.Service<Governor, {
             ),
             Effect.forever
           )
-        }).pipe(Effect.annotateLogs({ accountId }))
+        }).pipe(Effect.annotateLogs({ accountId: actor.accountId }))
 
       // The account entity: built when the account's first message reaches this runner (or its owner
       // moves here); its actor lives in the entity's scope, so it stops when the account leaves.
@@ -422,7 +423,7 @@ export class Governor extends Context.Service<Governor, {
           }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
-          yield* Effect.forkScoped(onServiceTime(actorLoop(accountId, actor)))
+          yield* Effect.forkScoped(onServiceTime(actorLoop(actor)))
           const wake = wakeActor(actor)
           return AccountEntity.of({
             Wake: () => wake,

@@ -170,26 +170,26 @@ export class JobStore extends Context.Service<JobStore, {
       const create = Effect.fn("JobStore.create")(function*(job: NewJob) {
         const now = yield* Time.now
         const id = crypto.randomUUID()
-        const approvalId = job.approval === null ? null : crypto.randomUUID()
+        const pending = job.approval === null ? null : { ...job.approval, id: crypto.randomUUID() }
         const insert = rows(sql`
           INSERT INTO jobs AS j (id, workspace_id, account_id, kind, is_write, origin, status, input, approval_id, created_at)
           VALUES (${id}, ${job.workspaceId}, ${job.accountId}, ${job.kind}, ${job.isWrite}, ${job.origin},
-                  ${job.approval === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
-                  ${approvalId}, ${now.iso}::timestamptz)
+                  ${pending === null ? "queued" : "awaiting_approval"}, ${JSON.stringify(job.input)}::jsonb,
+                  ${pending?.id ?? null}, ${now.iso}::timestamptz)
           RETURNING ${select}`)
-        const inserted = job.approval === null || approvalId === null
+        const inserted = pending === null
           ? yield* insert
           : yield* sql.withTransaction(Effect.tap(insert, () =>
             approvals.insertPending({
-              id: approvalId,
+              id: pending.id,
               workspaceId: job.workspaceId,
               accountId: job.accountId,
               jobId: id,
               kind: job.kind,
-              target: job.approval?.target ?? null,
-              text: job.approval?.text ?? null,
+              target: pending.target,
+              text: pending.text,
               createdIso: now.iso,
-              expiresAt: job.approval?.expiresAt ?? now.ms
+              expiresAt: pending.expiresAt
             }))).pipe(Effect.orDie)
         const row = inserted[0]
         if (row === undefined) return yield* Effect.die(new Error(`job ${id} was not inserted`))

@@ -10,7 +10,7 @@
  *
  * @since 1.0.0
  */
-import { Array as Arr, Cause, Effect, Exit, Latch, Request, RequestResolver } from "effect"
+import { Array as Arr, Effect, Exit, Latch, Request, RequestResolver } from "effect"
 
 /** A request carrying `item`, answered with `A`. */
 export interface Item<I, A> extends Request.Request<A> {
@@ -50,7 +50,7 @@ export const make = <I, A>(
           return true
         }
         if (entries.length > 1) return false
-        entries[0].completeUnsafe(Exit.die(Cause.squash(exit.cause)))
+        entries[0].completeUnsafe(Exit.failCause(exit.cause))
         return true
       })
     )
