@@ -27,8 +27,8 @@ import { SqlClient } from "effect/sql"
 import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { strangers } from "../test/jobs/support.ts"
 import { freshPostgresUrl, pgLayer } from "../test/support/TestDatabase.ts"
-import { call, percentile, type Server, startServer } from "./servers.ts"
-import { stopProcess } from "./support.ts"
+import { call, type Server, startServer } from "./servers.ts"
+import { percentile, stopProcess } from "./support.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
 if (serverUrl === undefined || serverUrl === "") {

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
-import { freePort, median, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
+import { freePort, median, sleep, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
 
 const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
 const idleSeconds = Number(process.env["BENCH_IDLE_SECONDS"] ?? 5)
@@ -30,7 +30,6 @@ interface Footprint {
   readonly anonMb: number
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** VmRSS and RssAnon of a process, in MB. */
 const residentMb = (pid: number | undefined): { readonly rssMb: number; readonly anonMb: number } => {

@@ -28,7 +28,7 @@ import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import { serviceLayer } from "./inProcess.ts"
 import { countStatements, printStatements, startedAt, statements } from "./recorder.ts"
-import { tempDir } from "./support.ts"
+import { percentile, sleep, tempDir } from "./support.ts"
 
 setFlagsFromString("--expose-gc")
 const gc: () => void = runInNewContext("gc")
@@ -50,12 +50,6 @@ interface Row {
   readonly statementsPerJob: number
   /** Of the sandbox network's own tables, per job (not the service's). */
   readonly networkStatementsPerJob: number
-}
-
-const percentile = (values: ReadonlyArray<number>, p: number): number => {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 }
 
 const heapNow = (): number => {
@@ -128,7 +122,6 @@ const progressOf = (workspaceId: string) =>
     return rows[0]
   }).pipe(Effect.orDie)
 
-const realSleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
 const governorRun = (label: string, accounts: number) =>
   Effect.gen(function*() {
@@ -173,7 +166,7 @@ const governorRun = (label: string, accounts: number) =>
           progress(`${label}: ${done}/${total} jobs finished; clock moved ${((moved - now) / 1000).toFixed(0)} s`)
         }
         last = done
-        yield* realSleep(50)
+        yield* Effect.promise(() => sleep(50))
       }
       return (performance.now() - began) / 1000
     }))

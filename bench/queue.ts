@@ -37,7 +37,7 @@ import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import { serviceLayer } from "./inProcess.ts"
 import { countStatements, printStatements, startedAt, statements } from "./recorder.ts"
-import { tempDir } from "./support.ts"
+import { percentile, sleep, tempDir } from "./support.ts"
 
 const rounds = Number(process.env["ROUNDS"] ?? "50")
 const bursts = (process.env["BURSTS"] ?? "1000,10000").split(",").map(Number)
@@ -49,12 +49,6 @@ const concurrency = Number(process.env["CONCURRENCY"] ?? GovernorSettings.defaul
 const accountCount = 100
 
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
-const percentile = (values: ReadonlyArray<number>, p: number): number => {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}
-const realSleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Row {
   readonly label: string
@@ -118,7 +112,7 @@ const serviceDrain = (backend: Backend, workspaceId: string, count: number) =>
       countStatements()
       const service = yield* Layer.build(serviceOn(backend))
       while ((yield* Effect.provide(doneCount(workspaceId), service)) < before + count) {
-        yield* Effect.promise(() => realSleep(5))
+        yield* Effect.promise(() => sleep(5))
       }
       const end = performance.now()
       statements.counting = false
@@ -167,30 +161,31 @@ const serviceRow = (backend: Backend) =>
 const graphileRow = async (connectionString: string): Promise<Row> => {
   await runMigrations({ connectionString, logger: quietLogger })
   const utils = await makeWorkerUtils({ connectionString, logger: quietLogger })
-  const started = new Map<number, number>()
+  /** When the first task of a run started, and who waits to hear of the next start. */
+  let firstStart: number | undefined
   let waiting: ((at: number) => void) | undefined
-  let seen = 0
-  const preset = { worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } }
-  const runner = await runGraphile({
-    connectionString,
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    logger: quietLogger,
-    preset,
-    taskList: {
-      ssi: async () => {
-        const at = performance.now()
-        started.set(seen++, at)
-        waiting?.(at)
+  const startRunner = () =>
+    runGraphile({
+      connectionString,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: 2000,
+      logger: quietLogger,
+      preset: { worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+      taskList: {
+        ssi: async () => {
+          const at = performance.now()
+          firstStart ??= at
+          waiting?.(at)
+        }
       }
-    }
-  })
+    })
   const remaining = async () => {
     const rows = await utils.withPgClient((client) => client.query("SELECT count(*)::int AS n FROM graphile_worker.jobs"))
     return Number(rows.rows[0]?.n ?? 0)
   }
   progress(`graphile-worker: idle pickup, ${rounds} rounds`)
+  const runner = await startRunner()
   const pickups: Array<number> = []
   for (let round = 0; round < rounds + accountCount; round++) {
     const begun = new Promise<number>((resolve) => {
@@ -201,7 +196,7 @@ const graphileRow = async (connectionString: string): Promise<Row> => {
     const at = await begun
     // Its first 100 warm it up, as the service's accounts are warmed.
     if (round >= accountCount) pickups.push(at - before)
-    while ((await remaining()) > 0) await realSleep(1)
+    while ((await remaining()) > 0) await sleep(1)
   }
   waiting = undefined
   await runner.stop()
@@ -211,14 +206,11 @@ const graphileRow = async (connectionString: string): Promise<Row> => {
     for (let from = 0; from < count; from += 1000) {
       await utils.addJobs(Array.from({ length: Math.min(1000, count - from) }, () => ({ identifier: "ssi", payload: {} })))
     }
-    started.clear()
-    seen = 0
-    const drainer = await runGraphile({ connectionString, concurrency, noHandleSignals: true, pollInterval: 2000, logger: quietLogger, preset, taskList: { ssi: async () => {
-      started.set(seen++, performance.now())
-    } } })
-    while ((await remaining()) > 0) await realSleep(5)
+    firstStart = undefined
+    const drainer = await startRunner()
+    while ((await remaining()) > 0) await sleep(5)
     const end = performance.now()
-    drains.push(count / ((end - Math.min(...started.values())) / 1000))
+    drains.push(count / ((end - (firstStart ?? end)) / 1000))
     await drainer.stop()
   }
   await utils.release()

@@ -17,8 +17,8 @@ import { Effect, Exit, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { freshPostgresUrl, pgLayer } from "../test/support/TestDatabase.ts"
-import { call, percentile, type Server, startServer } from "./servers.ts"
-import { stopProcess } from "./support.ts"
+import { call, type Server, startServer } from "./servers.ts"
+import { percentile, sleep, stopProcess } from "./support.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
 if (serverUrl === undefined || serverUrl === "") {
@@ -29,7 +29,6 @@ const jobs = Number(process.env["JOBS"] ?? "10000")
 const counts = (process.env["RUNNERS"] ?? "1,2,3").split(",").map(Number)
 const accountCount = 300
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Row {
   readonly runners: number

@@ -47,9 +47,3 @@ export const call = async (server: Server, method: string, path: string, body?: 
   if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
   return json
 }
-
-export const percentile = (values: ReadonlyArray<number>, p: number) => {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
-}

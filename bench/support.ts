@@ -147,6 +147,16 @@ export const load = async (
   }
 }
 
+/** The `p`th percentile of `values` (nearest rank); NaN for none. */
+export const percentile = (values: ReadonlyArray<number>, p: number): number => {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+/** Waits `ms` of real time. */
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
 export const median = (values: ReadonlyArray<number>): number => {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
