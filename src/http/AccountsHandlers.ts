@@ -3,7 +3,7 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
@@ -11,20 +11,19 @@ import { Jobs } from "../jobs/Jobs.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { baseUrlOf } from "./BaseUrl.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
 const ok = true as const
 
-export const AccountsHandlers = HttpApiBuilder.group(
-  Api,
-  "accounts",
-  Effect.fn(function*(handlers) {
-    const accounts = yield* Accounts
-    const jobs = yield* Jobs
-    const config = yield* AppConfig
-    const workspace = Effect.gen(function*() {
-      return (yield* CurrentPrincipal).workspaceId
-    })
-    return handlers.handleAll({
+export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
+  const accounts = yield* Accounts
+  const jobs = yield* Jobs
+  const config = yield* AppConfig
+  const workspace = Effect.gen(function*() {
+    return (yield* CurrentPrincipal).workspaceId
+  })
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "accounts", (handlers) =>
+    handlers.handleAll({
       list: () =>
         Effect.gen(function*() {
           const { accounts: all, seats } = yield* accounts.list(yield* workspace)
@@ -89,5 +88,5 @@ export const AccountsHandlers = HttpApiBuilder.group(
           return { ok, account: yield* accounts.setLimits(yield* workspace, params.id, payload.limits) }
         })
     })
-  })
-)
+  ))
+}))

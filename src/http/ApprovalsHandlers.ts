@@ -3,7 +3,7 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { decodeApproval } from "../api/ApprovalsApi.ts"
@@ -12,6 +12,7 @@ import { CurrentPrincipal, type Principal } from "../domain/Principal.ts"
 import type { ApprovalRecord } from "../jobs/Approvals.ts"
 import { Approvals } from "../jobs/Approvals.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
 const ok = true as const
 
@@ -26,12 +27,10 @@ const decision = (outcome: { readonly approval: ApprovalRecord; readonly job: Jo
     return { ok, approval, job }
   })
 
-export const ApprovalsHandlers = HttpApiBuilder.group(
-  Api,
-  "approvals",
-  Effect.fn(function*(handlers) {
-    const approvals = yield* Approvals
-    return handlers.handleAll({
+export const ApprovalsHandlers = Layer.unwrap(Effect.gen(function*() {
+  const approvals = yield* Approvals
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "approvals", (handlers) =>
+    handlers.handleAll({
       list: ({ query }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -59,5 +58,5 @@ export const ApprovalsHandlers = HttpApiBuilder.group(
           )
         })
     })
-  })
-)
+  ))
+}))

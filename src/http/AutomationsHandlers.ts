@@ -3,7 +3,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Automation, StartAutomation } from "../api/AutomationsApi.ts"
@@ -12,6 +12,7 @@ import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
 import { type AutomationView, Automations } from "../workflows/Automations.ts"
 import { idempotent } from "./Idempotent.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
 /** An automation in its API form. */
 export const automationRecord = ({ messages, row, runs, status }: AutomationView) => ({
@@ -60,14 +61,12 @@ export const starter = Effect.gen(function*() {
   })
 })
 
-export const AutomationsHandlers = HttpApiBuilder.group(
-  Api,
-  "automations",
-  Effect.fn(function*(handlers) {
-    const automations = yield* Automations
-    const start = yield* starter
-    const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
-    return handlers
+export const AutomationsHandlers = Layer.unwrap(Effect.gen(function*() {
+  const automations = yield* Automations
+  const start = yield* starter
+  const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "automations", (handlers) =>
+    handlers
       .handle("start", ({ headers, payload }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
@@ -87,5 +86,5 @@ export const AutomationsHandlers = HttpApiBuilder.group(
         Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.resume(workspaceId, params.id), one)))
       .handle("stop", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.stop(workspaceId, params.id), one)))
-  })
-)
+  ))
+}))

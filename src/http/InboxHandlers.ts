@@ -3,20 +3,19 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Inbox } from "../inbox/Inbox.ts"
 import { Reports } from "../inbox/Reports.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
-export const InboxHandlers = HttpApiBuilder.group(
-  Api,
-  "inbox",
-  Effect.fn(function*(handlers) {
-    const inbox = yield* Inbox
-    const reports = yield* Reports
-    return handlers
+export const InboxHandlers = Layer.unwrap(Effect.gen(function*() {
+  const inbox = yield* Inbox
+  const reports = yield* Reports
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "inbox", (handlers) =>
+    handlers
       .handle("invitations", ({ params, query }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
@@ -33,5 +32,5 @@ export const InboxHandlers = HttpApiBuilder.group(
           const { workspaceId } = yield* CurrentPrincipal
           return { ok: true as const, report: yield* reports.healthReport(workspaceId, params.id) }
         }))
-  })
-)
+  ))
+}))

@@ -4,7 +4,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { acceptedJob, decodeJob, decodeJobOf } from "../api/JobsApi.ts"
@@ -13,38 +13,37 @@ import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Draining } from "./Draining.ts"
 import * as JobIntake from "./JobIntake.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
 const ok = true as const
 
-export const JobsHandlers = HttpApiBuilder.group(
-  Api,
-  "jobs",
-  Effect.fn(function*(handlers) {
-    const jobs = yield* Jobs
-    const draining = yield* Draining
-    const accept = yield* JobIntake.make
-    const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
+export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
+  const jobs = yield* Jobs
+  const draining = yield* Draining
+  const accept = yield* JobIntake.make
+  const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
 
-    const command = <C extends CommandName>(name: C) =>
-    ({ params, payload, headers }: {
-      readonly params: { readonly id: string }
-      readonly payload: unknown
-      readonly headers: { readonly "idempotency-key"?: string | undefined }
-    }) =>
-      Effect.gen(function*() {
-        const answer = yield* accept({
-          workspaceId: yield* workspace,
-          endpoint: JobIntake.commandEndpoint(params.id, name),
-          accountId: params.id,
-          command: name,
-          input: payload,
-          key: headers["idempotency-key"]
-        })
-        const job = yield* decodeJobOf(name)(answer.job).pipe(Effect.orDie)
-        return acceptedJob(job, answer.replayed)
+  const command = <C extends CommandName>(name: C) =>
+  ({ params, payload, headers }: {
+    readonly params: { readonly id: string }
+    readonly payload: unknown
+    readonly headers: { readonly "idempotency-key"?: string | undefined }
+  }) =>
+    Effect.gen(function*() {
+      const answer = yield* accept({
+        workspaceId: yield* workspace,
+        endpoint: JobIntake.commandEndpoint(params.id, name),
+        accountId: params.id,
+        command: name,
+        input: payload,
+        key: headers["idempotency-key"]
       })
+      const job = yield* decodeJobOf(name)(answer.job).pipe(Effect.orDie)
+      return acceptedJob(job, answer.replayed)
+    })
 
-    return handlers.handleAll({
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "jobs", (handlers) =>
+    handlers.handleAll({
       create: ({ payload, headers }) =>
         Effect.gen(function*() {
           const input = yield* Schema.encodeUnknownEffect(commands[payload.command].input)(payload.input).pipe(Effect.orDie)
@@ -108,5 +107,5 @@ export const JobsHandlers = HttpApiBuilder.group(
       command_comment: command("comment"),
       command_create_post: command("create_post")
     })
-  })
-)
+  ))
+}))

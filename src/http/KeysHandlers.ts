@@ -3,18 +3,17 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
-export const KeysHandlers = HttpApiBuilder.group(
-  Api,
-  "keys",
-  Effect.fn(function*(handlers) {
-    const keys = yield* ApiKeys
-    return handlers.handleAll({
+export const KeysHandlers = Layer.unwrap(Effect.gen(function*() {
+  const keys = yield* ApiKeys
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "keys", (handlers) =>
+    handlers.handleAll({
       list: () =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
@@ -32,5 +31,5 @@ export const KeysHandlers = HttpApiBuilder.group(
           return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id) }
         })
     })
-  })
-)
+  ))
+}))

@@ -3,18 +3,17 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { People } from "../people/People.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
-export const PeopleHandlers = HttpApiBuilder.group(
-  Api,
-  "people",
-  Effect.fn(function*(handlers) {
-    const people = yield* People
-    return handlers
+export const PeopleHandlers = Layer.unwrap(Effect.gen(function*() {
+  const people = yield* People
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "people", (handlers) =>
+    handlers
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
@@ -27,5 +26,5 @@ export const PeopleHandlers = HttpApiBuilder.group(
           const found = yield* people.get(workspaceId, params.id)
           return { ok: true as const, person: found.person, timeline: found.timeline }
         }))
-  })
-)
+  ))
+}))

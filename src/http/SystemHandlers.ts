@@ -3,18 +3,17 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../api/Api.ts"
 import { Unavailable } from "../api/Errors.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
-export const SystemHandlers = HttpApiBuilder.group(
-  Api,
-  "system",
-  Effect.fn(function*(handlers) {
-    const sql = yield* SqlClient.SqlClient
-    return handlers.handle("health", () =>
+export const SystemHandlers = Layer.unwrap(Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "system", (handlers) =>
+    handlers.handle("health", () =>
       sql`SELECT 1 AS up`.pipe(
         Effect.timeout("2 seconds"),
         Effect.as({ ok: true as const, status: "up" as const, database: "up" as const }),
@@ -28,5 +27,5 @@ export const SystemHandlers = HttpApiBuilder.group(
           )
         )
       ))
-  })
-)
+  ))
+}))

@@ -3,7 +3,7 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Unprocessable } from "../api/Errors.ts"
@@ -11,6 +11,7 @@ import { CurrentPrincipal } from "../domain/Principal.ts"
 import { allowedWithPrivateWebhooks, type WebhookTargetRefused } from "../webhooks/AddressGuard.ts"
 import { WebhookDispatcher } from "../webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
 const publicOnly = "Use an https URL whose host resolves only to public addresses."
 
@@ -24,14 +25,12 @@ const refused = (error: WebhookTargetRefused) =>
     }
   })
 
-export const WebhooksHandlers = HttpApiBuilder.group(
-  Api,
-  "webhooks",
-  Effect.fn(function*(handlers) {
-    const endpoints = yield* WebhookEndpoints
-    const dispatcher = yield* WebhookDispatcher
-    const workspaceId = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
-    return handlers.handleAll({
+export const WebhooksHandlers = Layer.unwrap(Effect.gen(function*() {
+  const endpoints = yield* WebhookEndpoints
+  const dispatcher = yield* WebhookDispatcher
+  const workspaceId = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+    handlers.handleAll({
       list: () =>
         Effect.gen(function*() {
           return { ok: true as const, webhooks: yield* endpoints.list(yield* workspaceId) }
@@ -77,5 +76,5 @@ export const WebhooksHandlers = HttpApiBuilder.group(
           return { ok: true as const, delivery }
         })
     })
-  })
-)
+  ))
+}))

@@ -3,7 +3,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { acceptedAnswer } from "../api/Idempotent.ts"
@@ -14,6 +14,7 @@ import { stepAt } from "../domain/Workflow.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
 import type { WorkflowWaitReason } from "../domain/Workflow.ts"
 import { idempotent } from "./Idempotent.ts"
+import * as HandlerGroup from "./HandlerGroup.ts"
 
 // Rows from before `waiting_reason` (migrations/0131) say it only in words.
 const reasonFromWords = (what: string): WorkflowWaitReason =>
@@ -68,14 +69,12 @@ export const starter = Effect.gen(function*() {
   })
 })
 
-export const WorkflowsHandlers = HttpApiBuilder.group(
-  Api,
-  "workflows",
-  Effect.fn(function*(handlers) {
-    const workflows = yield* Workflows
-    const start = yield* starter
-    const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
-    return handlers
+export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
+  const workflows = yield* Workflows
+  const start = yield* starter
+  const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "workflows", (handlers) =>
+    handlers
       .handle("start", ({ headers, payload }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
@@ -99,5 +98,5 @@ export const WorkflowsHandlers = HttpApiBuilder.group(
         Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.resume(workspaceId, params.id), one)))
       .handle("cancel", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.cancel(workspaceId, params.id), one)))
-  })
-)
+  ))
+}))

@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
 import { Conflict, Unprocessable } from "../../api/Errors.ts"
@@ -14,6 +14,7 @@ import * as Time from "../../domain/Time.ts"
 import { NetworkDriver } from "../../network/NetworkDriver.ts"
 import { ServiceClock } from "../../platform/ServiceClock.ts"
 import { sandboxOnly } from "./SandboxOnly.ts"
+import * as HandlerGroup from "../../http/HandlerGroup.ts"
 
 const systemClock = new Conflict({
   error: {
@@ -22,14 +23,12 @@ const systemClock = new Conflict({
   }
 })
 
-export const SandboxClockHandlers = HttpApiBuilder.group(
-  Api,
-  "sandboxClock",
-  Effect.fn(function*(handlers) {
-    const clock = yield* ServiceClock
-    const sandbox = sandboxOnly(yield* NetworkDriver)
-    const state = (ms: number) => ({ ok: true as const, now: Time.toIso(ms), mode: clock.mode })
-    return handlers.handleAll({
+export const SandboxClockHandlers = Layer.unwrap(Effect.gen(function*() {
+  const clock = yield* ServiceClock
+  const sandbox = sandboxOnly(yield* NetworkDriver)
+  const state = (ms: number) => ({ ok: true as const, now: Time.toIso(ms), mode: clock.mode })
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "sandboxClock", (handlers) =>
+    handlers.handleAll({
       read: () => Effect.andThen(sandbox, Effect.map(clock.now, state)),
       move: ({ payload }) => {
         // The payload's schema guarantees exactly one field, and a valid `to`.
@@ -55,5 +54,5 @@ export const SandboxClockHandlers = HttpApiBuilder.group(
         )
       }
     })
-  })
-)
+  ))
+}))

@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../../accounts/Accounts.ts"
 import { Api } from "../../api/Api.ts"
@@ -18,6 +18,7 @@ import { AppConfig } from "../../platform/AppConfig.ts"
 import { NetworkDriver, type SimulatedEvent } from "../../network/NetworkDriver.ts"
 import type { NetworkError } from "../../network/NetworkErrors.ts"
 import { sandboxOnly } from "./SandboxOnly.ts"
+import * as HandlerGroup from "../../http/HandlerGroup.ts"
 
 const ok = true as const
 
@@ -35,39 +36,37 @@ const refusal = ({ message, next, type }: NetworkError) => {
   }
 }
 
-export const SandboxHandlers = HttpApiBuilder.group(
-  Api,
-  "sandbox",
-  Effect.fn(function*(handlers) {
-    const accounts = yield* Accounts
-    const network = yield* NetworkDriver
-    const inbox = yield* Inbox
-    const config = yield* AppConfig
-    const workspace = Effect.gen(function*() {
-      yield* sandboxOnly(network)
-      return (yield* CurrentPrincipal).workspaceId
-    })
-    /** The account, once it has finished connecting: the network knows nothing of it before. */
-    const connectedAccount = Effect.fn("SandboxHandlers.connectedAccount")(function*(workspaceId: string, id: string) {
-      const account = yield* accounts.get(workspaceId, id)
-      if (account.status === "connecting") {
-        return yield* new Conflict({
-          error: { message: "The account is still connecting.", next: "Complete the connection first." }
-        })
-      }
-      return account
-    })
-    const simulate = Effect.fn("SandboxHandlers.simulate")(function*(workspaceId: string, id: string, event: SimulatedEvent) {
-      yield* connectedAccount(workspaceId, id)
-      if (network.simulate === undefined) {
-        return yield* new NotFound({
-          error: { message: `The ${network.name} network cannot be told what to do.`, next: "Set OUTREACH_NETWORK=sandbox." }
-        })
-      }
-      yield* network.simulate(id, event).pipe(Effect.mapError(refusal))
-      return yield* accounts.get(workspaceId, id)
-    })
-    return handlers.handleAll({
+export const SandboxHandlers = Layer.unwrap(Effect.gen(function*() {
+  const accounts = yield* Accounts
+  const network = yield* NetworkDriver
+  const inbox = yield* Inbox
+  const config = yield* AppConfig
+  const workspace = Effect.gen(function*() {
+    yield* sandboxOnly(network)
+    return (yield* CurrentPrincipal).workspaceId
+  })
+  /** The account, once it has finished connecting: the network knows nothing of it before. */
+  const connectedAccount = Effect.fn("SandboxHandlers.connectedAccount")(function*(workspaceId: string, id: string) {
+    const account = yield* accounts.get(workspaceId, id)
+    if (account.status === "connecting") {
+      return yield* new Conflict({
+        error: { message: "The account is still connecting.", next: "Complete the connection first." }
+      })
+    }
+    return account
+  })
+  const simulate = Effect.fn("SandboxHandlers.simulate")(function*(workspaceId: string, id: string, event: SimulatedEvent) {
+    yield* connectedAccount(workspaceId, id)
+    if (network.simulate === undefined) {
+      return yield* new NotFound({
+        error: { message: `The ${network.name} network cannot be told what to do.`, next: "Set OUTREACH_NETWORK=sandbox." }
+      })
+    }
+    yield* network.simulate(id, event).pipe(Effect.mapError(refusal))
+    return yield* accounts.get(workspaceId, id)
+  })
+  return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "sandbox", (handlers) =>
+    handlers.handleAll({
       completeConnection: ({ params, payload }) =>
         Effect.gen(function*() {
           return { ok, account: yield* accounts.completeConnection(yield* workspace, params.id, payload) }
@@ -97,5 +96,5 @@ export const SandboxHandlers = HttpApiBuilder.group(
           }
         })
     })
-  })
-)
+  ))
+}))
