@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: GET /v1/me and GET /v1/jobs/{id} (a queued job, no wait)
- * with valid keys against the service, beside the same JSON from a bare
+ * `npm run bench`: GET /v1/me and GET /v1/jobs/{id} (a queued job, and a finished
+ * one, which the service answers from memory; no wait) with valid keys against the service, beside the same JSON from a bare
  * node:http server and from a minimal Effect HttpApi server
  * (bench/effect-floor.ts: the framework's share), in one run. Runs on embedded PGlite,
  * and also on PostgreSQL when DATABASE_URL is set. Keys are rotated (3,000
@@ -72,8 +72,8 @@ const createKeys = async (base: string, count: number): Promise<Array<string>> =
   return keys.slice(creators)
 }
 
-/** The routes measured, each with its own table. */
-const routes = ["GET /v1/me", "GET /v1/jobs/{id}"] as const
+/** The routes measured, each with its own table (the reference servers answer any job alike). */
+const routes = ["GET /v1/me", "GET /v1/jobs/{id}", "GET /v1/jobs/{id}, finished"] as const
 type Measured = Readonly<Record<(typeof routes)[number], Figures>>
 
 /** Warms `url` up and measures it. */
@@ -82,8 +82,11 @@ const measure = async (label: string, url: string, tokens: ReadonlyArray<string>
   return load(label, url, { tokens, seconds, connections, server })
 }
 
-/** A job of a fresh account, to read: `GET /v1/jobs/{id}` answers it as it is (queued). */
-const createJob = async (base: string, key: string): Promise<string> => {
+/**
+ * Two jobs of a fresh account, to read: a queued one (`GET /v1/jobs/{id}` reads it each time) and a
+ * cancelled one (finished: answered from memory after its first read).
+ */
+const createJobs = async (base: string, key: string): Promise<{ readonly queued: string; readonly finished: string }> => {
   const post = async <A>(path: string, body: unknown, answer: Schema.Decoder<A>): Promise<A> => {
     const response = await fetch(`${base}${path}`, {
       method: "POST",
@@ -97,7 +100,10 @@ const createJob = async (base: string, key: string): Promise<string> => {
   const withId = Schema.Struct({ id: Schema.String })
   const { account } = await post("/v1/accounts/connect", { label: "Ada" }, Schema.Struct({ account: withId }))
   const { job } = await post(`/v1/accounts/${account.id}/ssi`, {}, Schema.Struct({ job: withId }))
-  return job.id
+  // A write waits for its approval in the default mode, so it can be cancelled before it starts.
+  const write = await post(`/v1/accounts/${account.id}/connect`, { person: "maria-garcia" }, Schema.Struct({ job: withId }))
+  await post(`/v1/jobs/${write.job.id}/cancel`, {}, Schema.Struct({ job: withId }))
+  return { queued: job.id, finished: write.job.id }
 }
 
 const serviceRun = async (label: string, env: Record<string, string>): Promise<Measured> => {
@@ -114,10 +120,11 @@ const serviceRun = async (label: string, env: Record<string, string>): Promise<M
     const base = `http://127.0.0.1:${port}`
     await waitUntilHealthy(`${base}/healthz`, child)
     const keys = await createKeys(base, keyCount)
-    const jobId = await createJob(base, keys[0])
+    const jobs = await createJobs(base, keys[0])
     return {
       "GET /v1/me": await measure(label, `${base}/v1/me`, keys, child),
-      "GET /v1/jobs/{id}": await measure(label, `${base}/v1/jobs/${jobId}`, keys, child)
+      "GET /v1/jobs/{id}": await measure(label, `${base}/v1/jobs/${jobs.queued}`, keys, child),
+      "GET /v1/jobs/{id}, finished": await measure(label, `${base}/v1/jobs/${jobs.finished}`, keys, child)
     }
   } finally {
     await stopProcess(child)
@@ -130,10 +137,9 @@ const referenceRun = async (label: string, script: string, readyPattern: RegExp)
   const server = await startProcess([script], {}, readyPattern)
   try {
     const base = `http://127.0.0.1:${server.match[1]}`
-    return {
-      "GET /v1/me": await measure(label, `${base}/v1/me`, ["x"], server.child),
-      "GET /v1/jobs/{id}": await measure(label, `${base}/v1/jobs/${crypto.randomUUID()}`, ["x"], server.child)
-    }
+    const me = await measure(label, `${base}/v1/me`, ["x"], server.child)
+    const job = await measure(label, `${base}/v1/jobs/${crypto.randomUUID()}`, ["x"], server.child)
+    return { "GET /v1/me": me, "GET /v1/jobs/{id}": job, "GET /v1/jobs/{id}, finished": job }
   } finally {
     await stopProcess(server.child)
   }

@@ -22,6 +22,7 @@ import {
 } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import * as AfterCommit from "../platform/AfterCommit.ts"
+import * as FinishedJobs from "./FinishedJobs.ts"
 import { Governor } from "./Governor.ts"
 import { type JobRecord, type JobRow, toJobRecord } from "./JobRow.ts"
 import { type NewJob, JobStore } from "./JobStore.ts"
@@ -151,7 +152,12 @@ export class Jobs extends Context.Service<Jobs, {
         Effect.flatMap(store.get(workspaceId, id), (row) =>
           row === undefined ? Effect.fail(jobNotFound(id)) : Effect.succeed(row))
 
+      // A finished job never changes: read once, it is answered from memory (see FinishedJobs.ts).
+      const finished = FinishedJobs.make()
+
       const get = Effect.fn("Jobs.get")(function*(workspaceId: string, id: string, waitSeconds?: number) {
+        const kept = finished.get(workspaceId, id)
+        if (kept !== undefined) return kept
         let row: JobRow = yield* found(workspaceId, id)
         if (waitSeconds !== undefined && waitSeconds > 0 && !isFinished(row.status)) {
           const isDone = Effect.map(store.byId(id), (current) => {
@@ -161,7 +167,9 @@ export class Jobs extends Context.Service<Jobs, {
           yield* watch.await(id, isDone, Duration.seconds(waitSeconds))
           row = yield* found(workspaceId, id)
         }
-        return toJobRecord(row)
+        const job = toJobRecord(row)
+        finished.keep(workspaceId, job)
+        return job
       })
 
       const list = Effect.fn("Jobs.list")((workspaceId: string, listing: JobListing) =>

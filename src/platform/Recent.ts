@@ -1,0 +1,26 @@
+/**
+ * A map of the most recently added entries: past `capacity`, adding one drops the oldest. For
+ * in-process memos on the request path, where a map without a bound would grow with every caller.
+ *
+ * @since 1.0.0
+ */
+
+export interface Recent<K, V> {
+  readonly get: (key: K) => V | undefined
+  /** Adds the entry (a key already present keeps its place); past the capacity the oldest goes. */
+  readonly add: (key: K, value: V) => void
+}
+
+export const make = <K, V>(capacity: number): Recent<K, V> => {
+  const entries = new Map<K, V>()
+  return {
+    get: (key) => entries.get(key),
+    add: (key, value) => {
+      if (!entries.has(key) && entries.size >= capacity) {
+        const oldest = entries.keys().next()
+        if (oldest.done !== true) entries.delete(oldest.value)
+      }
+      entries.set(key, value)
+    }
+  }
+}
