@@ -15,8 +15,12 @@ import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
 import { channels, Notices, resumed } from "../platform/Notices.ts"
+import * as Recent from "../platform/Recent.ts"
 import * as RateLimit from "../ratelimit/RateLimit.ts"
 import { hashCredential } from "./Tokens.ts"
+
+/** How many callers' credential hashes one process remembers (a few MB at most). */
+const recentHashes = 10_000
 
 /** The result of admitting one request. */
 export interface Admission {
@@ -263,8 +267,20 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
           )
         })
 
+      // A caller sends the same credential on every request: the hashes of the most recent ones are
+      // remembered. A hash depends on the token alone, so this changes nothing a revocation decides
+      // (the lease and the database do); it only spares a SHA-256 per request.
+      const hashes = Recent.make<string, string>(recentHashes)
+      const hashOf = (token: string): string => {
+        const known = hashes.get(token)
+        if (known !== undefined) return known
+        const hash = hashCredential(token)
+        hashes.add(token, hash)
+        return hash
+      }
+
       const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) => {
-        const hash = request.token === undefined || request.token === "" ? null : hashCredential(request.token)
+        const hash = request.token === undefined || request.token === "" ? null : hashOf(request.token)
         return admitAs(hash === null ? `address:${request.clientAddress}` : `token:${hash}`, hash, request.clientAddress)
       }
 
