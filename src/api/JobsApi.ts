@@ -293,6 +293,9 @@ export type Job = typeof Job.Type
  */
 export const decodeJob = Schema.decodeUnknownEffect(Schema.toCodecJson(Job))
 
+/** The answer of `GET /v1/jobs/{id}` and `POST /v1/jobs/{id}/cancel`: the job. */
+export const JobAnswer = Ok({ job: Job })
+
 /** Decodes a job in its JSON form that must be of the command `command`. */
 export const decodeJobOf = <C extends CommandName>(command: C) =>
   Schema.decodeUnknownEffect(Schema.toCodecJson(jobSchemaOf(command)))
@@ -404,7 +407,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     HttpApiEndpoint.get("get", "/v1/jobs/:id", {
       params: jobId,
       query: jobWaitQuery,
-      success: Ok({ job: Job }),
+      success: JobAnswer,
       error: NotFound
     }).annotateMerge(OpenApi.annotations({
       summary: "Get a job (long-poll with ?wait=)",
@@ -420,7 +423,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     })),
     HttpApiEndpoint.post("cancel", "/v1/jobs/:id/cancel", {
       params: jobId,
-      success: Ok({ job: Job }),
+      success: JobAnswer,
       error: [NotFound, Conflict]
     }).annotateMerge(OpenApi.annotations({
       summary: "Cancel a job",

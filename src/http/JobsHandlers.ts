@@ -5,23 +5,31 @@
  * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import { acceptedJob, decodeJob, decodeJobOf } from "../api/JobsApi.ts"
+import { acceptedJob, decodeJob, decodeJobOf, JobAnswer } from "../api/JobsApi.ts"
 import { type CommandName, commands } from "../domain/Commands.ts"
+import { isFinished } from "../domain/Job.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Draining } from "./Draining.ts"
 import * as JobIntake from "./JobIntake.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import type { JobRecord } from "../jobs/JobRow.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
 
 const ok = true as const
+
+const encodeJobAnswer = Schema.encodeSync(Schema.toCodecJson(JobAnswer))
 
 export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
   const jobs = yield* Jobs
   const draining = yield* Draining
   const accept = yield* JobIntake.make
   const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
+  // A finished job never changes, and Jobs answers it from memory as the same record each time
+  // (jobs/FinishedJobs.ts): its answer is decoded and encoded once, like GET /v1/me's.
+  const finishedAnswers = new WeakMap<JobRecord, HttpServerResponse.HttpServerResponse>()
 
   const command = <C extends CommandName>(name: C) =>
   ({ params, payload, headers }: {
@@ -62,11 +70,19 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
         Effect.gen(function*() {
           const workspaceId = yield* workspace
           // A long-poll ends at once when the service begins to stop, with the job as it is then.
-          const job = yield* Effect.raceFirst(
-            jobs.get(workspaceId, params.id, query.wait),
-            Effect.andThen(draining.started, jobs.get(workspaceId, params.id))
-          )
-          return { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
+          const job = yield* (query.wait === undefined || query.wait === 0
+            ? jobs.get(workspaceId, params.id)
+            : Effect.raceFirst(
+              jobs.get(workspaceId, params.id, query.wait),
+              Effect.andThen(draining.started, jobs.get(workspaceId, params.id))
+            ))
+          const encoded = finishedAnswers.get(job)
+          if (encoded !== undefined) return encoded
+          const answer = { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
+          if (!isFinished(job.status)) return answer
+          const response = HttpServerResponse.jsonUnsafe(encodeJobAnswer(answer))
+          finishedAnswers.set(job, response)
+          return response
         }),
       list: ({ query }) =>
         Effect.gen(function*() {

@@ -69,6 +69,28 @@ layer(serverLayer())("jobs over HTTP", (it) => {
       )
     }))
 
+  it.effect("a finished job reads as the answer that finished it, every time (kept in memory); elsewhere 404", () =>
+    Effect.gen(function*() {
+      const { token, accountId } = yield* workspaceWithAccount({ mode: "approve" })
+      const stranger = yield* workspaceWithAccount()
+      const [person] = strangers(accountId, 1)
+      const created = yield* call("POST", `/v1/accounts/${accountId}/connect`, { token, body: { person } })
+      assert.strictEqual(created.status, 202, JSON.stringify(created.body))
+      const id = created.body.job.id
+      assert.strictEqual((yield* call("GET", `/v1/jobs/${id}`, { token })).body.job.status, "awaiting_approval")
+      const cancelled = yield* call("POST", `/v1/jobs/${id}/cancel`, { token })
+      assert.strictEqual(cancelled.body.job.status, "cancelled", JSON.stringify(cancelled.body))
+      for (const _ of [1, 2, 3]) {
+        const read = yield* call("GET", `/v1/jobs/${id}`, { token })
+        assert.strictEqual(read.status, 200)
+        assert.deepStrictEqual(read.body, cancelled.body)
+        assert.strictEqual(read.headers["content-type"], cancelled.headers["content-type"])
+        assert.strictEqual(read.headers["content-length"], cancelled.headers["content-length"])
+        assert.isDefined(read.headers["ratelimit-remaining"])
+      }
+      assertError(yield* call("GET", `/v1/jobs/${id}`, { token: stranger.token }), 404, "notFound")
+    }))
+
   it.effect("long-poll times out with the job as it is", () =>
     Effect.gen(function*() {
       const { token, accountId } = yield* workspaceWithAccount({ mode: "approve" })
