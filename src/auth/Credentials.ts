@@ -268,20 +268,25 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         })
 
       // A caller sends the same credential on every request: the hashes of the most recent ones are
-      // remembered. A hash depends on the token alone, so this changes nothing a revocation decides
-      // (the lease and the database do); it only spares a SHA-256 per request.
-      const hashes = Recent.make<string, string>(recentHashes)
-      const hashOf = (token: string): string => {
-        const known = hashes.get(token)
+      // remembered, with their lease key (one string, so the lease lookup does not build and hash a
+      // new one each time). A hash depends on the token alone, so this changes nothing a revocation
+      // decides (the lease and the database do); it only spares a SHA-256 per request.
+      const presented = Recent.make<string, { readonly hash: string; readonly key: string }>(recentHashes)
+      const presentedAs = (token: string) => {
+        const known = presented.get(token)
         if (known !== undefined) return known
         const hash = hashCredential(token)
-        hashes.add(token, hash)
-        return hash
+        const credential = { hash, key: `token:${hash}` }
+        presented.add(token, credential)
+        return credential
       }
 
       const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) => {
-        const hash = request.token === undefined || request.token === "" ? null : hashOf(request.token)
-        return admitAs(hash === null ? `address:${request.clientAddress}` : `token:${hash}`, hash, request.clientAddress)
+        if (request.token === undefined || request.token === "") {
+          return admitAs(`address:${request.clientAddress}`, null, request.clientAddress)
+        }
+        const { hash, key } = presentedAs(request.token)
+        return admitAs(key, hash, request.clientAddress)
       }
 
       const forget = (matches: (principal: Principal) => boolean) => {
