@@ -6,17 +6,11 @@
  *
  * @since 1.0.0
  */
-import { Effect, Scope } from "effect"
-import { HttpRouter } from "effect/http"
 import { type HttpApi, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
+import { onFirstUse } from "./OnFirstUse.ts"
 
 /** Serves `api`'s reference at `path`, built on its first request. */
 export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
   path: `/${string}`
-) =>
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    const scope = yield* Effect.scope
-    const page = yield* Effect.cached(Scope.provide(HttpRouter.toHttpEffect(HttpApiScalar.layer(api, { path })), scope))
-    yield* router.add("GET", path, Effect.flatten(page))
-  }))
+) => onFirstUse(path, HttpApiScalar.layer(api, { path }))
