@@ -1,7 +1,7 @@
 /**
  * `npm run bench:footprint`: what `npm start` runs, timed. Its first step,
  * bundling (scripts/bundle.ts), is timed on its own; then how long the bundled
- * service takes from `node <flags> dist/main.js` to its first `GET /healthz`
+ * service takes from `node <flags> dist/service/main.js` to its first `GET /healthz`
  * 200, and its resident memory once idle, beside a bare node:http server
  * (bench/bare-server.ts: Node, its TypeScript loader and an HTTP server,
  * nothing else), in one run. BENCH_FROM_SOURCE=1 adds the service run from its

@@ -1,6 +1,6 @@
 /**
  * `node scripts/bundle.ts` (the first half of `npm start`): the service as one
- * JavaScript file, `dist/main.js`, built from `src/main.ts` with its
+ * JavaScript file, `dist/service/main.js`, built from `src/main.ts` with its
  * dependencies and tree-shaken. Run from its TypeScript modules, the service
  * idled at about 220 MB resident on PostgreSQL; most of that was Node's
  * TypeScript loader and the 871 modules it loaded (whole packages, behind
@@ -12,18 +12,21 @@
  * OpenTelemetry SDK (loaded only when tracing is configured). The Scalar
  * reference's script is a chunk of its own, loaded at its first request.
  *
- * The output is ASCII: V8 keeps a script's source for as long as its
+ * The output is kept Latin-1: V8 keeps a script's source for as long as its
  * functions live, at one byte a character when the source is Latin-1 and two
  * otherwise; one dash in a template doubled the bundle's 3 MB. Comments are
  * left out for the same reason; names and lines are kept (no minifying), so a
- * stack trace still reads, and `dist/main.js.map` maps it back to `src/`
+ * stack trace still reads, and `main.js.map` beside it maps it back to `src/`
  * (`node --enable-source-maps`).
  */
 import { fileURLToPath } from "node:url"
 import { build } from "rolldown"
 
+/** Where `npm start` bundles to: a folder of its own, emptied at each bundling. */
+const outDir = "dist/service"
+
 /** The bundle's entry, relative to the repository (what `npm start` runs). */
-export const entry = "dist/main.js"
+export const entry = `${outDir}/main.js`
 
 const root = fileURLToPath(new URL("../", import.meta.url))
 
@@ -38,7 +41,7 @@ const escapeNonLatin1 = (code: string) => ({
 })
 
 /** Bundles `src/main.ts` into `dir` (relative to the repository), emptied first; the milliseconds it took. */
-export const bundle = async (dir = "dist"): Promise<number> => {
+export const bundle = async (dir = outDir): Promise<number> => {
   const started = performance.now()
   await build({
     cwd: root,
