@@ -1,8 +1,9 @@
 /**
  * What `npm start` runs: the service bundled by `scripts/bundle.ts` into one
  * file, started with the service's `node` flags. It must start and serve like
- * `src/main.ts`, including what it loads from outside the bundle or later:
- * PGlite's files, htmx from its package, the API reference's chunk.
+ * `src/main.ts`, including what it loads from outside the bundle or builds
+ * later: PGlite's files, htmx from its package, the API reference's chunk,
+ * the MCP server.
  */
 import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
@@ -25,9 +26,9 @@ const bundled = Effect.acquireRelease(
   (dir) => Effect.sync(() => rmSync(join(root, dir), { recursive: true, force: true }))
 )
 
-const fetchText = (url: string) =>
+const fetchText = (url: string, init?: RequestInit) =>
   Effect.promise(async () => {
-    const response = await fetch(url)
+    const response = await fetch(url, init)
     return { status: response.status, body: await response.text() }
   })
 
@@ -36,7 +37,7 @@ it("npm start bundles, then runs the bundle with the service's node flags", () =
   assert.strictEqual(start, `node scripts/bundle.ts && node ${[...nodeFlags, entry].join(" ")}`)
 })
 
-it.live(`the bundled service starts and answers, reference and dashboard assets included (${backend})`, () =>
+it.live(`the bundled service starts and answers, reference, dashboard assets and MCP included (${backend})`, () =>
   Effect.gen(function*() {
     const dir = yield* bundled
     const source = readFileSync(join(root, dir, "main.js"), "utf8")
@@ -57,5 +58,17 @@ it.live(`the bundled service starts and answers, reference and dashboard assets 
     const htmx = yield* fetchText(`${server.base}/dashboard/assets/htmx.min.js`)
     assert.strictEqual(htmx.status, 200)
     assert.isAbove(htmx.body.length, 10_000)
+    const mcp = yield* fetchText(`${server.base}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
+      })
+    })
+    assert.strictEqual(mcp.status, 200, mcp.body)
+    assert.include(mcp.body, "outreach-service")
     assert.strictEqual(yield* stop(server), 0)
   }), 120_000)
