@@ -5,11 +5,11 @@
  * later: PGlite's files, htmx from its package, the API reference's chunk,
  * the MCP server.
  */
-import { readFileSync, rmSync } from "node:fs"
+import { readFileSync, rmSync, utimesSync } from "node:fs"
 import { join } from "node:path"
 import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { bundle, entry } from "../../scripts/bundle.ts"
+import { bundle, entry, upToDate } from "../../scripts/bundle.ts"
 import { nodeFlags } from "../../src/platform/NodeFlags.ts"
 import { get, keyIn, startServer, stop, storage } from "../support/Processes.ts"
 import { backend } from "../support/TestDatabase.ts"
@@ -34,8 +34,19 @@ const fetchText = (url: string, init?: RequestInit) =>
 
 it("npm start bundles, then runs the bundle with the service's node flags", () => {
   const start: unknown = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start
-  assert.strictEqual(start, `node scripts/bundle.ts && node ${[...nodeFlags, entry].join(" ")}`)
+  assert.strictEqual(start, `node scripts/bundle.ts && exec node ${[...nodeFlags, entry].join(" ")}`)
 })
+
+it.live("npm start bundles again only when the bundle is missing or older than its sources", () =>
+  Effect.gen(function*() {
+    assert.isFalse(upToDate(join("dist", "never-bundled")))
+    const dir = yield* bundled
+    assert.isTrue(upToDate(dir))
+    // A bundle written before the sources last changed is out of date.
+    const past = new Date(Date.UTC(2020, 0, 1))
+    utimesSync(join(root, dir, "main.js"), past, past)
+    assert.isFalse(upToDate(dir))
+  }).pipe(Effect.scoped), { timeout: 60_000 })
 
 it.live(`the bundled service starts and answers, reference, dashboard assets and MCP included (${backend})`, () =>
   Effect.gen(function*() {
