@@ -115,7 +115,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   ) => Effect.Effect<ReadonlyArray<DeliveryToAttempt>>
   /** Gives up the leases of these deliveries (leased ahead and never attempted). */
   readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Records attempts and their changes to their deliveries, two statements however many (call it in a transaction). */
+  /** Records attempts and their changes to their deliveries: one statement however many, atomic on its own. */
   readonly record: (outcomes: ReadonlyArray<AttemptOutcome>) => Effect.Effect<void>
   /** The endpoint's last `limit` deliveries, newest first, with their attempts. */
   readonly history: (endpointId: string, limit: number) => Effect.Effect<ReadonlyArray<DeliveryRecord>>
@@ -199,8 +199,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             Effect.orDie
           )
 
-      const record = Effect.fnUntraced(function*(outcomes: ReadonlyArray<AttemptOutcome>) {
-        if (outcomes.length === 0) return
+      const record = (outcomes: ReadonlyArray<AttemptOutcome>) => {
+        if (outcomes.length === 0) return Effect.void
         const attempts = JSON.stringify(outcomes.map(({ attempt }) => ({
           delivery_id: attempt.deliveryId,
           trigger: attempt.trigger,
@@ -210,16 +210,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           duration_ms: attempt.durationMs,
           succeeded: attempt.succeeded
         })))
-        yield* sql`
-          INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
-          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
-          FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
-                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean)
-          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
-          JOIN webhook_deliveries d ON d.id = a.delivery_id`.pipe(Effect.orDie)
-        const changes = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ id: attempt.deliveryId, change }])
-        if (changes.length === 0) return
-        const rows = JSON.stringify(changes.map(({ change, id }) => {
+        const changed = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ id: attempt.deliveryId, change }])
+        const changes = JSON.stringify(changed.map(({ change, id }) => {
           switch (change._tag) {
             case "succeeded":
               return { id, status: "succeeded", next_attempt_at: null, attempt_count: null, added: change.counted ? 1 : 0 }
@@ -229,13 +221,23 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               return { id, status: "pending", next_attempt_at: change.atIso, attempt_count: change.attemptCount, added: 0 }
           }
         }))
-        yield* sql`
-          UPDATE webhook_deliveries d SET status = c.status, next_attempt_at = c.next_attempt_at, lease_until = NULL,
-            attempt_count = COALESCE(c.attempt_count, d.attempt_count + c.added)
-          FROM jsonb_to_recordset(${rows}::jsonb) AS c(id uuid, status text, next_attempt_at timestamptz,
-                 attempt_count integer, added integer)
-          WHERE d.id = c.id`.pipe(Effect.orDie)
-      })
+        // One statement, so atomic without a transaction of its own (and one round trip): the
+        // deliveries' changes run to completion as a data-modifying WITH, the attempts are inserted.
+        return sql`
+          WITH changed AS (
+            UPDATE webhook_deliveries d SET status = c.status, next_attempt_at = c.next_attempt_at, lease_until = NULL,
+              attempt_count = COALESCE(c.attempt_count, d.attempt_count + c.added)
+            FROM jsonb_to_recordset(${changes}::jsonb) AS c(id uuid, status text, next_attempt_at timestamptz,
+                   attempt_count integer, added integer)
+            WHERE d.id = c.id
+          )
+          INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
+          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
+          FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
+                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean)
+          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
+          JOIN webhook_deliveries d ON d.id = a.delivery_id`.pipe(Effect.asVoid, Effect.orDie)
+      }
 
       const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", status,
         attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`

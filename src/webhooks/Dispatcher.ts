@@ -200,7 +200,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         })
       })
 
-      /** Records outcomes, each with its change to its delivery, in one transaction. */
+      /** Records outcomes, each with its change to its delivery, in one statement. */
       const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
         const outcomes: Array<AttemptOutcome> = []
         for (const finished of batch) {
@@ -218,7 +218,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             change: yield* changeOf(finished)
           })
         }
-        yield* sql.withTransaction(deliveries.record(outcomes)).pipe(Effect.orDie)
+        yield* deliveries.record(outcomes)
         for (const { outcome, target, trigger } of batch) {
           const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
           yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
