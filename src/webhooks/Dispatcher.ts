@@ -19,10 +19,11 @@
  *    transaction. Until it is recorded a delivery stays leased, so a crash
  *    in between means one more attempt later, as a crash during it does.
  *
- * The loop wakes on `wake` (in process) and otherwise polls every
- * `pollInterval` of LIVE time: new events committed by any server are
- * picked up, and under a test clock (which only moves when told) due
- * times still come from `Clock`.
+ * The two steps are two loops, so attempts go on while a backlog is fanned
+ * out. Fan-out wakes on `wake` (in process), attempts on a finished attempt
+ * or a fanned-out batch; both otherwise poll every `pollInterval` of LIVE
+ * time: new events committed by any server are picked up, and under a test
+ * clock (which only moves when told) due times still come from `Clock`.
  *
  * @since 1.0.0
  */
@@ -325,6 +326,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         yield* startReady(now.ms)
       }, Effect.orDie)
 
+      /** Fans out every settled event past the cursor, batch by batch, waking the attempts after each. */
+      const fanOutBacklog = Effect.gen(function*() {
+        while (yield* fanOut()) yield* Queue.offer(wakeups, true)
+      })
+
       const runOnce = Effect.gen(function*() {
         // Drain the backlog batch by batch before attempting.
         while (yield* fanOut()) {
@@ -334,22 +340,26 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
-      const polled = Time.liveSleep(settings.pollInterval).pipe(Effect.as(true))
-      const woken = Queue.take(wakeups).pipe(Effect.as(false))
-      // Set by `wake` and by each poll; a round woken only by a finished attempt has no new events to look for.
-      let eventsToCheck = true
+      const polled = Time.liveSleep(settings.pollInterval)
+      /** Set by `wake`: events were committed, fan them out now rather than at the next poll. */
+      const newEvents = yield* Queue.sliding<true>(1)
 
-      // On shutdown (after the loop below has stopped), what was leased ahead is released for the next server.
+      // On shutdown (after the loops below have stopped), what was leased ahead is released for the next server.
       yield* Effect.addFinalizer(() =>
         deliveries.release(ready.splice(0).map(({ target }) => target.id)).pipe(
           Effect.catchCause((cause) => Effect.logError("releasing webhook leases failed", cause))
         )
       )
+      // Fan-out has its own fiber, so attempts go on while a backlog of events is fanned out: each
+      // batch fanned out wakes the attempts at once instead of after the whole backlog.
       yield* Effect.gen(function*() {
-        const round = eventsToCheck ? runOnce : startDue()
-        eventsToCheck = false
-        yield* round.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
-        if (yield* Effect.raceFirst(woken, polled)) eventsToCheck = true
+        yield* fanOutBacklog.pipe(Effect.catchCause((cause) => Effect.logError("webhook fan-out failed", cause)))
+        yield* Effect.raceFirst(Queue.take(newEvents), polled)
+      }).pipe(Effect.forever, Effect.forkScoped)
+      // Attempts: woken by a finished attempt or a fanned-out batch, else every poll (retries come due with time).
+      yield* Effect.gen(function*() {
+        yield* startDue().pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
+        yield* Effect.raceFirst(Queue.take(wakeups), polled)
       }).pipe(Effect.forever, Effect.forkScoped)
 
       const resend = Effect.fn("WebhookDispatcher.resend")(function*(
@@ -367,9 +377,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })
 
-      const wake = Effect.sync(() => {
-        eventsToCheck = true
-      }).pipe(Effect.andThen(Queue.offer(wakeups, true)), Effect.asVoid)
+      const wake = Queue.offer(newEvents, true).pipe(Effect.asVoid)
 
       return WebhookDispatcher.of({ wake, runOnce, resend })
     })
