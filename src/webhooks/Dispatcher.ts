@@ -70,6 +70,12 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
   })
 })
 
+/**
+ * Deliveries leased ahead: up to this many times `concurrency` (and `perEndpoint` for one endpoint),
+ * so a lease statement serves several rounds of attempts; leases last far longer than they wait here.
+ */
+const leaseAhead = 4
+
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
 
@@ -259,7 +265,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       /**
        * Leased ahead, not started yet, the earliest due first: most rounds start
-       * attempts without a query. At most twice `perEndpoint` of an endpoint
+       * attempts without a query. At most `leaseAhead` times `perEndpoint` of an endpoint
        * are held (in flight or here), so a slow endpoint never fills it.
        */
       const ready: Array<{ readonly target: AttemptTarget; readonly leasedUntilMs: number }> = []
@@ -303,7 +309,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         yield* startReady(now.ms)
         const free = settings.concurrency - inFlight.size
         if (free <= 0 && ready.length >= settings.concurrency) return
-        const limit = Math.max(free, 2 * settings.concurrency - ready.length)
+        const limit = Math.max(free, leaseAhead * settings.concurrency - ready.length)
         const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled)
         const held = new Map<string, number>()
         for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
@@ -312,7 +318,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         for (const row of candidates) {
           if (chosen.length >= limit) break
           const endpointHeld = held.get(row.endpointId) ?? 0
-          if (inFlight.has(row.id) || endpointHeld >= 2 * settings.perEndpoint) continue
+          if (inFlight.has(row.id) || endpointHeld >= leaseAhead * settings.perEndpoint) continue
           held.set(row.endpointId, endpointHeld + 1)
           chosen.push(row)
         }
