@@ -237,7 +237,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
-      const runAttempt = (target: AttemptTarget) =>
+      const runAttempt = (target: AttemptTarget): Effect.Effect<void> =>
         Effect.gen(function*() {
           const outcome = yield* attempt(target)
           const atMs = (yield* Time.now).ms
@@ -245,7 +245,12 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }).pipe(
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
-          Effect.ensuring(Effect.sync(() => inFlight.delete(target.id))),
+          // Its slot goes to the next leased delivery at once, not after the loop's next lease
+          // statements; the loop is woken to lease more.
+          Effect.ensuring(Effect.suspend(() => {
+            inFlight.delete(target.id)
+            return Effect.flatMap(Time.now, (now) => startReady(now.ms))
+          })),
           Effect.ensuring(Queue.offer(wakeups, true))
         )
 
@@ -270,9 +275,14 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
        */
       const ready: Array<{ readonly target: AttemptTarget; readonly leasedUntilMs: number }> = []
 
-      const startReady = Effect.fnUntraced(function*(nowMs: number) {
+      /**
+       * Takes what may start now from `ready` into `inFlight`, in one synchronous step: whoever
+       * calls it (a finishing attempt or the loop) sees the others' picks, so the limits hold.
+       */
+      const pickReady = (nowMs: number): Array<AttemptTarget> => {
         const busy = new Map<string, number>()
         for (const endpointId of inFlight.values()) busy.set(endpointId, (busy.get(endpointId) ?? 0) + 1)
+        const picked: Array<AttemptTarget> = []
         let i = 0
         while (i < ready.length && inFlight.size < settings.concurrency) {
           const { leasedUntilMs, target } = ready[i]
@@ -289,8 +299,13 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           busy.set(target.endpointId, endpointBusy + 1)
           ready.splice(i, 1)
           inFlight.set(target.id, target.endpointId)
-          yield* FiberSet.run(running, runAttempt(target))
+          picked.push(target)
         }
+        return picked
+      }
+
+      const startReady = Effect.fnUntraced(function*(nowMs: number) {
+        for (const target of pickReady(nowMs)) yield* FiberSet.run(running, runAttempt(target))
       })
 
       /** The deliveries with their endpoints' addresses and secrets (one query for them all); a deleted endpoint's are left out. */
@@ -308,7 +323,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const now = yield* Time.now
         yield* startReady(now.ms)
         const free = settings.concurrency - inFlight.size
-        if (free <= 0 && ready.length >= settings.concurrency) return
+        // Leases more once half of what is leased ahead is used, so finishing attempts find some ready.
+        if (free <= 0 && ready.length >= leaseAhead * settings.concurrency / 2) return
         const limit = Math.max(free, leaseAhead * settings.concurrency - ready.length)
         const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled)
         const held = new Map<string, number>()
