@@ -16,7 +16,8 @@
  *    failure schedules the next attempt on the `Backoff` curve from
  *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
  *    in batches: whatever finished while the last batch was written, in one
- *    transaction. Until it is recorded a delivery stays leased, so a crash
+ *    statement (`DeliveryStore.record`). A finished attempt's slot goes to the
+ *    next leased delivery at once. Until it is recorded a delivery stays leased, so a crash
  *    in between means one more attempt later, as a crash during it does.
  *
  * The two steps are two loops, so attempts go on while a backlog is fanned
