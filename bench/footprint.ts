@@ -1,8 +1,11 @@
 /**
- * `npm run bench:footprint`: how long the service takes from `node src/main.ts`
- * to its first `GET /healthz` 200, and its resident memory once idle, beside
- * a bare node:http server started the same way (bench/bare-server.ts: Node,
- * its TypeScript loader and an HTTP server, nothing else), in one run.
+ * `npm run bench:footprint`: what `npm start` runs, timed. Its first step,
+ * bundling (scripts/bundle.ts), is timed on its own; then how long the bundled
+ * service takes from `node <flags> dist/service/main.js` to its first `GET /healthz`
+ * 200, and its resident memory once idle, beside a bare node:http server
+ * (bench/bare-server.ts: Node, its TypeScript loader and an HTTP server,
+ * nothing else), in one run. BENCH_FROM_SOURCE=1 adds the service run from its
+ * TypeScript modules (`node <flags> src/main.ts`, as the tests run it).
  *
  * The service is started on embedded PGlite in a fresh directory, and also on
  * a fresh database of the PostgreSQL server at `DATABASE_URL` when it is set;
@@ -15,6 +18,7 @@
 import type { ChildProcess } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
+import { bundle, entry } from "../scripts/bundle.ts"
 import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import { freePort, median, sleep, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
@@ -22,6 +26,10 @@ import { freePort, median, sleep, spawnProcess, startProcess, stopProcess, tempD
 const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
 const idleSeconds = Number(process.env["BENCH_IDLE_SECONDS"] ?? 5)
 const databaseUrl = process.env["DATABASE_URL"]
+const entries: ReadonlyArray<readonly [label: string, script: string]> = [
+  ["service", entry],
+  ...(process.env["BENCH_FROM_SOURCE"] === "1" ? [["service from src/main.ts", "src/main.ts"] as const] : [])
+]
 
 interface Footprint {
   readonly readyMs: number
@@ -67,11 +75,11 @@ const bare = async (): Promise<Footprint> => {
   }
 }
 
-/** The service started on `dataDir` (and `url` when set): ready at its first /healthz 200. */
-const service = async (dataDir: string, url: string | undefined): Promise<Footprint> => {
+/** The service (`script`) started on `dataDir` (and `url` when set): ready at its first /healthz 200. */
+const service = async (script: string, dataDir: string, url: string | undefined): Promise<Footprint> => {
   const port = await freePort()
   const started = performance.now()
-  const child = spawnProcess([...nodeFlags, "src/main.ts"], {
+  const child = spawnProcess([...nodeFlags, script], {
     PORT: String(port),
     DATA_DIR: dataDir,
     DATABASE_URL: url ?? "",
@@ -86,32 +94,36 @@ const service = async (dataDir: string, url: string | undefined): Promise<Footpr
 }
 
 /** A first start on empty storage, then a restart on what it left. */
-const startAndRestart = async (url: string | undefined): Promise<[Footprint, Footprint]> => {
+const startAndRestart = async (script: string, url: string | undefined): Promise<[Footprint, Footprint]> => {
   const data = tempDir("outreach-bench-footprint-")
   try {
-    return [await service(data.path, url), await service(data.path, url)]
+    return [await service(script, data.path, url), await service(script, data.path, url)]
   } finally {
     data.dispose()
   }
 }
 
-const onPostgres = (): Promise<[Footprint, Footprint]> =>
+const onPostgres = (script: string): Promise<[Footprint, Footprint]> =>
   Effect.runPromise(Effect.scoped(Effect.flatMap(
     Effect.orDie(freshPostgresUrl(databaseUrl ?? "")),
-    (url) => Effect.promise(() => startAndRestart(url))
+    (url) => Effect.promise(() => startAndRestart(script, url))
   )))
 
 const rows = new Map<string, Array<Footprint>>()
 const add = (label: string, figures: Footprint) => rows.set(label, [...(rows.get(label) ?? []), figures])
+const bundleMs: Array<number> = []
 for (let round = 1; round <= rounds; round++) {
+  bundleMs.push(await bundle())
   add("bare node:http server (baseline)", await bare())
-  const [pgliteFirst, pgliteRestart] = await startAndRestart(undefined)
-  add("service, PGlite, first start", pgliteFirst)
-  add("service, PGlite, restart", pgliteRestart)
-  if (databaseUrl !== undefined && databaseUrl !== "") {
-    const [first, restart] = await onPostgres()
-    add("service, PostgreSQL, first start", first)
-    add("service, PostgreSQL, restart", restart)
+  for (const [label, script] of entries) {
+    const [pgliteFirst, pgliteRestart] = await startAndRestart(script, undefined)
+    add(`${label}, PGlite, first start`, pgliteFirst)
+    add(`${label}, PGlite, restart`, pgliteRestart)
+    if (databaseUrl !== undefined && databaseUrl !== "") {
+      const [first, restart] = await onPostgres(script)
+      add(`${label}, PostgreSQL, first start`, first)
+      add(`${label}, PostgreSQL, restart`, restart)
+    }
   }
   console.log(`round ${round}/${rounds} done`)
 }
@@ -122,10 +134,11 @@ if (databaseUrl === undefined || databaseUrl === "") {
 const cell = (values: ReadonlyArray<number>) =>
   `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`
 console.log(`\nStart-up and idle memory, ${rounds} rounds, read ${idleSeconds} s after ready: median (range)`)
-console.log(["", "ready ms", "RSS MB", "of it anonymous MB"].map((h, i) => i === 0 ? h.padEnd(36) : h.padStart(20)).join(""))
+console.log(`npm start's first step, bundling into ${entry}: ${cell(bundleMs)} ms`)
+console.log(["", "ready ms", "RSS MB", "of it anonymous MB"].map((h, i) => i === 0 ? h.padEnd(48) : h.padStart(20)).join(""))
 for (const [label, figures] of rows) {
   console.log(
-    label.padEnd(36) + [
+    label.padEnd(48) + [
       cell(figures.map((f) => f.readyMs)),
       cell(figures.map((f) => f.rssMb)),
       cell(figures.map((f) => f.anonMb))

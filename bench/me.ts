@@ -12,12 +12,18 @@
  * baseline measured in the same round), with their range, so a machine that
  * drifts between rows moves the range, not the verdict.
  *
+ * The service runs as `npm start` runs it: bundled (scripts/bundle.ts, once at
+ * the start), with the service's `node` flags. BENCH_COMPARE_FLAGS adds rows
+ * of the service on PostgreSQL with other flags in their place (sets separated
+ * by `;`, e.g. `--max-semi-space-size=8;--optimize-for-size`).
+ *
  * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50). The last
  * column is the server process's CPU time per request (Linux): it hardly moves
  * when other work shares the machine, where req/s and their ratio do.
  */
 import type { ChildProcess } from "node:child_process"
 import { Effect, Schema } from "effect"
+import { bundle, entry } from "../scripts/bundle.ts"
 import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import {
@@ -106,10 +112,14 @@ const createJobs = async (base: string, key: string): Promise<{ readonly queued:
   return { queued: job.id, finished: write.job.id }
 }
 
-const serviceRun = async (label: string, env: Record<string, string>): Promise<Measured> => {
+const serviceRun = async (
+  label: string,
+  env: Record<string, string>,
+  flags: ReadonlyArray<string> = nodeFlags
+): Promise<Measured> => {
   const data = tempDir("outreach-bench-")
   const port = await freePort()
-  const child = spawnProcess([...nodeFlags, "src/main.ts"], {
+  const child = spawnProcess([...flags, entry], {
     PORT: String(port),
     DATA_DIR: data.path,
     LOG_LEVEL: "Warn",
@@ -155,17 +165,26 @@ const rows: Array<() => Promise<Measured>> = [
   () => referenceRun("Effect HttpApi + bearer, no work", "bench/effect-floor.ts", /Listening on http:\/\/[^:]+:(\d+)/),
   () => serviceRun("service, embedded PGlite", { DATABASE_URL: "" })
 ]
+const compared = (process.env["BENCH_COMPARE_FLAGS"] ?? "").split(";").filter((set) => set.trim() !== "")
 if (databaseUrl !== undefined && databaseUrl !== "") {
-  rows.push(() =>
-    Effect.runPromise(Effect.scoped(Effect.flatMap(
-      Effect.orDie(freshPostgresUrl(databaseUrl)),
-      (url) => Effect.promise(() => serviceRun("service, PostgreSQL", { DATABASE_URL: url }))
-    )))
-  )
+  for (const flags of [undefined, ...compared]) {
+    rows.push(() =>
+      Effect.runPromise(Effect.scoped(Effect.flatMap(
+        Effect.orDie(freshPostgresUrl(databaseUrl)),
+        (url) =>
+          Effect.promise(() =>
+            flags === undefined
+              ? serviceRun("service, PostgreSQL", { DATABASE_URL: url })
+              : serviceRun(`service, PostgreSQL, ${flags}`, { DATABASE_URL: url }, flags.trim().split(/\s+/))
+          )
+      )))
+    )
+  }
 } else {
   console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")
 }
 
+console.log(`bundled the service into ${entry} in ${(await bundle()).toFixed(0)} ms`)
 const measured: Array<Array<Measured>> = rows.map(() => [])
 for (let round = 1; round <= rounds; round++) {
   for (const [i, row] of rows.entries()) {

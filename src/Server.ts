@@ -13,9 +13,10 @@ import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./api/Api.ts"
 import { AccountsHandlers } from "./http/AccountsHandlers.ts"
+import * as ApiReference from "./http/ApiReference.ts"
 import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
 import { AutomationsHandlers } from "./http/AutomationsHandlers.ts"
 import { answerClientErrors } from "./http/ClientErrors.ts"
@@ -41,11 +42,11 @@ import { SandboxHandlers } from "./sandbox/http/SandboxHandlers.ts"
 /** Where the OpenAPI 3.1 document is served. */
 export const openapiPath = "/openapi.json"
 
-/** Where a person reads the API: the document rendered by Scalar (inlined by `effect`, no CDN). */
+/** Where a person reads the API: the document rendered by Scalar (`http/ApiReference.ts`). */
 export const docsPath = "/docs"
 
 const apiReference = Layer.mergeAll(
-  HttpApiScalar.layer(Api, { path: docsPath }),
+  ApiReference.layer(Api, docsPath),
   HttpRouter.add("GET", "/", HttpServerResponse.redirect(docsPath, { status: 302 }))
 )
 

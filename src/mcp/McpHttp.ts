@@ -3,7 +3,9 @@
  * newer), on the service's own router, behind the same gate as REST: every
  * request counts against the key's 600 a minute, and every request is
  * authenticated afresh, `initialize` and lists included, so a revoked key
- * fails the assistant's very next call.
+ * fails the assistant's very next call. The server is built at the first
+ * request to it (`http/OnFirstUse.ts`): building its tools at start-up cost
+ * the idle service about 15-28 MB.
  *
  * @since 1.0.0
  */
@@ -15,6 +17,7 @@ import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Admitted } from "../http/Admission.ts"
 import { errorResponse } from "../http/Errors.ts"
 import { bearerToken } from "../http/Gate.ts"
+import { onFirstUse } from "../http/OnFirstUse.ts"
 import * as Resources from "./Resources.ts"
 import * as ToolHandlers from "./ToolHandlers.ts"
 import { CommandTools, ServiceTools } from "./Tools.ts"
@@ -66,11 +69,14 @@ const registrations = Layer.mergeAll(
   Resources.layer
 ).pipe(Layer.provide(ToolHandlers.layer))
 
-/** `POST /mcp` on the router; needs the core services. */
-export const layer = McpServer.layerHttp({
-  ...serverInfo,
-  path: mcpPath,
-  protocols,
-  allowSessionTermination: true,
-  registrations
-}).pipe(Layer.provide(Authenticated.layer))
+/** `POST /mcp` on the router, built at its first request; needs the core services. */
+export const layer = onFirstUse(
+  mcpPath,
+  McpServer.layerHttp({
+    ...serverInfo,
+    path: mcpPath,
+    protocols,
+    allowSessionTermination: true,
+    registrations
+  }).pipe(Layer.provide(Authenticated.layer))
+)

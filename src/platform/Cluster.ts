@@ -5,8 +5,9 @@
  * are kept there too (`SqlMessageStorage`), so exactly one runner owns an
  * account at a time and a dead runner's shards move to the living.
  *
- * - Embedded PGlite (no `DATABASE_URL`): one process, one runner; messages
- *   never leave it.
+ * - Embedded PGlite (no `DATABASE_URL`): one process, one runner owning every
+ *   shard (in memory: the data directory's lock makes it the only one);
+ *   messages never leave it.
  * - A PostgreSQL server: every server started on the database is a runner of
  *   one cluster. Runners reach each other over HTTP on the service's own port,
  *   at {@link runnerPath}, and ping each other to tell the dead from the living.
@@ -32,6 +33,7 @@ import {
   RunnerHealth,
   RunnerServer,
   Runners,
+  RunnerStorage,
   Sharding,
   ShardingConfig,
   SqlMessageStorage,
@@ -133,6 +135,14 @@ const peers = Layer.unwrap(Effect.sync(() => {
 const alone = Layer.merge(Runners.layerNoop, RunnerHealth.layerNoop)
 
 /**
+ * Who owns which shard. On PostgreSQL, locks in the database, so a dead server's shards move on. On PGlite,
+ * memory: the data directory's lock already makes this process the only one, and PGlite runs one statement at
+ * a time, so a lock refresh queued behind a burst of statements (10,000 accounts waking) missed its 3 seconds,
+ * and the runner, taking its locks for lost, stopped every account in memory.
+ */
+const shardOwners = (shared: boolean) => shared ? Layer.orDie(SqlRunnerStorage.layer) : RunnerStorage.layerMemory
+
+/**
  * `Sharding` (with `Runners`, `MessageStorage` and its `ShardingConfig`) on the configured database: alone on PGlite, one
  * runner among the database's servers on PostgreSQL; needs the migrated `SqlClient` and `AppConfig`.
  */
@@ -140,7 +150,7 @@ export const layer = Layer.unwrap(Effect.map(isShared, (shared) =>
   Sharding.layer.pipe(
     Layer.provideMerge(shared ? peers : alone),
     Layer.provideMerge(SqlMessageStorage.layer),
-    Layer.provide(Layer.orDie(SqlRunnerStorage.layer)),
+    Layer.provide(shardOwners(shared)),
     Layer.provideMerge(ClusterSecret.layer),
     Layer.provideMerge(settings),
     Layer.provide(NodeCrypto.layerDigest),

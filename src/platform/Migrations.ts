@@ -25,6 +25,7 @@ import sandboxAccounts from "../../migrations/0140_sandbox_accounts.ts"
 import sandboxWrites from "../../migrations/0150_sandbox_writes.ts"
 import peopleAuth from "../../migrations/0160_people_auth.ts"
 import clusterSecret from "../../migrations/0170_cluster_secret.ts"
+import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_delivery.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -45,7 +46,8 @@ export const migrations = {
   "0140_sandbox_accounts": sandboxAccounts,
   "0150_sandbox_writes": sandboxWrites,
   "0160_people_auth": peopleAuth,
-  "0170_cluster_secret": clusterSecret
+  "0170_cluster_secret": clusterSecret,
+  "0180_webhook_success_on_delivery": webhookSuccessOnDelivery
 }
 
 /** Applies the pending migrations and logs what ran. */

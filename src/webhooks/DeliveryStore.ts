@@ -24,7 +24,11 @@ const DeliveryRow = Schema.Struct({
   status: Schema.Literals(["pending", "succeeded", "failed"]),
   attemptCount: Schema.Number,
   nextAttemptAt: NullableTimestamp,
-  createdAt: Timestamp
+  createdAt: Timestamp,
+  /** The automatic attempt that succeeded, kept on the row (migrations/0180). */
+  succeededAt: NullableTimestamp,
+  succeededStatus: Schema.NullOr(Schema.Number),
+  succeededDurationMs: Schema.NullOr(Schema.Number)
 })
 const decodeDeliveries = Schema.decodeUnknownEffect(Schema.Array(DeliveryRow))
 
@@ -92,6 +96,9 @@ export interface AttemptOutcome {
   readonly change: DeliveryChange | undefined
 }
 
+/** An automatic attempt that succeeded is kept on its delivery's row (migrations/0180), not as an attempt row. */
+const keptOnRow = (attempt: AttemptRecord): boolean => attempt.succeeded && attempt.trigger === "automatic"
+
 export class DeliveryStore extends Context.Service<DeliveryStore, {
   /**
    * In one statement, a pending delivery due now of each event to each of
@@ -115,7 +122,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   ) => Effect.Effect<ReadonlyArray<DeliveryToAttempt>>
   /** Gives up the leases of these deliveries (leased ahead and never attempted). */
   readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Records attempts and their changes to their deliveries, two statements however many (call it in a transaction). */
+  /** Records attempts and their changes to their deliveries: one statement however many, atomic on its own. */
   readonly record: (outcomes: ReadonlyArray<AttemptOutcome>) => Effect.Effect<void>
   /** The endpoint's last `limit` deliveries, newest first, with their attempts. */
   readonly history: (endpointId: string, limit: number) => Effect.Effect<ReadonlyArray<DeliveryRecord>>
@@ -199,8 +206,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             Effect.orDie
           )
 
-      const record = Effect.fnUntraced(function*(outcomes: ReadonlyArray<AttemptOutcome>) {
-        if (outcomes.length === 0) return
+      const record = (outcomes: ReadonlyArray<AttemptOutcome>) => {
+        if (outcomes.length === 0) return Effect.void
         const attempts = JSON.stringify(outcomes.map(({ attempt }) => ({
           delivery_id: attempt.deliveryId,
           trigger: attempt.trigger,
@@ -208,37 +215,66 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           status_code: attempt.statusCode,
           error: attempt.error,
           duration_ms: attempt.durationMs,
-          succeeded: attempt.succeeded
+          succeeded: attempt.succeeded,
+          on_row: keptOnRow(attempt)
         })))
-        yield* sql`
-          INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
-          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
-          FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
-                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean)
-          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
-          JOIN webhook_deliveries d ON d.id = a.delivery_id`.pipe(Effect.orDie)
-        const changes = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ id: attempt.deliveryId, change }])
-        if (changes.length === 0) return
-        const rows = JSON.stringify(changes.map(({ change, id }) => {
+        const changed = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ attempt, change }])
+        const changes = JSON.stringify(changed.map(({ attempt, change }) => {
+          const id = attempt.deliveryId
           switch (change._tag) {
-            case "succeeded":
-              return { id, status: "succeeded", next_attempt_at: null, attempt_count: null, added: change.counted ? 1 : 0 }
+            case "succeeded": {
+              const onRow = keptOnRow(attempt)
+              return {
+                id,
+                status: "succeeded",
+                next_attempt_at: null,
+                attempt_count: null,
+                added: change.counted ? 1 : 0,
+                succeeded_at: onRow ? attempt.atIso : null,
+                succeeded_status: onRow ? attempt.statusCode : null,
+                succeeded_duration_ms: onRow ? attempt.durationMs : null
+              }
+            }
             case "failed":
               return { id, status: "failed", next_attempt_at: null, attempt_count: change.attemptCount, added: 0 }
             case "retry":
               return { id, status: "pending", next_attempt_at: change.atIso, attempt_count: change.attemptCount, added: 0 }
           }
         }))
-        yield* sql`
-          UPDATE webhook_deliveries d SET status = c.status, next_attempt_at = c.next_attempt_at, lease_until = NULL,
-            attempt_count = COALESCE(c.attempt_count, d.attempt_count + c.added)
-          FROM jsonb_to_recordset(${rows}::jsonb) AS c(id uuid, status text, next_attempt_at timestamptz,
-                 attempt_count integer, added integer)
-          WHERE d.id = c.id`.pipe(Effect.orDie)
-      })
+        // One statement, so atomic without a transaction of its own (and one round trip): the
+        // deliveries' changes run to completion as a data-modifying WITH, then the attempts not
+        // kept on their delivery's row are inserted. A delivery's row keeps one success: one
+        // already there (a second automatic success, after a lease lapsed) stays, and the new one
+        // becomes an attempt row, so no attempt is ever dropped from the history.
+        return sql`
+          WITH changed AS (
+            UPDATE webhook_deliveries d SET status = c.status, next_attempt_at = c.next_attempt_at, lease_until = NULL,
+              attempt_count = COALESCE(c.attempt_count, d.attempt_count + c.added),
+              succeeded_at = COALESCE(d.succeeded_at, c.succeeded_at),
+              succeeded_status = CASE WHEN d.succeeded_at IS NULL THEN c.succeeded_status ELSE d.succeeded_status END,
+              succeeded_duration_ms = CASE WHEN d.succeeded_at IS NULL THEN c.succeeded_duration_ms
+                ELSE d.succeeded_duration_ms END
+            FROM jsonb_to_recordset(${changes}::jsonb) AS c(id uuid, status text, next_attempt_at timestamptz,
+                   attempt_count integer, added integer, succeeded_at timestamptz, succeeded_status integer,
+                   succeeded_duration_ms integer)
+            WHERE d.id = c.id
+            RETURNING d.id, c.succeeded_at IS NOT NULL AND (d.succeeded_at, d.succeeded_status, d.succeeded_duration_ms)
+              IS NOT DISTINCT FROM (c.succeeded_at, c.succeeded_status, c.succeeded_duration_ms) AS on_row
+          )
+          INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
+          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
+          FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
+                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean,
+                 on_row boolean)
+          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
+          JOIN webhook_deliveries d ON d.id = a.delivery_id
+          WHERE NOT (a.on_row AND EXISTS (SELECT 1 FROM changed WHERE changed.id = a.delivery_id AND changed.on_row))`
+          .pipe(Effect.asVoid, Effect.orDie)
+      }
 
       const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", status,
-        attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt"`
+        attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt",
+        succeeded_at AS "succeededAt", succeeded_status AS "succeededStatus", succeeded_duration_ms AS "succeededDurationMs"`
 
       const withAttempts = Effect.fnUntraced(function*(
         rows: ReadonlyArray<typeof DeliveryRow.Type>
@@ -249,10 +285,19 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                  duration_ms AS "durationMs"
           FROM webhook_attempts WHERE ${sql.in("delivery_id", rows.map((row) => row.id))}
           ORDER BY id`.pipe(Effect.flatMap(decodeAttempts), Effect.orDie)
-        return rows.map((row): DeliveryRecord => ({
-          ...row,
-          attempts: attempts.filter((a) => a.deliveryId === row.id).map(({ deliveryId: _, ...attempt }) => attempt)
-        }))
+        return rows.map(({ succeededAt, succeededDurationMs, succeededStatus, ...row }): DeliveryRecord => {
+          const recorded = attempts.filter((a) => a.deliveryId === row.id).map(({ deliveryId: _, ...attempt }) => attempt)
+          if (succeededAt === null) return { ...row, attempts: recorded }
+          const success: DeliveryRecord["attempts"][number] = {
+            at: succeededAt,
+            trigger: "automatic",
+            statusCode: succeededStatus,
+            error: null,
+            durationMs: succeededDurationMs ?? 0
+          }
+          // Oldest first: the success kept on the row among the attempt rows (a stable sort keeps their order).
+          return { ...row, attempts: [...recorded, success].sort((x, y) => Date.parse(x.at) - Date.parse(y.at)) }
+        })
       })
 
       const history = (endpointId: string, limit: number) =>

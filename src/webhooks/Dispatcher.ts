@@ -16,13 +16,15 @@
  *    failure schedules the next attempt on the `Backoff` curve from
  *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
  *    in batches: whatever finished while the last batch was written, in one
- *    transaction. Until it is recorded a delivery stays leased, so a crash
+ *    statement (`DeliveryStore.record`). A finished attempt's slot goes to the
+ *    next leased delivery at once. Until it is recorded a delivery stays leased, so a crash
  *    in between means one more attempt later, as a crash during it does.
  *
- * The loop wakes on `wake` (in process) and otherwise polls every
- * `pollInterval` of LIVE time: new events committed by any server are
- * picked up, and under a test clock (which only moves when told) due
- * times still come from `Clock`.
+ * The two steps are two loops, so attempts go on while a backlog is fanned
+ * out. Fan-out wakes on `wake` (in process), attempts on a finished attempt
+ * or a fanned-out batch; both otherwise poll every `pollInterval` of LIVE
+ * time: new events committed by any server are picked up, and under a test
+ * clock (which only moves when told) due times still come from `Clock`.
  *
  * @since 1.0.0
  */
@@ -68,6 +70,12 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
     fanOutBatch: 500
   })
 })
+
+/**
+ * Deliveries leased ahead: up to this many times `concurrency` (and `perEndpoint` for one endpoint),
+ * so a lease statement serves several rounds of attempts; leases last far longer than they wait here.
+ */
+const leaseAhead = 4
 
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
@@ -200,7 +208,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         })
       })
 
-      /** Records outcomes, each with its change to its delivery, in one transaction. */
+      /** Records outcomes, each with its change to its delivery, in one statement. */
       const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
         const outcomes: Array<AttemptOutcome> = []
         for (const finished of batch) {
@@ -218,7 +226,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             change: yield* changeOf(finished)
           })
         }
-        yield* sql.withTransaction(deliveries.record(outcomes)).pipe(Effect.orDie)
+        yield* deliveries.record(outcomes)
         for (const { outcome, target, trigger } of batch) {
           const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
           yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
@@ -230,7 +238,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
-      const runAttempt = (target: AttemptTarget) =>
+      const runAttempt = (target: AttemptTarget): Effect.Effect<void> =>
         Effect.gen(function*() {
           const outcome = yield* attempt(target)
           const atMs = (yield* Time.now).ms
@@ -238,7 +246,12 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }).pipe(
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
-          Effect.ensuring(Effect.sync(() => inFlight.delete(target.id))),
+          // Its slot goes to the next leased delivery at once, not after the loop's next lease
+          // statements; the loop is woken to lease more.
+          Effect.ensuring(Effect.suspend(() => {
+            inFlight.delete(target.id)
+            return Effect.flatMap(Time.now, (now) => startReady(now.ms))
+          })),
           Effect.ensuring(Queue.offer(wakeups, true))
         )
 
@@ -258,14 +271,19 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       /**
        * Leased ahead, not started yet, the earliest due first: most rounds start
-       * attempts without a query. At most twice `perEndpoint` of an endpoint
+       * attempts without a query. At most `leaseAhead` times `perEndpoint` of an endpoint
        * are held (in flight or here), so a slow endpoint never fills it.
        */
       const ready: Array<{ readonly target: AttemptTarget; readonly leasedUntilMs: number }> = []
 
-      const startReady = Effect.fnUntraced(function*(nowMs: number) {
+      /**
+       * Takes what may start now from `ready` into `inFlight`, in one synchronous step: whoever
+       * calls it (a finishing attempt or the loop) sees the others' picks, so the limits hold.
+       */
+      const pickReady = (nowMs: number): Array<AttemptTarget> => {
         const busy = new Map<string, number>()
         for (const endpointId of inFlight.values()) busy.set(endpointId, (busy.get(endpointId) ?? 0) + 1)
+        const picked: Array<AttemptTarget> = []
         let i = 0
         while (i < ready.length && inFlight.size < settings.concurrency) {
           const { leasedUntilMs, target } = ready[i]
@@ -282,8 +300,13 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           busy.set(target.endpointId, endpointBusy + 1)
           ready.splice(i, 1)
           inFlight.set(target.id, target.endpointId)
-          yield* FiberSet.run(running, runAttempt(target))
+          picked.push(target)
         }
+        return picked
+      }
+
+      const startReady = Effect.fnUntraced(function*(nowMs: number) {
+        for (const target of pickReady(nowMs)) yield* FiberSet.run(running, runAttempt(target))
       })
 
       /** The deliveries with their endpoints' addresses and secrets (one query for them all); a deleted endpoint's are left out. */
@@ -301,8 +324,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const now = yield* Time.now
         yield* startReady(now.ms)
         const free = settings.concurrency - inFlight.size
-        if (free <= 0 && ready.length >= settings.concurrency) return
-        const limit = Math.max(free, 2 * settings.concurrency - ready.length)
+        // Leases more once half of what is leased ahead is used, so finishing attempts find some ready.
+        if (free <= 0 && ready.length >= leaseAhead * settings.concurrency / 2) return
+        const limit = Math.max(free, leaseAhead * settings.concurrency - ready.length)
         const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled)
         const held = new Map<string, number>()
         for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
@@ -311,7 +335,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         for (const row of candidates) {
           if (chosen.length >= limit) break
           const endpointHeld = held.get(row.endpointId) ?? 0
-          if (inFlight.has(row.id) || endpointHeld >= 2 * settings.perEndpoint) continue
+          if (inFlight.has(row.id) || endpointHeld >= leaseAhead * settings.perEndpoint) continue
           held.set(row.endpointId, endpointHeld + 1)
           chosen.push(row)
         }
@@ -325,6 +349,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         yield* startReady(now.ms)
       }, Effect.orDie)
 
+      /** Fans out every settled event past the cursor, batch by batch, waking the attempts after each. */
+      const fanOutBacklog = Effect.gen(function*() {
+        while (yield* fanOut()) yield* Queue.offer(wakeups, true)
+      })
+
       const runOnce = Effect.gen(function*() {
         // Drain the backlog batch by batch before attempting.
         while (yield* fanOut()) {
@@ -334,22 +363,26 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
-      const polled = Time.liveSleep(settings.pollInterval).pipe(Effect.as(true))
-      const woken = Queue.take(wakeups).pipe(Effect.as(false))
-      // Set by `wake` and by each poll; a round woken only by a finished attempt has no new events to look for.
-      let eventsToCheck = true
+      const polled = Time.liveSleep(settings.pollInterval)
+      /** Set by `wake`: events were committed, fan them out now rather than at the next poll. */
+      const newEvents = yield* Queue.sliding<true>(1)
 
-      // On shutdown (after the loop below has stopped), what was leased ahead is released for the next server.
+      // On shutdown (after the loops below have stopped), what was leased ahead is released for the next server.
       yield* Effect.addFinalizer(() =>
         deliveries.release(ready.splice(0).map(({ target }) => target.id)).pipe(
           Effect.catchCause((cause) => Effect.logError("releasing webhook leases failed", cause))
         )
       )
+      // Fan-out has its own fiber, so attempts go on while a backlog of events is fanned out: each
+      // batch fanned out wakes the attempts at once instead of after the whole backlog.
       yield* Effect.gen(function*() {
-        const round = eventsToCheck ? runOnce : startDue()
-        eventsToCheck = false
-        yield* round.pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
-        if (yield* Effect.raceFirst(woken, polled)) eventsToCheck = true
+        yield* fanOutBacklog.pipe(Effect.catchCause((cause) => Effect.logError("webhook fan-out failed", cause)))
+        yield* Effect.raceFirst(Queue.take(newEvents), polled)
+      }).pipe(Effect.forever, Effect.forkScoped)
+      // Attempts: woken by a finished attempt or a fanned-out batch, else every poll (retries come due with time).
+      yield* Effect.gen(function*() {
+        yield* startDue().pipe(Effect.catchCause((cause) => Effect.logError("webhook dispatcher round failed", cause)))
+        yield* Effect.raceFirst(Queue.take(wakeups), polled)
       }).pipe(Effect.forever, Effect.forkScoped)
 
       const resend = Effect.fn("WebhookDispatcher.resend")(function*(
@@ -367,9 +400,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })
 
-      const wake = Effect.sync(() => {
-        eventsToCheck = true
-      }).pipe(Effect.andThen(Queue.offer(wakeups, true)), Effect.asVoid)
+      const wake = Queue.offer(newEvents, true).pipe(Effect.asVoid)
 
       return WebhookDispatcher.of({ wake, runOnce, resend })
     })

@@ -133,7 +133,8 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
         headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
         lookup: pinnedLookup,
         agent,
-        signal: AbortSignal.any([interrupted, deadline])
+        // Interruption destroys the request below: the deadline is the only signal it needs (no composite per attempt).
+        signal: deadline
       })
     } catch (error) {
       resume(Effect.succeed({ error: `The request could not be made: ${String(error)}`, stale: false }))

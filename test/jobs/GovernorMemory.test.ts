@@ -31,7 +31,7 @@ const wakeAll = (ids: ReadonlyArray<string>) =>
     const governor = yield* Governor
     const waitingBefore = yield* governor.waiting
     yield* Effect.forEach(ids, (id) => governor.wake(id), { concurrency: 64, discard: true })
-    yield* eventually("every actor to wait for work", governor.waiting, (n) => n - waitingBefore === ids.length, 240_000, 200)
+    yield* eventually("every actor to wait for work", Effect.all({ waiting: governor.waiting, actors: governor.actors }), ({ waiting }) => waiting - waitingBefore === ids.length, 240_000, 200)
     yield* settle
   })
 

@@ -18,11 +18,14 @@ export interface Running {
   readonly base: string
 }
 
-/** Starts `node src/main.ts` and waits until it listens and its first start is done (`ready`). */
-export const startServer = (env: Record<string, string>) =>
+/**
+ * Starts `node src/main.ts` (or `node ...args`) and waits until it listens and
+ * its first start is done (`ready`).
+ */
+export const startServer = (env: Record<string, string>, args: ReadonlyArray<string> = ["src/main.ts"]) =>
   Effect.acquireRelease(
     Effect.callback<Running, Error>((resume) => {
-      const child = spawn(process.execPath, ["src/main.ts"], {
+      const child = spawn(process.execPath, args, {
         cwd: root,
         env: { ...process.env, PORT: "0", LOG_LEVEL: "Info", ...env },
         stdio: ["ignore", "pipe", "pipe"]
