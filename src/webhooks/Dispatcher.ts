@@ -29,7 +29,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, LogLevel, Option, Queue, Random, References } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
@@ -194,15 +194,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             })
         })
 
-      /** What an attempt's outcome does to its delivery. */
-      const changeOf = Effect.fnUntraced(function*(finished: Finished) {
-        const { outcome, target, trigger } = finished
-        if (outcome.ok) {
-          const change: DeliveryChange = { _tag: "succeeded", counted: trigger === "automatic" }
-          return change
-        }
-        if (trigger === "manual") return undefined
-        const made = target.attemptCount + 1
+      /** What a failed attempt does to its delivery: the next on the `Backoff` curve, or failed for good; a manual one, nothing. */
+      const changeOfFailure = Effect.fnUntraced(function*(finished: Finished) {
+        if (finished.trigger === "manual") return undefined
+        const made = finished.target.attemptCount + 1
         return Option.match(nextAttemptAt(made, finished.atMs, yield* Random.next), {
           onNone: (): DeliveryChange => ({ _tag: "failed", attemptCount: made }),
           onSome: (at): DeliveryChange => ({ _tag: "retry", attemptCount: made, atIso: Time.toIso(at) })
@@ -213,23 +208,28 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
         const outcomes: Array<AttemptOutcome> = []
         for (const finished of batch) {
-          const { outcome, target } = finished
+          const { outcome, target, trigger } = finished
           outcomes.push({
             attempt: {
               deliveryId: target.id,
-              trigger: finished.trigger,
+              trigger,
               atIso: Time.toIso(finished.atMs),
               statusCode: outcome.status,
               error: outcome.error ?? null,
               durationMs: Math.round(outcome.durationMs),
               succeeded: outcome.ok
             },
-            change: yield* changeOf(finished)
+            change: outcome.ok
+              ? { _tag: "succeeded", counted: trigger === "automatic" }
+              : yield* changeOfFailure(finished)
           })
         }
         yield* deliveries.record(outcomes)
+        // A line per delivery only when debug lines are let through: building each one's annotations costs as much as the line.
+        const debug = !LogLevel.isGreaterThan(yield* References.MinimumLogLevel, "Debug")
         for (const { outcome, target, trigger } of batch) {
           const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
+          if (!failedForGood && !debug) continue
           yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
             ? Effect.logWarning("webhook delivery failed after every attempt")
             : Effect.logDebug("webhook attempt failed")).pipe(
@@ -240,20 +240,18 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
       const runAttempt = (target: AttemptTarget): Effect.Effect<void> =>
-        Effect.gen(function*() {
-          const outcome = yield* attempt(target)
-          const atMs = (yield* Time.now).ms
-          yield* Queue.offer(finished, { target, trigger: "automatic", outcome, atMs })
-        }).pipe(
+        attempt(target).pipe(
+          Effect.flatMap((outcome) =>
+            Effect.flatMap(Clock.currentTimeMillis, (atMs) => Queue.offer(finished, { target, trigger: "automatic", outcome, atMs }))
+          ),
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
           // Its slot goes to the next leased delivery at once, not after the loop's next lease
           // statements; the loop is woken to lease more.
           Effect.ensuring(Effect.suspend(() => {
             inFlight.delete(target.id)
-            return Effect.flatMap(Time.now, (now) => startReady(now.ms))
-          })),
-          Effect.ensuring(Queue.offer(wakeups, true))
+            return Effect.andThen(Effect.flatMap(Clock.currentTimeMillis, startReady), Queue.offer(wakeups, true))
+          }))
         )
 
       // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.
