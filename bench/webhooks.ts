@@ -14,7 +14,9 @@
  *
  * Options: BENCH_EVENTS (default 2500), BENCH_ENDPOINTS (default 4; each
  * event goes to every endpoint), BENCH_CONCURRENCY (default 16), BENCH_PGLITE=0
- * to leave the PGlite row out (to profile the PostgreSQL one).
+ * to leave the PGlite row out (to profile the PostgreSQL one). Each row also
+ * shows this process's CPU time per POST (`process.cpuUsage`; the receiver is
+ * in this process, so every row counts both sides).
  */
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -152,6 +154,14 @@ interface Row {
   readonly measure: () => Promise<number>
 }
 
+/** `row.measure()` with this process's CPU time over it (user + system, the receiver's too), µs per POST. */
+const measured = async (row: Row): Promise<{ readonly seconds: number; readonly cpuPerPost: number }> => {
+  const before = process.cpuUsage()
+  const seconds = await row.measure()
+  const used = process.cpuUsage(before)
+  return { seconds, cpuPerPost: (used.user + used.system) / total }
+}
+
 const keptAlive: Row = { label: "bare POSTs, kept-alive sockets (baseline)", measure: () => bare(true) }
 const rows: Array<Row> = [keptAlive, { label: "bare POSTs, a fresh socket each", measure: () => bare(false) }]
 if (process.env["BENCH_PGLITE"] !== "0") {
@@ -171,17 +181,21 @@ if (databaseUrl !== undefined && databaseUrl !== "") {
 }
 
 const seconds: Array<Array<number>> = rows.map(() => [])
+const cpu: Array<Array<number>> = rows.map(() => [])
 for (let round = 1; round <= rounds; round++) {
   for (const [i, row] of rows.entries()) {
-    const taken = await row.measure()
-    seconds[i].push(taken)
-    console.log(`round ${round}/${rounds}: ${row.label}: ${(total / taken).toFixed(0)}/s`)
+    const taken = await measured(row)
+    seconds[i].push(taken.seconds)
+    cpu[i].push(taken.cpuPerPost)
+    console.log(
+      `round ${round}/${rounds}: ${row.label}: ${(total / taken.seconds).toFixed(0)}/s, ${taken.cpuPerPost.toFixed(0)} µs CPU each`
+    )
   }
 }
 receiver.close()
 
 console.log(`\n${total} POSTs (${events} events x ${endpointCount} endpoints), ${concurrency} at a time, ${rounds} rounds`)
-console.log(["", "per second", "vs baseline", "range"].map((h, i) => i === 0 ? h.padEnd(46) : h.padStart(12)).join(""))
+console.log(["", "per second", "vs baseline", "range", "CPU µs each"].map((h, i) => i === 0 ? h.padEnd(46) : h.padStart(12)).join(""))
 for (const [i, row] of rows.entries()) {
   const rates = seconds[i].map((taken) => total / taken)
   const ratios = rates.map((rate, round) => rate * seconds[0][round] / total)
@@ -189,7 +203,8 @@ for (const [i, row] of rows.entries()) {
     row.label.padEnd(46) + [
       median(rates).toFixed(0),
       row === keptAlive ? "1.00" : median(ratios).toFixed(2),
-      row === keptAlive ? "" : `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`
+      row === keptAlive ? "" : `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`,
+      `${Math.min(...cpu[i]).toFixed(0)}-${Math.max(...cpu[i]).toFixed(0)}`
     ].map((cell) => cell.padStart(12)).join("")
   )
 }

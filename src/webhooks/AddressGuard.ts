@@ -475,36 +475,60 @@ export interface VettedTarget {
   readonly addresses: ReadonlyArray<string>
 }
 
+const refusal = (reason: WebhookTargetRefused["reason"], message: string, address?: string) =>
+  new WebhookTargetRefused(address === undefined ? { reason, message } : { reason, message, address })
+
 const refuse = (reason: WebhookTargetRefused["reason"], message: string, address?: string) =>
-  Effect.fail(new WebhookTargetRefused(address === undefined ? { reason, message } : { reason, message, address }))
+  Effect.fail(refusal(reason, message, address))
 
 /**
- * Resolves a host and refuses it when ANY of its addresses is not allowed:
- * a name with one public and one private address could be steered to the
- * private one. Succeeds with the address to pin the connection to. IP
- * literals (in any numeric spelling) are judged without DNS.
+ * A name's resolved addresses vetted: refused when any of them is not allowed
+ * (a name with one public and one private address could be steered to the
+ * private one), else the first to pin the connection to.
  */
-export const resolveAndCheck = Effect.fn("WebhookTarget.resolveAndCheck")(function*(
+const vetResolved = (
   host: string,
+  name: string,
+  resolved: ReadonlyArray<ResolvedAddress>,
   options: GuardOptions
-) {
+): VettedTarget | WebhookTargetRefused => {
+  const infos: Array<AddressInfo> = []
+  for (const entry of resolved) {
+    const info = classifyAddress(entry.address)
+    if (info === undefined) {
+      return refusal("unresolvable", `The webhook host ${name} resolved to ${entry.address}, which is no IP address.`)
+    }
+    if (!isAllowedAddress(info, options)) {
+      return refusal("forbiddenAddress", `The webhook host ${name} resolves to ${describeAddress(info)}.`, info.address)
+    }
+    infos.push(info)
+  }
+  const first = infos[0]
+  if (first === undefined) return refusal("unresolvable", `The webhook host ${name} has no addresses.`)
+  return { host, address: first.address, family: first.family, addresses: infos.map((info) => info.address) }
+}
+
+/** What vetting a host takes without DNS: a decision (an IP literal, a refused name), or a name to resolve. */
+const planHost = (host: string, options: GuardOptions): VettedTarget | WebhookTargetRefused | { readonly resolve: string } => {
   const hostClass = classifyHost(unbracket(host))
-  if (hostClass.type === "invalid") return yield* refuse("invalidHost", `The webhook host ${host} is not valid.`)
+  if (hostClass.type === "invalid") return refusal("invalidHost", `The webhook host ${host} is not valid.`)
   if (hostClass.type === "ip") {
     const info = hostClass.info
     if (!isAllowedAddress(info, options)) {
-      return yield* refuse("forbiddenAddress", `Webhooks cannot be delivered to ${describeAddress(info)}.`, info.address)
+      return refusal("forbiddenAddress", `Webhooks cannot be delivered to ${describeAddress(info)}.`, info.address)
     }
-    const target: VettedTarget = { host, address: info.address, family: info.family, addresses: [info.address] }
-    return target
+    return { host, address: info.address, family: info.family, addresses: [info.address] }
   }
   const name = hostClass.name
   if (isLocalName(name) && !options.allowPrivate) {
-    return yield* refuse("localHostname", `Webhooks cannot be delivered to ${name}.`)
+    return refusal("localHostname", `Webhooks cannot be delivered to ${name}.`)
   }
-  const resolver = yield* WebhookResolver
-  const resolved = yield* resolver.lookup(name).pipe(
-    // A resolver that does not answer must not hold the request (or a delivery) for long.
+  return { resolve: name }
+}
+
+/** A name's addresses, within `DNS_DEADLINE`: a resolver that does not answer must not hold a request (or a delivery) for long. */
+const resolveName = (resolver: Resolver, name: string): Effect.Effect<ReadonlyArray<ResolvedAddress>, WebhookTargetRefused> =>
+  resolver.lookup(name).pipe(
     Effect.timeoutOrElse({
       duration: DNS_DEADLINE,
       orElse: () => Effect.fail(new LookupFailed({ host: name, code: "ETIMEOUT" }))
@@ -517,40 +541,86 @@ export const resolveAndCheck = Effect.fn("WebhookTarget.resolveAndCheck")(functi
           : `The webhook host ${name} does not resolve (${error.code}).`
       ))
   )
-  const infos: Array<AddressInfo> = []
-  for (const entry of resolved) {
-    const info = classifyAddress(entry.address)
-    if (info === undefined) {
-      return yield* refuse("unresolvable", `The webhook host ${name} resolved to ${entry.address}, which is no IP address.`)
-    }
-    if (!isAllowedAddress(info, options)) {
-      return yield* refuse(
-        "forbiddenAddress",
-        `The webhook host ${name} resolves to ${describeAddress(info)}.`,
-        info.address
-      )
-    }
-    infos.push(info)
-  }
-  const first = infos[0]
-  if (first === undefined) return yield* refuse("unresolvable", `The webhook host ${name} has no addresses.`)
-  const target: VettedTarget = {
-    host,
-    address: first.address,
-    family: first.family,
-    addresses: infos.map((info) => info.address)
-  }
-  return target
+
+/**
+ * Resolves a host and refuses it when ANY of its addresses is not allowed:
+ * a name with one public and one private address could be steered to the
+ * private one. Succeeds with the address to pin the connection to. IP
+ * literals (in any numeric spelling) are judged without DNS.
+ */
+export const resolveAndCheck = Effect.fn("WebhookTarget.resolveAndCheck")(function*(
+  host: string,
+  options: GuardOptions
+) {
+  const plan = planHost(host, options)
+  if (plan instanceof WebhookTargetRefused) return yield* plan
+  if (!("resolve" in plan)) return plan
+  const resolved = yield* resolveName(yield* WebhookResolver, plan.resolve)
+  const vetted = vetResolved(host, plan.resolve, resolved, options)
+  return vetted instanceof WebhookTargetRefused ? yield* vetted : vetted
 })
+
+/** A webhook URL that passed vetting, and the address to connect to. */
+export interface VettedUrl {
+  readonly url: URL
+  readonly target: VettedTarget
+}
 
 /**
  * The whole vetting of a webhook URL: `checkUrl`, then `resolveAndCheck` of
  * its host. Run it when an endpoint is registered or changed, and again
- * before every delivery (DNS answers change).
+ * before every delivery (DNS answers change), or through a `urlVetter`.
  */
 export const vetUrl = Effect.fn("WebhookTarget.vetUrl")(function*(url: string | URL, options: GuardOptions) {
   const checked = checkUrl(url, options)
   if (!checked.ok) return yield* refuse(checked.reason, checked.message, checked.address?.address)
   const target = yield* resolveAndCheck(checked.host, options)
-  return { url: checked.url, target }
+  const vetted: VettedUrl = { url: checked.url, target }
+  return vetted
 })
+
+/** URLs (and, per URL, DNS answers) a `urlVetter` keeps its verdicts for; past this it starts again. */
+const keptVerdicts = 1024
+
+/**
+ * `vetUrl` for a caller that vets the same URLs before every delivery: what
+ * depends only on the URL (its check, and the whole verdict on an IP-literal
+ * host) is worked out once per URL, and a name is still resolved every time,
+ * its answer vetted once per distinct answer. The same rules as `vetUrl`,
+ * with `resolver` instead of the `WebhookResolver` in context.
+ */
+export const urlVetter = (
+  options: GuardOptions,
+  resolver: Resolver
+): (url: string) => Effect.Effect<VettedUrl, WebhookTargetRefused> => {
+  const verdicts = new Map<string, Effect.Effect<VettedUrl, WebhookTargetRefused>>()
+  const verdictOf = (input: string): Effect.Effect<VettedUrl, WebhookTargetRefused> => {
+    const checked = checkUrl(input, options)
+    if (!checked.ok) return Effect.fail(refusal(checked.reason, checked.message, checked.address?.address))
+    const { host, url } = checked
+    const plan = planHost(host, options)
+    if (plan instanceof WebhookTargetRefused) return Effect.fail(plan)
+    if (!("resolve" in plan)) return Effect.succeed({ url, target: plan })
+    const byAnswer = new Map<string, Effect.Effect<VettedUrl, WebhookTargetRefused>>()
+    return Effect.flatMap(resolveName(resolver, plan.resolve), (resolved) => {
+      const answer = resolved.map((entry) => entry.address).join(" ")
+      let verdict = byAnswer.get(answer)
+      if (verdict === undefined) {
+        const target = vetResolved(host, plan.resolve, resolved, options)
+        verdict = target instanceof WebhookTargetRefused ? Effect.fail(target) : Effect.succeed({ url, target })
+        if (byAnswer.size >= keptVerdicts) byAnswer.clear()
+        byAnswer.set(answer, verdict)
+      }
+      return verdict
+    })
+  }
+  return (input) => {
+    let verdict = verdicts.get(input)
+    if (verdict === undefined) {
+      verdict = verdictOf(input)
+      if (verdicts.size >= keptVerdicts) verdicts.clear()
+      verdicts.set(input, verdict)
+    }
+    return verdict
+  }
+}

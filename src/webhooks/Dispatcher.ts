@@ -10,9 +10,10 @@
  *    `INSERT ... SELECT` per batch of events.
  * 2. Attempts: due deliveries are leased and attempted, at most
  *    `concurrency` at once and `perEndpoint` per endpoint, so one slow
- *    endpoint never holds up the others. Every attempt re-resolves and
- *    re-vets the host and pins the connection to the vetted address
- *    (connections are kept alive per endpoint and address). A
+ *    endpoint never holds up the others. Every attempt re-resolves a host
+ *    name (each distinct answer vetted once, `urlVetter`) and pins the
+ *    connection to the vetted address (connections are kept alive per
+ *    endpoint and address). A
  *    failure schedules the next attempt on the `Backoff` curve from
  *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
  *    in batches: whatever finished while the last batch was written, in one
@@ -28,13 +29,13 @@
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, LogLevel, Option, Queue, Random, References } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { vetUrl, WebhookResolver } from "./AddressGuard.ts"
+import { urlVetter, WebhookResolver } from "./AddressGuard.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
 import { type AttemptOutcome, type DeliveryChange, DeliveryStore, type DeliveryToAttempt, type DueRow } from "./DeliveryStore.ts"
 import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
@@ -44,7 +45,7 @@ type AttemptTarget = DeliveryToAttempt & EndpointSecrets
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
-import { signNow } from "./Signature.ts"
+import { attemptSigner } from "./Signature.ts"
 
 /** Tuning of the dispatcher. A reference: the defaults need no wiring. */
 export interface DispatcherSettings {
@@ -159,49 +160,44 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }))
       }, Effect.orDie)
 
-      /** Vet (again: DNS answers change), sign with a fresh timestamp, send pinned. */
-      const attempt = Effect.fn("WebhookDispatcher.attempt")(function*(target: AttemptTarget) {
-        const vetted = yield* vetUrl(target.url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.option)
-        if (Option.isNone(vetted)) {
-          const refusal = yield* vetUrl(target.url, guard).pipe(
-            Effect.provideService(WebhookResolver, resolver),
-            Effect.flip,
-            Effect.map((error) => error.message),
-            Effect.orElseSucceed(() => "The webhook URL was refused.")
-          )
-          const outcome: DeliveryOutcome = { ok: false, status: null, durationMs: 0, error: refusal }
-          return outcome
-        }
-        const now = yield* Time.now
-        const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
-          Date.parse(target.previousSecretExpiresAt) > now.ms
-        const headers = yield* signNow({
-          secret: overlap && target.previousSecret !== null ? target.previousSecret : target.secret,
-          nextSecret: overlap ? target.secret : undefined,
-          eventType: target.eventType,
-          deliveryId: target.id,
-          rawBody: target.body
-        })
-        return yield* deliver({
-          url: vetted.value.url,
-          address: vetted.value.target.address,
-          family: vetted.value.target.family,
-          headers,
-          body: target.body,
-          timeoutMs: settings.timeoutMs,
-          connections
-        })
-      })
+      const vet = urlVetter(guard, resolver)
+      const signed = attemptSigner()
 
-      /** What an attempt's outcome does to its delivery. */
-      const changeOf = Effect.fnUntraced(function*(finished: Finished) {
-        const { outcome, target, trigger } = finished
-        if (outcome.ok) {
-          const change: DeliveryChange = { _tag: "succeeded", counted: trigger === "automatic" }
-          return change
-        }
-        if (trigger === "manual") return undefined
-        const made = target.attemptCount + 1
+      /**
+       * Vet (a name again at every attempt: DNS answers change), sign with a fresh timestamp, send pinned.
+       * A plain function, no span: it runs for every delivery.
+       */
+      const attempt = (target: AttemptTarget): Effect.Effect<DeliveryOutcome> =>
+        Effect.matchEffect(vet(target.url), {
+          onFailure: (refused) => Effect.succeed<DeliveryOutcome>({ ok: false, status: null, durationMs: 0, error: refused.message }),
+          onSuccess: (vetted) =>
+            Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
+              const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
+                Date.parse(target.previousSecretExpiresAt) > nowMs
+              const headers = signed({
+                secret: overlap && target.previousSecret !== null ? target.previousSecret : target.secret,
+                nextSecret: overlap ? target.secret : undefined,
+                eventType: target.eventType,
+                deliveryId: target.id,
+                timestampSeconds: Math.floor(nowMs / 1000),
+                rawBody: target.body
+              })
+              return deliver({
+                url: vetted.url,
+                address: vetted.target.address,
+                family: vetted.target.family,
+                headers,
+                body: target.body,
+                timeoutMs: settings.timeoutMs,
+                connections
+              })
+            })
+        })
+
+      /** What a failed attempt does to its delivery: the next on the `Backoff` curve, or failed for good; a manual one, nothing. */
+      const changeOfFailure = Effect.fnUntraced(function*(finished: Finished) {
+        if (finished.trigger === "manual") return undefined
+        const made = finished.target.attemptCount + 1
         return Option.match(nextAttemptAt(made, finished.atMs, yield* Random.next), {
           onNone: (): DeliveryChange => ({ _tag: "failed", attemptCount: made }),
           onSome: (at): DeliveryChange => ({ _tag: "retry", attemptCount: made, atIso: Time.toIso(at) })
@@ -212,23 +208,28 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
         const outcomes: Array<AttemptOutcome> = []
         for (const finished of batch) {
-          const { outcome, target } = finished
+          const { outcome, target, trigger } = finished
           outcomes.push({
             attempt: {
               deliveryId: target.id,
-              trigger: finished.trigger,
+              trigger,
               atIso: Time.toIso(finished.atMs),
               statusCode: outcome.status,
               error: outcome.error ?? null,
               durationMs: Math.round(outcome.durationMs),
               succeeded: outcome.ok
             },
-            change: yield* changeOf(finished)
+            change: outcome.ok
+              ? { _tag: "succeeded", counted: trigger === "automatic" }
+              : yield* changeOfFailure(finished)
           })
         }
         yield* deliveries.record(outcomes)
+        // A line per delivery only when debug lines are let through: building each one's annotations costs as much as the line.
+        const debug = !LogLevel.isGreaterThan(yield* References.MinimumLogLevel, "Debug")
         for (const { outcome, target, trigger } of batch) {
           const failedForGood = !outcome.ok && trigger === "automatic" && target.attemptCount + 1 >= maxAttempts
+          if (!failedForGood && !debug) continue
           yield* (outcome.ok ? Effect.logDebug("webhook delivered") : failedForGood
             ? Effect.logWarning("webhook delivery failed after every attempt")
             : Effect.logDebug("webhook attempt failed")).pipe(
@@ -239,20 +240,18 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
       const runAttempt = (target: AttemptTarget): Effect.Effect<void> =>
-        Effect.gen(function*() {
-          const outcome = yield* attempt(target)
-          const atMs = (yield* Time.now).ms
-          yield* Queue.offer(finished, { target, trigger: "automatic", outcome, atMs })
-        }).pipe(
+        attempt(target).pipe(
+          Effect.flatMap((outcome) =>
+            Effect.flatMap(Clock.currentTimeMillis, (atMs) => Queue.offer(finished, { target, trigger: "automatic", outcome, atMs }))
+          ),
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
           // Its slot goes to the next leased delivery at once, not after the loop's next lease
           // statements; the loop is woken to lease more.
           Effect.ensuring(Effect.suspend(() => {
             inFlight.delete(target.id)
-            return Effect.flatMap(Time.now, (now) => startReady(now.ms))
-          })),
-          Effect.ensuring(Queue.offer(wakeups, true))
+            return Effect.andThen(Effect.flatMap(Clock.currentTimeMillis, startReady), Queue.offer(wakeups, true))
+          }))
         )
 
       // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.

@@ -120,7 +120,8 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
     const deadline = AbortSignal.timeout(timeoutMs)
     let req: http.ClientRequest
     try {
-      const url = new URL(request.url)
+      // A vetted URL arrives parsed (`VettedUrl.url`): not parsed again at every attempt.
+      const url = typeof request.url === "string" ? new URL(request.url) : request.url
       // A pooled socket is only ever one opened to this same vetted address.
       const agent = request.connections === undefined ? false : request.connections.agentFor(url, request.address, request.family)
       const client = url.protocol === "https:" ? https : http
@@ -178,20 +179,22 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
  * time-out (10 seconds unless `timeoutMs` says otherwise). Never fails:
  * the outcome says whether the endpoint answered 2xx in time and, if not, why.
  */
-export const deliver = Effect.fn("WebhookTransport.deliver")(function*(request: DeliveryRequest) {
-  const startedMs = yield* Clock.currentTimeMillis
-  const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
-  const first = yield* exchange(request, timeoutMs)
-  // A kept-alive socket can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
-  const result = "error" in first && first.stale ? yield* exchange(request, timeoutMs) : first
-  const durationMs = (yield* Clock.currentTimeMillis) - startedMs
-  if ("error" in result) {
-    const outcome: DeliveryOutcome = { ok: false, status: null, durationMs, error: result.error }
-    return outcome
-  }
-  const error = describeStatus(result.status)
-  const outcome: DeliveryOutcome = error === undefined
-    ? { ok: true, status: result.status, durationMs }
-    : { ok: false, status: result.status, durationMs, error }
-  return outcome
-})
+export const deliver = (request: DeliveryRequest): Effect.Effect<DeliveryOutcome> =>
+  // No span: it runs for every delivery attempt, and its caller's outcome says what happened.
+  Effect.flatMap(Clock.currentTimeMillis, (startedMs) => {
+    const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
+    return exchange(request, timeoutMs).pipe(
+      // A kept-alive socket can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
+      Effect.flatMap((first) => "error" in first && first.stale ? exchange(request, timeoutMs) : Effect.succeed(first)),
+      Effect.flatMap((result) =>
+        Effect.map(Clock.currentTimeMillis, (endedMs): DeliveryOutcome => {
+          const durationMs = endedMs - startedMs
+          if ("error" in result) return { ok: false, status: null, durationMs, error: result.error }
+          const error = describeStatus(result.status)
+          return error === undefined
+            ? { ok: true, status: result.status, durationMs }
+            : { ok: false, status: result.status, durationMs, error }
+        })
+      )
+    )
+  })

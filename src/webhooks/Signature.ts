@@ -11,7 +11,7 @@
  *
  * @since 1.0.0
  */
-import { randomBytes } from "node:crypto"
+import { createSecretKey, type KeyObject, randomBytes } from "node:crypto"
 import { Clock, Effect, Schema } from "effect"
 import { type ReceivedHeaders, secretPrefix, verifyWebhook, type WebhookHeaders, webhookHeaders } from "./Verify.ts"
 
@@ -32,6 +32,41 @@ export const signNow = (options: {
   readonly rawBody: string | Uint8Array
 }): Effect.Effect<WebhookHeaders> =>
   Effect.map(Clock.currentTimeMillis, (ms) => webhookHeaders({ ...options, timestampSeconds: Math.floor(ms / 1000) }))
+
+/** Secrets a signer keeps the keys of; past this it starts again. */
+const keptKeys = 1024
+
+/**
+ * Signs delivery attempts with `webhookHeaders`, each secret's HMAC key made
+ * once rather than at every attempt. `timestampSeconds` is the caller's, from
+ * `Clock`.
+ */
+export const attemptSigner = (): (options: {
+  readonly secret: string
+  readonly nextSecret?: string | undefined
+  readonly eventType: string
+  readonly deliveryId: string
+  readonly timestampSeconds: number
+  readonly rawBody: string | Uint8Array
+}) => WebhookHeaders => {
+  const keys = new Map<string, KeyObject>()
+  const keyOf = (secret: string): KeyObject => {
+    let key = keys.get(secret)
+    if (key === undefined) {
+      // The secret's UTF-8 bytes, as `createHmac` makes of a string key.
+      key = createSecretKey(Buffer.from(secret, "utf8"))
+      if (keys.size >= keptKeys) keys.clear()
+      keys.set(secret, key)
+    }
+    return key
+  }
+  return (options) =>
+    webhookHeaders({
+      ...options,
+      secret: keyOf(options.secret),
+      nextSecret: options.nextSecret === undefined ? undefined : keyOf(options.nextSecret)
+    })
+}
 
 /** A webhook request failed verification. */
 export class WebhookSignatureInvalid extends Schema.TaggedError<WebhookSignatureInvalid>()("WebhookSignatureInvalid", {

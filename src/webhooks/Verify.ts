@@ -8,7 +8,7 @@
  *
  * @since 1.0.0
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto"
 
 /** The webhook secret prefix. */
 export const secretPrefix = "whsec_"
@@ -39,9 +39,10 @@ export const isSecret = (value: string): boolean => /^whsec_[A-Za-z0-9+/]{43}=$/
 
 /**
  * The signature of one attempt: 64 lowercase hex characters of HMAC-SHA256
- * over `<timestampSeconds>.<rawBody>`, keyed with the whole secret string.
+ * over `<timestampSeconds>.<rawBody>`, keyed with the whole secret string (or
+ * a key object made from it once, to sign many bodies with it).
  */
-export const sign = (secret: string, timestampSeconds: number, rawBody: string | Uint8Array): string =>
+export const sign = (secret: string | KeyObject, timestampSeconds: number, rawBody: string | Uint8Array): string =>
   createHmac("sha256", secret).update(`${timestampSeconds}.`).update(rawBody).digest("hex")
 
 /** The two signature headers of one attempt. */
@@ -52,7 +53,7 @@ export type SignatureHeaders = {
 
 /** The signature headers for a body signed at `timestampSeconds`. */
 export const signatureHeaders = (
-  secret: string,
+  secret: string | KeyObject,
   timestampSeconds: number,
   rawBody: string | Uint8Array
 ): SignatureHeaders => ({
@@ -78,8 +79,8 @@ export type WebhookHeaders = SignatureHeaders & {
  * `nextSecret` (during a rotation's overlap) adds `svc-signature-next`.
  */
 export const webhookHeaders = (options: {
-  readonly secret: string
-  readonly nextSecret?: string | undefined
+  readonly secret: string | KeyObject
+  readonly nextSecret?: string | KeyObject | undefined
   readonly eventType: string
   readonly deliveryId: string
   readonly timestampSeconds: number

@@ -7,7 +7,9 @@ import {
   classifyAddress,
   classifyHost,
   DNS_DEADLINE,
+  type ResolvedAddress,
   resolveAndCheck,
+  urlVetter,
   vetUrl,
   WebhookResolver
 } from "../../src/webhooks/AddressGuard.ts"
@@ -302,6 +304,39 @@ describe("AddressGuard", () => {
         assert.strictEqual(literal.reason, "forbiddenAddress")
         assert.strictEqual(literal.address, "127.0.0.1")
       }).pipe(Effect.provide(dns)))
+
+    it.effect("urlVetter gives vetUrl's verdicts, and resolves a name at every call: a changed answer is vetted again", () =>
+      Effect.gen(function*() {
+        let answer: ReadonlyArray<ResolvedAddress> = [{ address: "93.184.215.14", family: 4 }]
+        let lookups = 0
+        const vet = urlVetter(strict, {
+          lookup: () =>
+            Effect.sync(() => {
+              lookups++
+              return answer
+            })
+        })
+        for (let call = 0; call < 2; call++) {
+          const vetted = yield* vet("https://rebinding.example/hooks")
+          assert.strictEqual(vetted.target.address, "93.184.215.14")
+          assert.strictEqual(vetted.url.pathname, "/hooks")
+        }
+        assert.strictEqual(lookups, 2)
+        answer = [{ address: "93.184.215.14", family: 4 }, { address: "10.0.0.7", family: 4 }]
+        const rebound = yield* Effect.flip(vet("https://rebinding.example/hooks"))
+        assert.strictEqual(rebound.reason, "forbiddenAddress")
+        assert.strictEqual(rebound.address, "10.0.0.7")
+        answer = [{ address: "2606:4700::1111", family: 6 }]
+        assert.strictEqual((yield* vet("https://rebinding.example/hooks")).target.address, "2606:4700::1111")
+        for (const url of ["http://public.example/", "https://0x7f000001/", "https://8.8.8.8/x"]) {
+          for (let call = 0; call < 2; call++) {
+            assert.deepStrictEqual(
+              yield* Effect.result(vet(url)),
+              yield* Effect.result(vetUrl(url, strict).pipe(Effect.provide(dns)))
+            )
+          }
+        }
+      }))
 
     it.effect("the system resolver resolves localhost names through node:dns", () =>
       Effect.gen(function*() {

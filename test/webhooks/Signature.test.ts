@@ -3,6 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import {
+  attemptSigner,
   isSecret,
   newSecret,
   sign,
@@ -61,6 +62,19 @@ describe("Signature", () => {
         "svc-signature": reference(secret, ts, body)
       }
     )
+  })
+
+  it("attemptSigner signs as webhookHeaders does, with keys kept per secret (a rotation's two among them)", () => {
+    const signed = attemptSigner()
+    const next = "whsec_9r8GKYqrTwjUPD8ILPZIo2LaLaSwcgZHcmR4lzoMfKQ="
+    const options = { eventType: "job.completed", deliveryId: "dlv_1", timestampSeconds: ts, rawBody: body }
+    for (let round = 0; round < 2; round++) {
+      assert.deepStrictEqual(signed({ ...options, secret }), webhookHeaders({ ...options, secret }))
+      const rotating = signed({ ...options, secret, nextSecret: next })
+      assert.strictEqual(rotating["svc-signature"], reference(secret, ts, body))
+      assert.strictEqual(rotating["svc-signature-next"], reference(next, ts, body))
+      assert.strictEqual(signed({ ...options, secret: next })["svc-signature"], reference(next, ts, body))
+    }
   })
 
   it.effect("signNow signs with the Clock's current second", () =>
