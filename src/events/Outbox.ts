@@ -47,6 +47,12 @@ const decodeFanOutEvents = Schema.decodeUnknownEffect(Schema.Array(FanOutEvent))
 const encodeData = (event: NewEvent): Effect.Effect<unknown> =>
   Schema.encodeUnknownEffect(EventData[event.type])(event.data).pipe(Effect.orDie)
 
+/**
+ * Events written by one INSERT: a statement's parameters are bounded (a 10,000-event append failed to
+ * encode), so a larger append is several statements in one transaction.
+ */
+const rowsPerInsert = 1000
+
 export class Outbox extends Context.Service<Outbox, {
   /** Records events; call it inside the transaction of the change they report. */
   readonly append: (workspaceId: string, events: ReadonlyArray<NewEvent>) => Effect.Effect<void>
@@ -82,9 +88,13 @@ export class Outbox extends Context.Service<Outbox, {
           Effect.map(encodeData(event), (data) =>
             sql`(${crypto.randomUUID()}::uuid, ${workspaceId}::uuid, ${event.type}, ${JSON.stringify(data)}::jsonb,
                  ${now.iso}::timestamptz)`))
-        // One statement; the events take their places (seq) in the order given.
-        yield* sql`
-          INSERT INTO outbox_events (id, workspace_id, type, data, created_at) VALUES ${sql.csv(rows)}`.pipe(Effect.orDie)
+        // One statement per {@link rowsPerInsert} events, in order: they take their places (seq) in the order given.
+        const inserts = Arr.chunksOf(rows, rowsPerInsert).map((chunk) =>
+          sql`INSERT INTO outbox_events (id, workspace_id, type, data, created_at) VALUES ${sql.csv(chunk)}`
+        )
+        const all = Effect.forEach(inserts, (insert) => insert, { discard: true })
+        // Several statements are one transaction (a savepoint inside the caller's), so none lands alone.
+        yield* (inserts.length > 1 ? sql.withTransaction(all) : all).pipe(Effect.orDie)
       })
 
       const append = (workspaceId: string, events: ReadonlyArray<NewEvent>) =>

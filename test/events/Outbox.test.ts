@@ -37,4 +37,20 @@ layer(services)("outbox", (it) => {
       const paused = yield* outbox.list(workspace.id, { type: "account.resumed" })
       assert.strictEqual(paused.length, 1)
     }))
+  it.effect("appends 12,000 events at once, in order, and none of them when the transaction fails", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const outbox = yield* Outbox
+      const { workspace } = yield* (yield* Workspaces).create({ name: "Many" })
+      const many = Array.from({ length: 12_000 }, (_, i) => ({
+        type: "account.paused" as const,
+        data: { accountId: crypto.randomUUID(), reason: `event ${i}` }
+      }))
+      const failing = sql.withTransaction(outbox.append(workspace.id, many).pipe(Effect.andThen(Effect.fail("abort"))))
+      assert.strictEqual(yield* Effect.flip(failing), "abort")
+      assert.strictEqual((yield* outbox.list(workspace.id)).length, 0)
+      yield* sql.withTransaction(outbox.append(workspace.id, many))
+      const events = yield* outbox.list(workspace.id)
+      assert.deepStrictEqual(events.map((e) => e.data), many.map((e) => e.data))
+    }), { timeout: 120_000 })
 })
