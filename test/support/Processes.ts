@@ -65,6 +65,10 @@ export const freePort = Effect.callback<number>((resume) => {
   })
 })
 
+/** How long a command may run, and a request wait for its answer (a long-poll waits 60 s at most), before the test fails. */
+const commandTimeoutMs = 120_000
+const requestTimeoutMs = 90_000
+
 /** Runs `node <script> ...args` to completion: its exit code and everything it printed. */
 export const run = (script: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   Effect.callback<{ readonly code: number | null; readonly output: string }>((resume) => {
@@ -76,7 +80,16 @@ export const run = (script: string, args: ReadonlyArray<string>, env: Record<str
     let output = ""
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    child.on("exit", (code) => resume(Effect.succeed({ code, output })))
+    // A command that never ends fails the test with what it printed, instead of hanging it.
+    const timer = setTimeout(() => child.kill("SIGKILL"), commandTimeoutMs)
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      resume(
+        signal === "SIGKILL"
+          ? Effect.die(new Error(`node ${script} ${args.join(" ")} did not end in ${commandTimeoutMs} ms:\n${output}`))
+          : Effect.succeed({ code, output })
+      )
+    })
   })
 
 /** Runs the operator CLI to completion. */
@@ -94,6 +107,8 @@ export const send = (
 ) =>
   Effect.promise(async () => {
     const response = await fetch(url, {
+      // A request the server never answers fails the test, saying which, instead of hanging it.
+      signal: AbortSignal.timeout(requestTimeoutMs),
       method,
       headers: {
         ...headers,
