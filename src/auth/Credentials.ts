@@ -272,14 +272,11 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       // new one each time). A hash depends on the token alone, so this changes nothing a revocation
       // decides (the lease and the database do); it only spares a SHA-256 per request.
       const presented = Recent.make<string, { readonly hash: string; readonly key: string }>(recentHashes)
-      const presentedAs = (token: string) => {
-        const known = presented.get(token)
-        if (known !== undefined) return known
-        const hash = hashCredential(token)
-        const credential = { hash, key: `token:${hash}` }
-        presented.add(token, credential)
-        return credential
-      }
+      const presentedAs = (token: string) =>
+        presented.getOrAdd(token, () => {
+          const hash = hashCredential(token)
+          return { hash, key: `token:${hash}` }
+        })
 
       const admit = (request: { readonly token: string | undefined; readonly clientAddress: string }) => {
         if (request.token === undefined || request.token === "") {

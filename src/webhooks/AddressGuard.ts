@@ -19,6 +19,7 @@
  */
 import { lookup } from "node:dns/promises"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
+import * as Recent from "../platform/Recent.ts"
 
 /** The class of an IP address, as far as webhook delivery cares. */
 export type AddressKind =
@@ -579,7 +580,7 @@ export const vetUrl = Effect.fn("WebhookTarget.vetUrl")(function*(url: string | 
   return vetted
 })
 
-/** URLs (and, per URL, DNS answers) a `urlVetter` keeps its verdicts for; past this it starts again. */
+/** URLs (and, per URL, DNS answers) a `urlVetter` keeps its verdicts for; past this the oldest go. */
 const keptVerdicts = 1024
 
 /**
@@ -593,7 +594,7 @@ export const urlVetter = (
   options: GuardOptions,
   resolver: Resolver
 ): (url: string) => Effect.Effect<VettedUrl, WebhookTargetRefused> => {
-  const verdicts = new Map<string, Effect.Effect<VettedUrl, WebhookTargetRefused>>()
+  const verdicts = Recent.make<string, Effect.Effect<VettedUrl, WebhookTargetRefused>>(keptVerdicts)
   const verdictOf = (input: string): Effect.Effect<VettedUrl, WebhookTargetRefused> => {
     const checked = checkUrl(input, options)
     if (!checked.ok) return Effect.fail(refusal(checked.reason, checked.message, checked.address?.address))
@@ -601,26 +602,12 @@ export const urlVetter = (
     const plan = planHost(host, options)
     if (plan instanceof WebhookTargetRefused) return Effect.fail(plan)
     if (!("resolve" in plan)) return Effect.succeed({ url, target: plan })
-    const byAnswer = new Map<string, Effect.Effect<VettedUrl, WebhookTargetRefused>>()
-    return Effect.flatMap(resolveName(resolver, plan.resolve), (resolved) => {
-      const answer = resolved.map((entry) => entry.address).join(" ")
-      let verdict = byAnswer.get(answer)
-      if (verdict === undefined) {
+    const byAnswer = Recent.make<string, Effect.Effect<VettedUrl, WebhookTargetRefused>>(keptVerdicts)
+    return Effect.flatMap(resolveName(resolver, plan.resolve), (resolved) =>
+      byAnswer.getOrAdd(resolved.map((entry) => entry.address).join(" "), () => {
         const target = vetResolved(host, plan.resolve, resolved, options)
-        verdict = target instanceof WebhookTargetRefused ? Effect.fail(target) : Effect.succeed({ url, target })
-        if (byAnswer.size >= keptVerdicts) byAnswer.clear()
-        byAnswer.set(answer, verdict)
-      }
-      return verdict
-    })
+        return target instanceof WebhookTargetRefused ? Effect.fail(target) : Effect.succeed({ url, target })
+      }))
   }
-  return (input) => {
-    let verdict = verdicts.get(input)
-    if (verdict === undefined) {
-      verdict = verdictOf(input)
-      if (verdicts.size >= keptVerdicts) verdicts.clear()
-      verdicts.set(input, verdict)
-    }
-    return verdict
-  }
+  return (input) => verdicts.getOrAdd(input, () => verdictOf(input))
 }

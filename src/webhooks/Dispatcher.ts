@@ -353,13 +353,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         while (yield* fanOut()) yield* Queue.offer(wakeups, true)
       })
 
-      const runOnce = Effect.gen(function*() {
-        // Drain the backlog batch by batch before attempting.
-        while (yield* fanOut()) {
-          // keep fanning out
-        }
-        yield* startDue()
-      })
+      /** The whole backlog fanned out, then what is due attempted. */
+      const runOnce = Effect.andThen(fanOutBacklog, startDue())
 
       // Live time, not the (possibly test) Clock: polling must go on while a test clock stands still.
       const polled = Time.liveSleep(settings.pollInterval)

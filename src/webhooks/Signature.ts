@@ -13,6 +13,7 @@
  */
 import { createSecretKey, type KeyObject, randomBytes } from "node:crypto"
 import { Clock, Effect, Schema } from "effect"
+import * as Recent from "../platform/Recent.ts"
 import { type ReceivedHeaders, secretPrefix, verifyWebhook, type WebhookHeaders, webhookHeaders } from "./Verify.ts"
 
 export * from "./Verify.ts"
@@ -33,7 +34,7 @@ export const signNow = (options: {
 }): Effect.Effect<WebhookHeaders> =>
   Effect.map(Clock.currentTimeMillis, (ms) => webhookHeaders({ ...options, timestampSeconds: Math.floor(ms / 1000) }))
 
-/** Secrets a signer keeps the keys of; past this it starts again. */
+/** Secrets a signer keeps the keys of; past this the oldest go. */
 const keptKeys = 1024
 
 /**
@@ -49,17 +50,9 @@ export const attemptSigner = (): (options: {
   readonly timestampSeconds: number
   readonly rawBody: string | Uint8Array
 }) => WebhookHeaders => {
-  const keys = new Map<string, KeyObject>()
-  const keyOf = (secret: string): KeyObject => {
-    let key = keys.get(secret)
-    if (key === undefined) {
-      // The secret's UTF-8 bytes, as `createHmac` makes of a string key.
-      key = createSecretKey(Buffer.from(secret, "utf8"))
-      if (keys.size >= keptKeys) keys.clear()
-      keys.set(secret, key)
-    }
-    return key
-  }
+  const keys = Recent.make<string, KeyObject>(keptKeys)
+  // The secret's UTF-8 bytes, as `createHmac` makes of a string key.
+  const keyOf = (secret: string): KeyObject => keys.getOrAdd(secret, () => createSecretKey(Buffer.from(secret, "utf8")))
   return (options) =>
     webhookHeaders({
       ...options,
