@@ -72,6 +72,13 @@ export interface FanOutSource {
   readonly thinBody: string
 }
 
+/** The leases the fan-out takes on what it writes: until when, and at most how many of each endpoint's new deliveries. */
+export interface FanOutLease {
+  readonly untilIso: string
+  /** Per endpoint id; an endpoint not in it gets none. */
+  readonly capOf: (endpointId: string) => number
+}
+
 /** One attempt as it is recorded. */
 export interface AttemptRecord {
   readonly deliveryId: string
@@ -105,12 +112,16 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
    * `subscribers` (enabled endpoints, `EndpointTable.subscribers`) of its
    * workspace subscribed to its type that was created before the event
    * committed; nothing where the endpoint already has one for the event.
+   * The first of each endpoint's, up to `lease.capOf` it, are written leased
+   * until `lease.untilIso` and returned, oldest first: the caller attempts them
+   * without leasing them again.
    */
   readonly fanOut: (
     events: ReadonlyArray<FanOutSource>,
     subscribers: ReadonlyArray<Subscriber>,
-    nowIso: string
-  ) => Effect.Effect<void>
+    nowIso: string,
+    lease: FanOutLease
+  ) => Effect.Effect<ReadonlyArray<DeliveryToAttempt>>
   readonly toAttempt: (deliveryId: string) => Effect.Effect<DeliveryToAttempt | undefined>
   /** Pending deliveries due and not leased, but those of the `disabled` endpoints, the earliest first. */
   readonly due: (nowIso: string, limit: number, disabled: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<DueRow>>
@@ -134,8 +145,16 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const fanOut = (events: ReadonlyArray<FanOutSource>, subscribers: ReadonlyArray<Subscriber>, nowIso: string) => {
-        if (events.length === 0 || subscribers.length === 0) return Effect.void
+      const toAttemptColumns = sql`d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType",
+        d.body, d.status, d.attempt_count AS "attemptCount"`
+
+      const fanOut = (
+        events: ReadonlyArray<FanOutSource>,
+        subscribers: ReadonlyArray<Subscriber>,
+        nowIso: string,
+        lease: FanOutLease
+      ) => {
+        if (events.length === 0 || subscribers.length === 0) return Effect.succeed([])
         // One parameter for the batch: a JSON array reads the same on PostgreSQL and PGlite.
         const batch = JSON.stringify(events.map((event) => ({
           seq: event.seq,
@@ -153,28 +172,38 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           mode: endpoint.mode,
           events: endpoint.events,
           created_at: endpoint.createdAt,
-          snapshot: endpoint.snapshot
+          snapshot: endpoint.snapshot,
+          lease_cap: lease.capOf(endpoint.id)
         })))
         return sql`
-          INSERT INTO webhook_deliveries
-            (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
-          SELECT gen_random_uuid(), ev.workspace_id, e.id, ev.id, ev.type,
-                 CASE e.mode WHEN 'thin' THEN ev.thin_body ELSE ev.fat_body END,
-                 'pending', ${nowIso}::timestamptz, ${nowIso}::timestamptz
-          FROM jsonb_to_recordset(${batch}::jsonb) AS ev(seq bigint, id uuid, workspace_id uuid, type text,
-                 created_at timestamptz, writer_xid text, fat_body text, thin_body text)
-          JOIN jsonb_to_recordset(${endpoints}::jsonb) AS e(id uuid, workspace_id uuid, mode text, events jsonb,
-                 created_at timestamptz, snapshot text) ON e.workspace_id = ev.workspace_id
-            -- Only events committed after the endpoint was created (migrations/0130).
-            AND CASE WHEN e.snapshot IS NULL THEN e.created_at <= ev.created_at
-                     ELSE NOT pg_visible_in_snapshot(ev.writer_xid::xid8, e.snapshot::pg_snapshot) END
-            AND (e.events = '[]'::jsonb OR e.events @> jsonb_build_array(ev.type))
-          ORDER BY ev.seq, e.created_at, e.id
-          ON CONFLICT (endpoint_id, event_id) DO NOTHING`.pipe(Effect.asVoid, Effect.orDie)
+          WITH targets AS (
+            SELECT ev.workspace_id, e.id AS endpoint_id, ev.id AS event_id, ev.type AS event_type,
+                   CASE e.mode WHEN 'thin' THEN ev.thin_body ELSE ev.fat_body END AS body,
+                   row_number() OVER (PARTITION BY e.id ORDER BY ev.seq) <= e.lease_cap AS leased,
+                   row_number() OVER (ORDER BY ev.seq, e.created_at, e.id) AS n
+            FROM jsonb_to_recordset(${batch}::jsonb) AS ev(seq bigint, id uuid, workspace_id uuid, type text,
+                   created_at timestamptz, writer_xid text, fat_body text, thin_body text)
+            JOIN jsonb_to_recordset(${endpoints}::jsonb) AS e(id uuid, workspace_id uuid, mode text, events jsonb,
+                   created_at timestamptz, snapshot text, lease_cap integer) ON e.workspace_id = ev.workspace_id
+              -- Only events committed after the endpoint was created (migrations/0130).
+              AND CASE WHEN e.snapshot IS NULL THEN e.created_at <= ev.created_at
+                       ELSE NOT pg_visible_in_snapshot(ev.writer_xid::xid8, e.snapshot::pg_snapshot) END
+              AND (e.events = '[]'::jsonb OR e.events @> jsonb_build_array(ev.type))
+          ), d AS (
+            INSERT INTO webhook_deliveries
+              (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at, lease_until)
+            SELECT gen_random_uuid(), workspace_id, endpoint_id, event_id, event_type, body,
+                   'pending', ${nowIso}::timestamptz, ${nowIso}::timestamptz,
+                   CASE WHEN leased THEN ${lease.untilIso}::timestamptz END
+            FROM targets ORDER BY n
+            ON CONFLICT (endpoint_id, event_id) DO NOTHING
+            RETURNING *
+          )
+          SELECT ${toAttemptColumns} FROM d WHERE d.lease_until IS NOT NULL ORDER BY d.seq`.pipe(
+          Effect.flatMap(decodeToAttempt),
+          Effect.orDie
+        )
       }
-
-      const toAttemptColumns = sql`d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType",
-        d.body, d.status, d.attempt_count AS "attemptCount"`
 
       const toAttempt = (deliveryId: string) =>
         sql`SELECT ${toAttemptColumns} FROM webhook_deliveries d WHERE d.id = ${deliveryId}`.pipe(

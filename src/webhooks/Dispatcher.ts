@@ -7,17 +7,20 @@
  * 1. Fan-out: events past the cursor become one delivery per enabled endpoint
  *    of their workspace subscribed to their type (empty list = all), with
  *    the body (fat or thin) fixed so every retry signs the same bytes; one
- *    `INSERT ... SELECT` per batch of events.
+ *    `INSERT ... SELECT` per batch of events. The deliveries it writes are
+ *    written leased to this server (up to `fanOutHeld` of an endpoint held
+ *    here) and wait for a slot: a backlog is attempted without a statement
+ *    to find and lease it again.
  * 2. Attempts: due deliveries are leased and attempted, at most
- *    `concurrency` at once and `perEndpoint` per endpoint, so one slow
+ *    `concurrency` at once and `perEndpoint` per endpoint (`AttemptSlots`), so one slow
  *    endpoint never holds up the others. Every attempt re-resolves a host
  *    name (each distinct answer vetted once, `urlVetter`) and pins the
  *    connection to the vetted address (connections are kept alive per
  *    endpoint and address). A
  *    failure schedules the next attempt on the `Backoff` curve from
  *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
- *    in batches: whatever finished while the last batch was written, in one
- *    statement (`DeliveryStore.record`). A finished attempt's slot goes to the
+ *    in batches: whatever finished while the last batch was written and
+ *    `recordWindow` after, in one statement (`DeliveryStore.record`). A finished attempt's slot goes to the
  *    next leased delivery at once. Until it is recorded a delivery stays leased, so a crash
  *    in between means one more attempt later, as a crash during it does.
  *
@@ -36,6 +39,7 @@ import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { urlVetter, WebhookResolver } from "./AddressGuard.ts"
+import * as AttemptSlots from "./AttemptSlots.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
 import { type AttemptOutcome, type DeliveryChange, DeliveryStore, type DeliveryToAttempt, type DueRow } from "./DeliveryStore.ts"
 import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
@@ -78,6 +82,16 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
  */
 const leaseAhead = 4
 
+/**
+ * New deliveries of one endpoint the fan-out writes leased to this server, held here at most: a
+ * backlog's are attempted without another statement to lease them. Those beyond wait unleased for
+ * any server; a delivery that waits here too long for a slow endpoint lets its lease lapse.
+ */
+const fanOutHeld = 2_500
+
+/** Live time the recorder waits after an outcome for more to record in the same statement. */
+const recordWindow = Duration.millis(5)
+
 /** Who started an attempt. */
 export type AttemptTrigger = "automatic" | "manual"
 
@@ -117,7 +131,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const guard = { allowPrivate: config.allowPrivateWebhooks }
       const wakeups = yield* Queue.sliding<true>(1)
       const running = yield* FiberSet.make<void>()
-      const inFlight = new Map<string, string>()
+      const slots = AttemptSlots.make<AttemptTarget>(settings)
       const connections = yield* connectionPool
       /** Automatic attempts' outcomes waiting to be recorded. */
       const finished = yield* Queue.unbounded<Finished>()
@@ -126,10 +140,15 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
       const anyNew = outbox.anyAfter(sql`COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)`)
 
+      /**
+       * One batch of settled events past the cursor fanned out, in one transaction; the deliveries
+       * it wrote leased to this server wait for a slot once it commits. False when there was none.
+       */
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
         if (!(yield* anyNew)) return false
         const now = yield* Time.now
-        return yield* sql.withTransaction(Effect.gen(function*() {
+        const leasedUntilMs = now.ms + leaseMs
+        const leased = yield* sql.withTransaction(Effect.gen(function*() {
           const cursor = yield* sql<{ lastSeq: unknown }>`
             SELECT last_seq AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
@@ -139,9 +158,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           // A lower seq may still be committed by an older transaction: stop before it could be skipped.
           const firstUnsettled = events.findIndex((event) => !event.settled)
           const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
-          if (settled.length === 0) return false
+          if (settled.length === 0) return undefined
           const subscribers = yield* endpointTable.subscribers([...new Set(settled.map((event) => event.workspaceId))])
-          yield* deliveries.fanOut(
+          const written = yield* deliveries.fanOut(
             settled.map((event) => ({
               seq: event.seq,
               id: event.id,
@@ -153,11 +172,17 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
               thinBody: envelopeBody(event, "thin")
             })),
             subscribers,
-            now.iso
+            now.iso,
+            { untilIso: Time.toIso(leasedUntilMs), capOf: (endpointId) => Math.max(0, fanOutHeld - slots.held(endpointId)) }
           )
           yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${settled[settled.length - 1].seq} WHERE id = 1`
-          return true
+          return withEndpoints(written, new Map(subscribers.map((subscriber) => [subscriber.id, subscriber])))
         }))
+        if (leased === undefined) return false
+        // Attempted only once written for good: a rolled-back fan-out's deliveries were never there.
+        for (const target of leased) slots.add(target, leasedUntilMs)
+        yield* startReady(now.ms)
+        return true
       }, Effect.orDie)
 
       const vet = urlVetter(guard, resolver)
@@ -247,16 +272,27 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
           // Its slot goes to the next leased delivery at once, not after the loop's next lease
-          // statements; the loop is woken to lease more.
+          // statements; the loop is woken only when it would lease more (a wake per attempt costs
+          // a round of the loop per delivery).
           Effect.ensuring(Effect.suspend(() => {
-            inFlight.delete(target.id)
-            return Effect.andThen(Effect.flatMap(Clock.currentTimeMillis, startReady), Queue.offer(wakeups, true))
+            slots.finish(target)
+            return Effect.andThen(
+              Effect.flatMap(Clock.currentTimeMillis, startReady),
+              Effect.suspend(() => wouldLeaseMore() ? Queue.offer(wakeups, true) : Effect.void)
+            )
           }))
         )
 
       // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.
       const recordFinished = Queue.takeAll(finished).pipe(
-        Effect.flatMap((batch) => Effect.uninterruptible(record(batch))),
+        // What finishes within a short wait joins the batch: one statement for many outcomes. The
+        // wait is uninterruptible with the statement, so a shutdown never drops what was taken.
+        Effect.flatMap((first) =>
+          Effect.uninterruptible(Effect.andThen(
+            Time.liveSleep(recordWindow),
+            Effect.flatMap(Queue.clear(finished), (rest) => record([...first, ...rest]))
+          ))
+        ),
         Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
       )
       // On shutdown (after the recorder below has stopped), what is left is recorded rather than attempted again.
@@ -268,83 +304,57 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       )
       yield* recordFinished.pipe(Effect.forever, Effect.forkScoped)
 
-      /**
-       * Leased ahead, not started yet, the earliest due first: most rounds start
-       * attempts without a query. At most `leaseAhead` times `perEndpoint` of an endpoint
-       * are held (in flight or here), so a slow endpoint never fills it.
-       */
-      const ready: Array<{ readonly target: AttemptTarget; readonly leasedUntilMs: number }> = []
-
-      /**
-       * Takes what may start now from `ready` into `inFlight`, in one synchronous step: whoever
-       * calls it (a finishing attempt or the loop) sees the others' picks, so the limits hold.
-       */
-      const pickReady = (nowMs: number): Array<AttemptTarget> => {
-        const busy = new Map<string, number>()
-        for (const endpointId of inFlight.values()) busy.set(endpointId, (busy.get(endpointId) ?? 0) + 1)
-        const picked: Array<AttemptTarget> = []
-        let i = 0
-        while (i < ready.length && inFlight.size < settings.concurrency) {
-          const { leasedUntilMs, target } = ready[i]
-          // Its lease could lapse during the attempt (a test clock jumped): it is left to lapse and be leased again.
-          if (leasedUntilMs - settings.timeoutMs <= nowMs) {
-            ready.splice(i, 1)
-            continue
-          }
-          const endpointBusy = busy.get(target.endpointId) ?? 0
-          if (endpointBusy >= settings.perEndpoint) {
-            i++
-            continue
-          }
-          busy.set(target.endpointId, endpointBusy + 1)
-          ready.splice(i, 1)
-          inFlight.set(target.id, target.endpointId)
-          picked.push(target)
-        }
-        return picked
-      }
+      /** A slot is free, or half of what is leased ahead is used: leased more now, finishing attempts find some waiting. */
+      const wouldLeaseMore = () =>
+        slots.inFlight() < settings.concurrency || slots.waiting() < leaseAhead * settings.concurrency / 2
 
       const startReady = Effect.fnUntraced(function*(nowMs: number) {
-        for (const target of pickReady(nowMs)) yield* FiberSet.run(running, runAttempt(target))
+        for (const target of slots.pick(nowMs)) yield* FiberSet.run(running, runAttempt(target))
       })
 
-      /** The deliveries with their endpoints' addresses and secrets (one query for them all); a deleted endpoint's are left out. */
+      /** The deliveries with their endpoints' addresses and secrets; a deleted endpoint's are left out. */
+      const withEndpoints = (found: ReadonlyArray<DeliveryToAttempt>, secrets: ReadonlyMap<string, EndpointSecrets>) =>
+        found.flatMap((delivery): Array<AttemptTarget> => {
+          const endpoint = secrets.get(delivery.endpointId)
+          // Only what an attempt needs of it: a subscriber's own id and fields must not cover the delivery's.
+          return endpoint === undefined ? [] : [{
+            ...delivery,
+            url: endpoint.url,
+            secret: endpoint.secret,
+            previousSecret: endpoint.previousSecret,
+            previousSecretExpiresAt: endpoint.previousSecretExpiresAt
+          }]
+        })
+
+      /** The deliveries with their endpoints' addresses and secrets (one query for them all). */
       const withSecrets = (found: ReadonlyArray<DeliveryToAttempt>) =>
         Effect.map(
           endpointTable.secretsOf([...new Set(found.map((delivery) => delivery.endpointId))]),
-          (secrets) =>
-            found.flatMap((delivery): Array<AttemptTarget> => {
-              const endpoint = secrets.get(delivery.endpointId)
-              return endpoint === undefined ? [] : [{ ...delivery, ...endpoint }]
-            })
+          (secrets) => withEndpoints(found, secrets)
         )
 
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
         const now = yield* Time.now
         yield* startReady(now.ms)
-        const free = settings.concurrency - inFlight.size
-        // Leases more once half of what is leased ahead is used, so finishing attempts find some ready.
-        if (free <= 0 && ready.length >= leaseAhead * settings.concurrency / 2) return
-        const limit = Math.max(free, leaseAhead * settings.concurrency - ready.length)
+        if (!wouldLeaseMore()) return
+        const free = settings.concurrency - slots.inFlight()
+        const waiting = slots.waiting()
+        const limit = Math.max(free, leaseAhead * settings.concurrency - waiting)
         const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled)
-        const held = new Map<string, number>()
-        for (const endpointId of inFlight.values()) held.set(endpointId, (held.get(endpointId) ?? 0) + 1)
-        for (const { target } of ready) held.set(target.endpointId, (held.get(target.endpointId) ?? 0) + 1)
+        const taken = new Map<string, number>()
         const chosen: Array<DueRow> = []
         for (const row of candidates) {
           if (chosen.length >= limit) break
-          const endpointHeld = held.get(row.endpointId) ?? 0
-          if (inFlight.has(row.id) || endpointHeld >= leaseAhead * settings.perEndpoint) continue
-          held.set(row.endpointId, endpointHeld + 1)
+          const endpointHeld = slots.held(row.endpointId) + (taken.get(row.endpointId) ?? 0)
+          if (slots.isInFlight(row.id) || endpointHeld >= leaseAhead * settings.perEndpoint) continue
+          taken.set(row.endpointId, (taken.get(row.endpointId) ?? 0) + 1)
           chosen.push(row)
         }
         if (chosen.length === 0) return
         const leasedUntilMs = now.ms + leaseMs
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
         const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)
-        for (const target of yield* withSecrets(leased)) {
-          ready.push({ target, leasedUntilMs })
-        }
+        for (const target of yield* withSecrets(leased)) slots.add(target, leasedUntilMs)
         yield* startReady(now.ms)
       }, Effect.orDie)
 
@@ -363,7 +373,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       // On shutdown (after the loops below have stopped), what was leased ahead is released for the next server.
       yield* Effect.addFinalizer(() =>
-        deliveries.release(ready.splice(0).map(({ target }) => target.id)).pipe(
+        deliveries.release(slots.drain().map((target) => target.id)).pipe(
           Effect.catchCause((cause) => Effect.logError("releasing webhook leases failed", cause))
         )
       )

@@ -44,7 +44,8 @@ const decodeSecrets = Schema.decodeUnknownEffect(Schema.Array(EndpointSecrets))
  * An enabled endpoint as the fan-out matches events to it: its mode, the event
  * types it subscribes to (none: all) and when it subscribed (the snapshot of
  * its creation, as text; null for endpoints older than migrations/0130, which
- * compare creation times).
+ * compare creation times); and where its attempts go and how they are signed,
+ * so the deliveries the fan-out leases are attempted without another read.
  */
 export const Subscriber = Schema.Struct({
   id: Schema.String,
@@ -52,7 +53,8 @@ export const Subscriber = Schema.Struct({
   mode: Mode,
   events: Schema.Array(Schema.String),
   createdAt: Schema.String,
-  snapshot: Schema.NullOr(Schema.String)
+  snapshot: Schema.NullOr(Schema.String),
+  ...EndpointSecrets.fields
 })
 export type Subscriber = typeof Subscriber.Type
 const decodeSubscribers = Schema.decodeUnknownEffect(Schema.Array(Subscriber))
@@ -114,6 +116,8 @@ export class EndpointTable extends Context.Service<EndpointTable, {
       const sql = yield* SqlClient.SqlClient
       const columns = sql`id::text AS id, url, events, mode, enabled, created_at AS "createdAt",
         updated_at AS "updatedAt", previous_secret_expires_at AS "previousSecretExpiresAt"`
+      const secretColumns = sql`id::text AS "endpointId", url, secret, previous_secret AS "previousSecret",
+        previous_secret_expires_at AS "previousSecretExpiresAt"`
       const rows = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
         query.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)
       const first = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
@@ -144,7 +148,7 @@ export class EndpointTable extends Context.Service<EndpointTable, {
         subscribers: (workspaceIds) =>
           workspaceIds.length === 0 ? Effect.succeed([]) : sql`
             SELECT id::text AS id, workspace_id::text AS "workspaceId", mode, events,
-              to_json(created_at) #>> '{}' AS "createdAt", subscribed_at_snapshot::text AS snapshot
+              to_json(created_at) #>> '{}' AS "createdAt", subscribed_at_snapshot::text AS snapshot, ${secretColumns}
             FROM webhook_endpoints WHERE workspace_id IN ${sql.in(workspaceIds)} AND enabled
             FOR KEY SHARE`.pipe(Effect.flatMap(decodeSubscribers), Effect.orDie),
         disabled: sql`SELECT id::text AS id FROM webhook_endpoints WHERE NOT enabled`.pipe(
@@ -154,9 +158,7 @@ export class EndpointTable extends Context.Service<EndpointTable, {
         ),
         secretsOf: (ids) =>
           ids.length === 0 ? Effect.succeed(new Map<string, EndpointSecrets>()) : sql`
-            SELECT id::text AS "endpointId", url, secret, previous_secret AS "previousSecret",
-              previous_secret_expires_at AS "previousSecretExpiresAt"
-            FROM webhook_endpoints WHERE id IN ${sql.in(ids)}`.pipe(
+            SELECT ${secretColumns} FROM webhook_endpoints WHERE id IN ${sql.in(ids)}`.pipe(
             Effect.flatMap(decodeSecrets),
             Effect.map((found) => new Map(found.map((row) => [row.endpointId, row]))),
             Effect.orDie

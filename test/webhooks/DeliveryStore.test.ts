@@ -7,7 +7,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { type AttemptOutcome, DeliveryStore } from "../../src/webhooks/DeliveryStore.ts"
+import { type AttemptOutcome, DeliveryStore, type FanOutLease } from "../../src/webhooks/DeliveryStore.ts"
 import { EndpointTable } from "../../src/webhooks/EndpointTable.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
@@ -17,13 +17,10 @@ const services = Layer.mergeAll(DeliveryStore.layer, EndpointTable.layer, Worksp
   Layer.provideMerge(TestDatabase.layer)
 )
 
-/** One pending delivery of one event to a new endpoint; its endpoint's and its own id. */
-const oneDelivery = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const store = yield* DeliveryStore
-  const table = yield* EndpointTable
+/** A new endpoint subscribed to every event of a new workspace. */
+const newEndpoint = Effect.gen(function*() {
   const { workspace } = yield* (yield* Workspaces).create({ name: "W" })
-  const endpoint = yield* table.insert({
+  const endpoint = yield* (yield* EndpointTable).insert({
     id: crypto.randomUUID(),
     workspaceId: workspace.id,
     url: "http://127.0.0.1:9/hook",
@@ -32,25 +29,41 @@ const oneDelivery = Effect.gen(function*() {
     secret: "s",
     nowIso: "2026-01-01T00:00:00.000Z"
   })
-  // A transaction after the endpoint's: the event is one it subscribes to.
-  const [writer] = yield* sql<{ readonly xid: string }>`SELECT pg_current_xact_id()::text AS xid`.pipe(Effect.orDie)
-  yield* store.fanOut(
-    [{
-      seq: 1,
-      id: crypto.randomUUID(),
-      workspaceId: workspace.id,
-      type: "account.paused",
-      createdAt: "2026-01-01T00:00:01.000Z",
-      writerXid: writer.xid,
-      fatBody: "{}",
-      thinBody: "{}"
-    }],
-    yield* table.subscribers([workspace.id]),
-    "2026-01-01T00:00:01.000Z"
-  )
-  const [delivery] = yield* store.history(endpoint.id, 10)
+  return { workspaceId: workspace.id, endpointId: endpoint.id }
+})
+
+/** `count` events of the workspace fanned out, with leases as `lease` says; the deliveries leased. */
+const fanOutEvents = (workspaceId: string, count: number, lease: FanOutLease) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // A transaction after the endpoint's: the events are ones it subscribes to.
+    const [writer] = yield* sql<{ readonly xid: string }>`SELECT pg_current_xact_id()::text AS xid`.pipe(Effect.orDie)
+    return yield* (yield* DeliveryStore).fanOut(
+      Array.from({ length: count }, (_, i) => ({
+        seq: i + 1,
+        id: crypto.randomUUID(),
+        workspaceId,
+        type: "account.paused",
+        createdAt: "2026-01-01T00:00:01.000Z",
+        writerXid: writer.xid,
+        fatBody: `{"n":${i}}`,
+        thinBody: "{}"
+      })),
+      yield* (yield* EndpointTable).subscribers([workspaceId]),
+      "2026-01-01T00:00:01.000Z",
+      lease
+    )
+  })
+
+const noLease: FanOutLease = { untilIso: "2026-01-01T00:00:01.000Z", capOf: () => 0 }
+
+/** One pending delivery of one event to a new endpoint; its endpoint's and its own id. */
+const oneDelivery = Effect.gen(function*() {
+  const { endpointId, workspaceId } = yield* newEndpoint
+  yield* fanOutEvents(workspaceId, 1, noLease)
+  const [delivery] = yield* (yield* DeliveryStore).history(endpointId, 10)
   assert.isDefined(delivery)
-  return { endpointId: endpoint.id, deliveryId: delivery.id }
+  return { endpointId, deliveryId: delivery.id }
 })
 
 const attemptRows = (deliveryId: string) =>
@@ -67,6 +80,23 @@ const succeeded = (deliveryId: string, atIso: string, trigger: "automatic" | "ma
 })
 
 layer(services)("webhook delivery storage", (it) => {
+  it.effect("the fan-out writes the first of an endpoint's deliveries leased, up to its cap, and returns them oldest first", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const { endpointId, workspaceId } = yield* newEndpoint
+      const leased = yield* fanOutEvents(workspaceId, 5, { untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 3 })
+      assert.deepStrictEqual(leased.map((delivery) => [delivery.endpointId, delivery.body, delivery.status]), [
+        [endpointId, `{"n":0}`, "pending"],
+        [endpointId, `{"n":1}`, "pending"],
+        [endpointId, `{"n":2}`, "pending"]
+      ])
+      // The two beyond the cap are due for any server; the leased ones are not, until their lease ends.
+      const due = yield* store.due("2026-01-01T00:00:02.000Z", 10, [])
+      assert.strictEqual(due.length, 2)
+      assert.isFalse(due.some((row) => leased.some((delivery) => delivery.id === row.id)))
+      assert.strictEqual((yield* store.due("2026-01-01T00:01:11.000Z", 10, [])).length, 5)
+    }))
+
   it.effect("a failure then a success: both attempts shown, oldest first; the success kept on the delivery's row", () =>
     Effect.gen(function*() {
       const store = yield* DeliveryStore
