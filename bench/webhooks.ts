@@ -12,6 +12,11 @@
  * and its ratio is the median of the rounds' own ratios to the kept-alive
  * baseline of the same round, with their range.
  *
+ * With PostgreSQL, a floor row too: the same POSTs signed by the service's
+ * signer and recorded as finished delivery rows, one INSERT per batch, by a
+ * plain JavaScript loop: the least a durable signed dispatcher does, so the
+ * service's row beside it shows what the service's design adds.
+ *
  * Options: BENCH_EVENTS (default 2500), BENCH_ENDPOINTS (default 4; each
  * event goes to every endpoint), BENCH_CONCURRENCY (default 16), BENCH_PGLITE=0
  * to leave the PGlite row out (to profile the PostgreSQL one). Each row also
@@ -31,6 +36,7 @@ import * as Observability from "../src/platform/Observability.ts"
 import * as ServiceClock from "../src/platform/ServiceClock.ts"
 import { DispatcherSettings, WebhookDispatcher } from "../src/webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../src/webhooks/Endpoints.ts"
+import { attemptSigner } from "../src/webhooks/Signature.ts"
 import { Workspaces } from "../src/workspaces/Workspaces.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import { median, tempDir } from "./support.ts"
@@ -69,15 +75,16 @@ const body = JSON.stringify({
   data: { accountId: crypto.randomUUID(), reason: "benchmark" }
 })
 
-const post = (agent: http.Agent | false) =>
-  new Promise<void>((resolve, reject) => {
-    const req = http.request(`${base}/bare`, {
+/** One POST of `body` to `path`; its status. */
+const post = (agent: http.Agent | false, path = "/bare", headers: Readonly<Record<string, string>> = {}) =>
+  new Promise<number>((resolve, reject) => {
+    const req = http.request(`${base}${path}`, {
       method: "POST",
       agent,
-      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
+      headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
     }, (response) => {
       response.resume()
-      response.on("end", resolve)
+      response.on("end", () => resolve(response.statusCode ?? 0))
     })
     req.on("error", reject)
     req.end(body)
@@ -98,6 +105,98 @@ const bare = async (keepAlive: boolean): Promise<number> => {
   if (agent !== false) agent.destroy()
   received = 0
   return seconds
+}
+
+/** One delivery as the floor records it, after its POST. */
+interface FloorRow {
+  readonly endpointId: string
+  readonly eventId: string
+  readonly atIso: string
+  readonly status: number
+  readonly durationMs: number
+}
+
+/**
+ * The least a durable, signed dispatcher does, in plain JavaScript on the service's own database:
+ * each POST signed with the service's signer (same headers), kept-alive sockets, `concurrency` at
+ * a time, and each batch's outcomes written as finished delivery rows in one INSERT, not awaited
+ * before the next batch is sent. No leases, no retries, no fibers: the service cannot do less
+ * and be durable, so its row beside this one shows what its design and Effect add. Seconds from
+ * the first POST to the last row written.
+ */
+const floor = (url: string): Promise<number> => {
+  const data = tempDir("outreach-bench-webhooks-floor-")
+  const config = AppConfig.layerWith({
+    dataDir: data.path,
+    databaseUrl: Option.some(Redacted.make(url)),
+    allowPrivateWebhooks: true,
+    logLevel: "Warn"
+  })
+  return Effect.gen(function*() {
+    const { workspace } = yield* (yield* Workspaces).create({ name: "bench floor" })
+    const endpoints = yield* WebhookEndpoints
+    const endpointIds: Array<string> = []
+    for (let i = 0; i < endpointCount; i++) {
+      const created = yield* endpoints.create({ workspaceId: workspace.id, url: `${base}/floor-${i}`, events: [], mode: "fat" })
+      endpointIds.push(created.webhook.id)
+    }
+    const sql = yield* SqlClient.SqlClient
+    const write = (rows: ReadonlyArray<FloorRow>) =>
+      sql`
+        INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, body, status,
+          attempt_count, created_at, succeeded_at, succeeded_status, succeeded_duration_ms)
+        SELECT gen_random_uuid(), ${workspace.id}::uuid, r."endpointId", r."eventId", 'account.paused', ${body},
+          'succeeded', 1, r."atIso", r."atIso", r.status, r."durationMs"
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS r("endpointId" uuid, "eventId" uuid, "atIso" timestamptz, status integer, "durationMs" integer)`.pipe(
+        Effect.orDie,
+        Effect.runPromise
+      )
+    const sign = attemptSigner()
+    const agent = new http.Agent({ keepAlive: true })
+    const batchEvents = 500
+    return yield* Effect.promise(async () => {
+      const started = performance.now()
+      const writes: Array<Promise<unknown>> = []
+      for (let first = 0; first < events; first += batchEvents) {
+        const targets = Array.from({ length: Math.min(batchEvents, events - first) }, () => crypto.randomUUID())
+          .flatMap((eventId) => endpointIds.map((endpointId) => ({ eventId, endpointId })))
+        const rows: Array<FloorRow> = []
+        let next = 0
+        await Promise.all(Array.from({ length: concurrency }, async () => {
+          while (next < targets.length) {
+            const { endpointId, eventId } = targets[next++]
+            const atMs = Date.now()
+            const headers = sign({
+              secret: "whsec_bench",
+              eventType: "account.paused",
+              deliveryId: eventId,
+              timestampSeconds: Math.floor(atMs / 1000),
+              rawBody: body
+            })
+            const status = await post(agent, `/floor-${endpointId}`, headers)
+            rows.push({ endpointId, eventId, atIso: new Date(atMs).toISOString(), status, durationMs: Date.now() - atMs })
+          }
+        }))
+        writes.push(write(rows))
+      }
+      await Promise.all(writes)
+      agent.destroy()
+      const seconds = (performance.now() - started) / 1000
+      received = 0
+      return seconds
+    })
+  }).pipe(
+    Effect.provide(App.core.pipe(
+      Layer.provideMerge(ServiceClock.layer),
+      Layer.provideMerge(Database.layer),
+      Layer.provide(Observability.tracing),
+      Layer.provideMerge(config)
+    )),
+    Effect.scoped,
+    Effect.ensuring(Effect.sync(() => data.dispose())),
+    Effect.runPromise
+  )
 }
 
 /** The service's core on `databaseUrl` (PGlite when none): seconds from committing the events to the last delivery received. */
@@ -168,6 +267,14 @@ if (process.env["BENCH_PGLITE"] !== "0") {
   rows.push({ label: "deliveries, embedded PGlite", measure: () => deliveries(undefined) })
 }
 if (databaseUrl !== undefined && databaseUrl !== "") {
+  rows.push({
+    label: "floor: signed POSTs, rows in batches, no Effect",
+    measure: () =>
+      Effect.runPromise(Effect.scoped(Effect.flatMap(
+        Effect.orDie(freshPostgresUrl(databaseUrl)),
+        (url) => Effect.promise(() => floor(url))
+      )))
+  })
   rows.push({
     label: "deliveries, PostgreSQL",
     measure: () =>

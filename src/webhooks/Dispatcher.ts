@@ -78,9 +78,10 @@ export const DispatcherSettings = Context.Reference<DispatcherSettings>("outreac
 
 /**
  * Deliveries leased ahead: up to this many times `concurrency` (and `perEndpoint` for one endpoint),
- * so a lease statement serves several rounds of attempts; leases last far longer than they wait here.
+ * so a lease statement serves many rounds of attempts (with 4, a backlog past `fanOutHeld` waited
+ * for its lease statements every 64 deliveries); leases last far longer than they wait here.
  */
-const leaseAhead = 4
+const leaseAhead = 16
 
 /**
  * New deliveries of one endpoint the fan-out writes leased to this server, held here at most: a
