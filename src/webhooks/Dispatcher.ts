@@ -132,6 +132,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const guard = { allowPrivate: config.allowPrivateWebhooks }
       const wakeups = yield* Queue.sliding<true>(1)
       const running = yield* FiberSet.make<void>()
+      /** Starts an attempt in `running` from plain code: no effect to build and run per delivery. */
+      const startAttempt = yield* FiberSet.runtime(running)<never>()
+      // Read once: attempts, whose time is plain code's, see the layer's clock (the sandbox's test clock too).
+      const clock = yield* Clock.Clock
       const slots = AttemptSlots.make<AttemptTarget>(settings)
       const connections = yield* connectionPool
       /** Automatic attempts' outcomes waiting to be recorded. */
@@ -182,7 +186,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         if (leased === undefined) return false
         // Attempted only once written for good: a rolled-back fan-out's deliveries were never there.
         for (const target of leased) slots.add(target, leasedUntilMs)
-        yield* startReady(now.ms)
+        startReady(now.ms)
         return true
       }, Effect.orDie)
 
@@ -196,8 +200,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const attempt = (target: AttemptTarget): Effect.Effect<DeliveryOutcome> =>
         Effect.matchEffect(vet(target.url), {
           onFailure: (refused) => Effect.succeed<DeliveryOutcome>({ ok: false, status: null, durationMs: 0, error: refused.message }),
-          onSuccess: (vetted) =>
-            Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
+          onSuccess: (vetted) => {
+              const nowMs = clock.currentTimeMillisUnsafe()
               const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
                 Date.parse(target.previousSecretExpiresAt) > nowMs
               const headers = signed({
@@ -217,7 +221,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
                 timeoutMs: settings.timeoutMs,
                 connections
               })
-            })
+            }
         })
 
       /** What a failed attempt does to its delivery: the next on the `Backoff` curve, or failed for good; a manual one, nothing. */
@@ -267,20 +271,18 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
       const runAttempt = (target: AttemptTarget): Effect.Effect<void> =>
         attempt(target).pipe(
-          Effect.flatMap((outcome) =>
-            Effect.flatMap(Clock.currentTimeMillis, (atMs) => Queue.offer(finished, { target, trigger: "automatic", outcome, atMs }))
-          ),
+          Effect.map((outcome) => {
+            Queue.offerUnsafe(finished, { target, trigger: "automatic", outcome, atMs: clock.currentTimeMillisUnsafe() })
+          }),
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
           // Its slot goes to the next leased delivery at once, not after the loop's next lease
           // statements; the loop is woken only when it would lease more (a wake per attempt costs
           // a round of the loop per delivery).
-          Effect.ensuring(Effect.suspend(() => {
+          Effect.ensuring(Effect.sync(() => {
             slots.finish(target)
-            return Effect.andThen(
-              Effect.flatMap(Clock.currentTimeMillis, startReady),
-              Effect.suspend(() => wouldLeaseMore() ? Queue.offer(wakeups, true) : Effect.void)
-            )
+            startReady(clock.currentTimeMillisUnsafe())
+            if (wouldLeaseMore()) Queue.offerUnsafe(wakeups, true)
           }))
         )
 
@@ -309,9 +311,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const wouldLeaseMore = () =>
         slots.inFlight() < settings.concurrency || slots.waiting() < leaseAhead * settings.concurrency / 2
 
-      const startReady = Effect.fnUntraced(function*(nowMs: number) {
-        for (const target of slots.pick(nowMs)) yield* FiberSet.run(running, runAttempt(target))
-      })
+      /** Starts what the slots let start now. */
+      const startReady = (nowMs: number): void => {
+        for (const target of slots.pick(nowMs)) startAttempt(runAttempt(target))
+      }
 
       /** The deliveries with their endpoints' addresses and secrets; a deleted endpoint's are left out. */
       const withEndpoints = (found: ReadonlyArray<DeliveryToAttempt>, secrets: ReadonlyMap<string, EndpointSecrets>) =>
@@ -336,7 +339,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
         const now = yield* Time.now
-        yield* startReady(now.ms)
+        startReady(now.ms)
         if (!wouldLeaseMore()) return
         const free = settings.concurrency - slots.inFlight()
         const waiting = slots.waiting()
@@ -356,7 +359,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
         const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)
         for (const target of yield* withSecrets(leased)) slots.add(target, leasedUntilMs)
-        yield* startReady(now.ms)
+        startReady(now.ms)
       }, Effect.orDie)
 
       /** Fans out every settled event past the cursor, batch by batch, waking the attempts after each. */
