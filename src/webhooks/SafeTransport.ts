@@ -115,9 +115,6 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
       if (options.all === true) callback(null, [{ address: request.address, family: request.family }])
       else callback(null, request.address, request.family)
     }
-    // The deadline is real time, not Clock time: under the sandbox's test
-    // clock a silent receiver must still fail after 10 seconds, not hang.
-    const deadline = AbortSignal.timeout(timeoutMs)
     let req: http.ClientRequest
     try {
       // A vetted URL arrives parsed (`VettedUrl.url`): not parsed again at every attempt.
@@ -133,14 +130,21 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
         method: "POST",
         headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
         lookup: pinnedLookup,
-        agent,
-        // Interruption destroys the request below: the deadline is the only signal it needs (no composite per attempt).
-        signal: deadline
+        agent
       })
     } catch (error) {
       resume(Effect.succeed({ error: `The request could not be made: ${String(error)}`, stale: false }))
       return
     }
+    // The deadline is real time, not Clock time: under the sandbox's test
+    // clock a silent receiver must still fail after 10 seconds, not hang. A plain timer that
+    // destroys the request (an AbortSignal per attempt cost node a signal, its timer and listeners);
+    // like AbortSignal.timeout's, it alone does not keep the process alive.
+    let timedOut = false
+    const deadline = setTimeout(() => {
+      timedOut = true
+      req.destroy(new Error("deadline"))
+    }, timeoutMs).unref()
     // The status, once the response has begun: from then on the attempt's outcome is known.
     let status: number | undefined
     let answered = false
@@ -161,13 +165,16 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
     })
     // Node emits the request's `close`, then its socket's `free` (back to the pool) in the same
     // callback: answered after both, the next attempt finds the socket free.
-    req.on("close", () => queueMicrotask(() => answer({ status: status ?? 0 })))
+    req.on("close", () => {
+      clearTimeout(deadline)
+      queueMicrotask(() => answer({ status: status ?? 0 }))
+    })
     req.on("error", (error) => {
       answer({
-        error: deadline.aborted
+        error: timedOut
           ? `No response within ${timeoutMs} ms.`
           : `The request failed: ${error.message}`,
-        stale: req.reusedSocket && !deadline.aborted && !interrupted.aborted
+        stale: req.reusedSocket && !timedOut && !interrupted.aborted
       })
     })
     req.end(request.body)
