@@ -90,6 +90,9 @@ const leaseAhead = 16
  */
 const fanOutHeld = 2_500
 
+/** Events in the first fan-out batch of a backlog (each next batch doubles, up to `fanOutBatch`). */
+const firstFanOutBatch = 16
+
 /** Live time the recorder waits after an outcome for more to record in the same statement. */
 const recordWindow = Duration.millis(5)
 
@@ -149,7 +152,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
        * One batch of settled events past the cursor fanned out, in one transaction; the deliveries
        * it wrote leased to this server wait for a slot once it commits. False when there was none.
        */
-      const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*() {
+      const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*(batchSize: number) {
         if (!(yield* anyNew)) return false
         const now = yield* Time.now
         const leasedUntilMs = now.ms + leaseMs
@@ -159,7 +162,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
           // Taken before the events are read: a writer running then is still counted if it commits in between.
           const horizon = yield* outbox.writerHorizon
-          const events = yield* outbox.fanOutBatch(lastSeq, horizon, settings.fanOutBatch)
+          const events = yield* outbox.fanOutBatch(lastSeq, horizon, batchSize)
           // A lower seq may still be committed by an older transaction: stop before it could be skipped.
           const firstUnsettled = events.findIndex((event) => !event.settled)
           const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
@@ -362,9 +365,17 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         startReady(now.ms)
       }, Effect.orDie)
 
-      /** Fans out every settled event past the cursor, batch by batch, waking the attempts after each. */
+      /**
+       * Fans out every settled event past the cursor, batch by batch, waking the attempts after each.
+       * The first batch is small and each next one twice the last, up to `fanOutBatch`: a backlog's
+       * first attempts start after a few rows are written, not after the first full batch.
+       */
       const fanOutBacklog = Effect.gen(function*() {
-        while (yield* fanOut()) yield* Queue.offer(wakeups, true)
+        let batchSize = Math.min(firstFanOutBatch, settings.fanOutBatch)
+        while (yield* fanOut(batchSize)) {
+          yield* Queue.offer(wakeups, true)
+          batchSize = Math.min(batchSize * 2, settings.fanOutBatch)
+        }
       })
 
       /** The whole backlog fanned out, then what is due attempted. */
