@@ -12,17 +12,18 @@
  *    here) and wait for a slot: a backlog is attempted without a statement
  *    to find and lease it again.
  * 2. Attempts: due deliveries are leased and attempted, at most
- *    `concurrency` at once and `perEndpoint` per endpoint (`AttemptSlots`), so one slow
- *    endpoint never holds up the others. Every attempt re-resolves a host
- *    name (each distinct answer vetted once, `urlVetter`) and pins the
- *    connection to the vetted address (connections are kept alive per
- *    endpoint and address). A
- *    failure schedules the next attempt on the `Backoff` curve from
- *    `Clock` time; after 8 the delivery is `failed`. Outcomes are recorded
- *    in batches: whatever finished while the last batch was written and
- *    `recordWindow` after, in one statement (`DeliveryStore.record`). A finished attempt's slot goes to the
- *    next leased delivery at once. Until it is recorded a delivery stays leased, so a crash
- *    in between means one more attempt later, as a crash during it does.
+ *    `concurrency` at once and `perEndpoint` per endpoint (`AttemptSlots`),
+ *    so one slow endpoint never holds up the others. Every attempt
+ *    re-resolves a host name (each distinct answer vetted once, `urlVetter`)
+ *    and pins the connection to the vetted address (connections are kept
+ *    alive per endpoint and address). A failure schedules the next attempt
+ *    on the `Backoff` curve from `Clock` time; after 8 the delivery is
+ *    `failed`. Outcomes are recorded in batches: whatever finished while the
+ *    last batch was written and `recordWindow` after, in one statement
+ *    (`DeliveryStore.record`). A finished attempt's slot goes to the next
+ *    leased delivery at once. Until it is recorded a delivery stays leased,
+ *    so a crash in between means one more attempt later, as a crash during
+ *    it does.
  *
  * The two steps are two loops, so attempts go on while a backlog is fanned
  * out. Fan-out wakes on `wake` (in process), attempts on a finished attempt
@@ -204,27 +205,27 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         Effect.matchEffect(vet(target.url), {
           onFailure: (refused) => Effect.succeed<DeliveryOutcome>({ ok: false, status: null, durationMs: 0, error: refused.message }),
           onSuccess: (vetted) => {
-              const nowMs = clock.currentTimeMillisUnsafe()
-              const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
-                Date.parse(target.previousSecretExpiresAt) > nowMs
-              const headers = signed({
-                secret: overlap && target.previousSecret !== null ? target.previousSecret : target.secret,
-                nextSecret: overlap ? target.secret : undefined,
-                eventType: target.eventType,
-                deliveryId: target.id,
-                timestampSeconds: Math.floor(nowMs / 1000),
-                rawBody: target.body
-              })
-              return deliver({
-                url: vetted.url,
-                address: vetted.target.address,
-                family: vetted.target.family,
-                headers,
-                body: target.body,
-                timeoutMs: settings.timeoutMs,
-                connections
-              })
-            }
+            const nowMs = clock.currentTimeMillisUnsafe()
+            const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
+              Date.parse(target.previousSecretExpiresAt) > nowMs
+            const headers = signed({
+              secret: overlap && target.previousSecret !== null ? target.previousSecret : target.secret,
+              nextSecret: overlap ? target.secret : undefined,
+              eventType: target.eventType,
+              deliveryId: target.id,
+              timestampSeconds: Math.floor(nowMs / 1000),
+              rawBody: target.body
+            })
+            return deliver({
+              url: vetted.url,
+              address: vetted.target.address,
+              family: vetted.target.family,
+              headers,
+              body: target.body,
+              timeoutMs: settings.timeoutMs,
+              connections
+            })
+          }
         })
 
       /** What a failed attempt does to its delivery: the next on the `Backoff` curve, or failed for good; a manual one, nothing. */
