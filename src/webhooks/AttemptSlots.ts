@@ -72,6 +72,10 @@ export interface AttemptSlots<A extends Slotted> {
   readonly isInFlight: (deliveryId: string) => boolean
   readonly inFlight: () => number
   readonly waiting: () => number
+  /** The endpoints with deliveries held here. */
+  readonly endpoints: () => ReadonlyArray<string>
+  /** The endpoint's waiting deliveries, taken out (to release their leases); those in flight finish. */
+  readonly dropEndpoint: (endpointId: string) => Array<A>
   /** Every waiting delivery, taken out (to release their leases). */
   readonly drain: () => Array<A>
 }
@@ -136,6 +140,15 @@ export const make = <A extends Slotted>(limits: SlotLimits): AttemptSlots<A> => 
     isInFlight: (deliveryId) => flying.has(deliveryId),
     inFlight: () => flying.size,
     waiting: () => waitingCount,
+    endpoints: () => [...new Set([...queues.keys(), ...busy.keys()])],
+    dropEndpoint: (endpointId) => {
+      const queue = queues.get(endpointId)
+      if (queue === undefined) return []
+      queues.delete(endpointId)
+      const dropped = queue.drain().map(({ target }) => target)
+      waitingCount -= dropped.length
+      return dropped
+    },
     drain: () => {
       const all = [...queues.values()].flatMap((queue) => queue.drain().map(({ target }) => target))
       queues.clear()

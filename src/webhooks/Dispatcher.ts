@@ -10,7 +10,9 @@
  *    `INSERT ... SELECT` per batch of events. The deliveries it writes are
  *    written leased to this server (up to `fanOutHeld` of an endpoint held
  *    here) and wait for a slot: a backlog is attempted without a statement
- *    to find and lease it again.
+ *    to find and lease it again. The endpoints of what is held are read
+ *    again every poll, so one disabled, deleted, moved or rotated meanwhile
+ *    is attempted as it is now (a disabled one's wait, released).
  * 2. Attempts: due deliveries are leased and attempted, at most
  *    `concurrency` at once and `perEndpoint` per endpoint (`AttemptSlots`),
  *    so one slow endpoint never holds up the others. Every attempt
@@ -45,8 +47,6 @@ import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
 import { type AttemptOutcome, type DeliveryChange, DeliveryStore, type DeliveryToAttempt, type DueRow } from "./DeliveryStore.ts"
 import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
 
-/** What an attempt needs: the delivery, and its endpoint's address and secrets. */
-type AttemptTarget = DeliveryToAttempt & EndpointSecrets
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -102,7 +102,7 @@ export type AttemptTrigger = "automatic" | "manual"
 
 /** An attempt made, waiting to be recorded. */
 interface Finished {
-  readonly target: AttemptTarget
+  readonly target: DeliveryToAttempt
   readonly trigger: AttemptTrigger
   readonly outcome: DeliveryOutcome
   /** When its outcome was known (Clock time). */
@@ -140,7 +140,14 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const startAttempt = yield* FiberSet.runtime(running)<never>()
       // Read once: attempts, whose time is plain code's, see the layer's clock (the sandbox's test clock too).
       const clock = yield* Clock.Clock
-      const slots = AttemptSlots.make<AttemptTarget>(settings)
+      const slots = AttemptSlots.make<DeliveryToAttempt>(settings)
+      /**
+       * The address, secrets and state of each endpoint with deliveries held here, as last read: at
+       * their fan-out or lease, and again every `pollInterval` (`refreshEndpoints`), so a disabled,
+       * deleted, moved or rotated endpoint is seen within a poll however many of its deliveries wait.
+       */
+      const endpointViews = new Map<string, EndpointSecrets>()
+      let endpointsReadMs = 0
       const connections = yield* connectionPool
       /** Automatic attempts' outcomes waiting to be recorded. */
       const finished = yield* Queue.unbounded<Finished>()
@@ -185,11 +192,12 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             { untilIso: Time.toIso(leasedUntilMs), capOf: (endpointId) => Math.max(0, fanOutHeld - slots.held(endpointId)) }
           )
           yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${settled[settled.length - 1].seq} WHERE id = 1`
-          return withEndpoints(written, new Map(subscribers.map((subscriber) => [subscriber.id, subscriber])))
+          return { written, subscribers }
         }))
         if (leased === undefined) return false
         // Attempted only once written for good: a rolled-back fan-out's deliveries were never there.
-        for (const target of leased) slots.add(target, leasedUntilMs)
+        for (const subscriber of leased.subscribers) endpointViews.set(subscriber.id, subscriber)
+        for (const target of leased.written) slots.add(target, leasedUntilMs)
         startReady(now.ms)
         return true
       }, Effect.orDie)
@@ -201,16 +209,16 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
        * Vet (a name again at every attempt: DNS answers change), sign with a fresh timestamp, send pinned.
        * A plain function, no span: it runs for every delivery.
        */
-      const attempt = (target: AttemptTarget): Effect.Effect<DeliveryOutcome> =>
-        Effect.matchEffect(vet(target.url), {
+      const attempt = (target: DeliveryToAttempt, endpoint: EndpointSecrets): Effect.Effect<DeliveryOutcome> =>
+        Effect.matchEffect(vet(endpoint.url), {
           onFailure: (refused) => Effect.succeed<DeliveryOutcome>({ ok: false, status: null, durationMs: 0, error: refused.message }),
           onSuccess: (vetted) => {
             const nowMs = clock.currentTimeMillisUnsafe()
-            const overlap = target.previousSecret !== null && target.previousSecretExpiresAt !== null &&
-              Date.parse(target.previousSecretExpiresAt) > nowMs
+            const overlap = endpoint.previousSecret !== null && endpoint.previousSecretExpiresAt !== null &&
+              Date.parse(endpoint.previousSecretExpiresAt) > nowMs
             const headers = signed({
-              secret: overlap && target.previousSecret !== null ? target.previousSecret : target.secret,
-              nextSecret: overlap ? target.secret : undefined,
+              secret: overlap && endpoint.previousSecret !== null ? endpoint.previousSecret : endpoint.secret,
+              nextSecret: overlap ? endpoint.secret : undefined,
               eventType: target.eventType,
               deliveryId: target.id,
               timestampSeconds: Math.floor(nowMs / 1000),
@@ -272,12 +280,19 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         }
       })
 
-      /** One attempt of a leased delivery; its outcome joins the next batch to record, and its slot is free again. */
-      const runAttempt = (target: AttemptTarget): Effect.Effect<void> =>
-        attempt(target).pipe(
+      /**
+       * One attempt of a leased delivery, to its endpoint as last read; its outcome joins the next
+       * batch to record, and its slot is free again. None when the endpoint was since disabled or
+       * deleted (its lease lapses; `refreshEndpoints` releases the endpoint's others).
+       */
+      const runAttempt = (target: DeliveryToAttempt): Effect.Effect<void> => {
+        const endpoint = endpointViews.get(target.endpointId)
+        const attempted = endpoint === undefined || !endpoint.enabled ? Effect.void : attempt(target, endpoint).pipe(
           Effect.map((outcome) => {
             Queue.offerUnsafe(finished, { target, trigger: "automatic", outcome, atMs: clock.currentTimeMillisUnsafe() })
-          }),
+          })
+        )
+        return attempted.pipe(
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
           Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
           // Its slot goes to the next leased delivery at once, not after the loop's next lease
@@ -289,6 +304,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             if (wouldLeaseMore()) Queue.offerUnsafe(wakeups, true)
           }))
         )
+      }
 
       // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.
       const recordFinished = Queue.takeAll(finished).pipe(
@@ -320,29 +336,33 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         for (const target of slots.pick(nowMs)) startAttempt(runAttempt(target))
       }
 
-      /** The deliveries with their endpoints' addresses and secrets; a deleted endpoint's are left out. */
-      const withEndpoints = (found: ReadonlyArray<DeliveryToAttempt>, secrets: ReadonlyMap<string, EndpointSecrets>) =>
-        found.flatMap((delivery): Array<AttemptTarget> => {
-          const endpoint = secrets.get(delivery.endpointId)
-          // Only what an attempt needs of it: a subscriber's own id and fields must not cover the delivery's.
-          return endpoint === undefined ? [] : [{
-            ...delivery,
-            url: endpoint.url,
-            secret: endpoint.secret,
-            previousSecret: endpoint.previousSecret,
-            previousSecretExpiresAt: endpoint.previousSecretExpiresAt
-          }]
-        })
-
-      /** The deliveries with their endpoints' addresses and secrets (one query for them all). */
-      const withSecrets = (found: ReadonlyArray<DeliveryToAttempt>) =>
-        Effect.map(
-          endpointTable.secretsOf([...new Set(found.map((delivery) => delivery.endpointId))]),
-          (secrets) => withEndpoints(found, secrets)
-        )
+      /**
+       * Reads again the endpoints with deliveries held here, once per `pollInterval` of live time (as
+       * the polls: a test clock may stand still): a deleted or disabled one's waiting deliveries are
+       * let go (their leases released, so a disabled endpoint's wait for it as pending), the others'
+       * address and secrets renewed.
+       */
+      const refreshEndpoints = Effect.fnUntraced(function*() {
+        const liveMs = yield* Time.liveNow
+        if (liveMs - endpointsReadMs < Duration.toMillis(settings.pollInterval)) return
+        endpointsReadMs = liveMs
+        const held = slots.endpoints()
+        const fresh = yield* endpointTable.secretsOf(held)
+        endpointViews.clear()
+        const dropped: Array<string> = []
+        for (const endpointId of held) {
+          const view = fresh.get(endpointId)
+          if (view !== undefined) endpointViews.set(endpointId, view)
+          if (view === undefined || !view.enabled) {
+            for (const target of slots.dropEndpoint(endpointId)) dropped.push(target.id)
+          }
+        }
+        yield* deliveries.release(dropped)
+      })
 
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
         const now = yield* Time.now
+        yield* refreshEndpoints()
         startReady(now.ms)
         if (!wouldLeaseMore()) return
         const free = settings.concurrency - slots.inFlight()
@@ -362,7 +382,15 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const leasedUntilMs = now.ms + leaseMs
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
         const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)
-        for (const target of yield* withSecrets(leased)) slots.add(target, leasedUntilMs)
+        const views = yield* endpointTable.secretsOf([...new Set(leased.map((delivery) => delivery.endpointId))])
+        for (const [endpointId, view] of views) endpointViews.set(endpointId, view)
+        // A deleted endpoint's deliveries went with it; those of one disabled meanwhile wait, released.
+        const disabled: Array<string> = []
+        for (const target of leased) {
+          if (views.get(target.endpointId)?.enabled === true) slots.add(target, leasedUntilMs)
+          else disabled.push(target.id)
+        }
+        yield* deliveries.release(disabled)
         startReady(now.ms)
       }, Effect.orDie)
 
@@ -411,10 +439,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         deliveryId: string
       ) {
         yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
-        const delivery = yield* deliveries.toAttempt(deliveryId)
-        const [target] = delivery === undefined ? [] : yield* withSecrets([delivery])
-        if (target !== undefined) {
-          const outcome = yield* attempt(target)
+        const target = yield* deliveries.toAttempt(deliveryId)
+        // By hand, a disabled endpoint's delivery is sent too.
+        const endpoint = target === undefined ? undefined : (yield* endpointTable.secretsOf([target.endpointId])).get(target.endpointId)
+        if (target !== undefined && endpoint !== undefined) {
+          const outcome = yield* attempt(target, endpoint)
           yield* record([{ target, trigger: "manual", outcome, atMs: (yield* Time.now).ms }])
         }
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)

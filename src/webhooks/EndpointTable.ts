@@ -29,9 +29,10 @@ const EndpointRow = Schema.Struct({
 })
 const decodeEndpoints = Schema.decodeUnknownEffect(Schema.Array(EndpointRow))
 
-/** Where an attempt of the endpoint goes, and the secrets that sign it. */
+/** Where an attempt of the endpoint goes, the secrets that sign it, and whether it is enabled. */
 export const EndpointSecrets = Schema.Struct({
   endpointId: Schema.String,
+  enabled: Schema.Boolean,
   url: Schema.String,
   secret: Schema.String,
   previousSecret: Schema.NullOr(Schema.String),
@@ -97,7 +98,7 @@ export class EndpointTable extends Context.Service<EndpointTable, {
   readonly subscribers: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Subscriber>>
   /** The ids of every disabled endpoint (their deliveries wait). */
   readonly disabled: Effect.Effect<ReadonlyArray<string>>
-  /** The address and secrets of these endpoints (one query for them all); a deleted one is left out. */
+  /** The address, secrets and state of these endpoints (one query for them all); a deleted one is left out. */
   readonly secretsOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, EndpointSecrets>>
   /** Deletes the endpoint (its deliveries go with it); false when there was none. */
   readonly remove: (workspaceId: string, id: string) => Effect.Effect<boolean>
@@ -116,7 +117,7 @@ export class EndpointTable extends Context.Service<EndpointTable, {
       const sql = yield* SqlClient.SqlClient
       const columns = sql`id::text AS id, url, events, mode, enabled, created_at AS "createdAt",
         updated_at AS "updatedAt", previous_secret_expires_at AS "previousSecretExpiresAt"`
-      const secretColumns = sql`id::text AS "endpointId", url, secret, previous_secret AS "previousSecret",
+      const secretColumns = sql`id::text AS "endpointId", enabled, url, secret, previous_secret AS "previousSecret",
         previous_secret_expires_at AS "previousSecretExpiresAt"`
       const rows = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
         query.pipe(Effect.flatMap(decodeEndpoints), Effect.orDie)

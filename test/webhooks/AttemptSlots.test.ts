@@ -60,4 +60,18 @@ describe("AttemptSlots", () => {
     assert.deepStrictEqual(ids(slots.pick(0)), ["y"])
     assert.strictEqual(slots.inFlight(), 1)
   })
+
+  it("lets an endpoint's waiting deliveries go, leaving those in flight to finish", () => {
+    const slots = AttemptSlots.make<ReturnType<typeof delivery>>({ concurrency: 4, perEndpoint: 1, timeoutMs: 0 })
+    for (const id of ["a1", "a2", "a3"]) slots.add(delivery(id, "a"), 10)
+    slots.add(delivery("b1", "b"), 10)
+    assert.deepStrictEqual(ids(slots.pick(0)), ["a1", "b1"])
+    assert.deepStrictEqual([...slots.endpoints()].sort(), ["a", "b"])
+    assert.deepStrictEqual(ids(slots.dropEndpoint("a")), ["a2", "a3"])
+    assert.strictEqual(slots.waiting(), 0)
+    assert.strictEqual(slots.held("a"), 1)
+    slots.finish(delivery("a1", "a"))
+    slots.finish(delivery("b1", "b"))
+    assert.deepStrictEqual(slots.endpoints(), [])
+  })
 })

@@ -1,7 +1,10 @@
 /**
  * The dispatcher's limits while a finishing attempt hands its slot straight to
  * the next leased delivery: at most `perEndpoint` attempts at once to one
- * endpoint (4 in the test settings), at most `concurrency` (16) in all.
+ * endpoint (4 in the test settings), at most `concurrency` (16) in all. And
+ * what the server holds for an endpoint (the fan-out leases a backlog to it)
+ * follows the endpoint: disabled, none more is sent after the next poll; enabled
+ * again, the rest go.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -11,7 +14,7 @@ import type { NewEvent } from "../../src/domain/Events.ts"
 import { DispatcherSettings } from "../../src/webhooks/Dispatcher.ts"
 import * as TestServer from "../support/TestServer.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
-import { emit, eventually } from "./support.ts"
+import { emit, eventually, liveSleep } from "./support.ts"
 
 /** A receiver that answers each POST after `delayMs`, counting the requests open at once per path and in all. */
 const countingReceiver = (delayMs: number) =>
@@ -103,5 +106,28 @@ layer(services)("webhook dispatcher limits", (it) => {
     Effect.gen(function*() {
       const r = yield* deliverAll(["/a", "/b", "/c", "/d", "/e"], 40)
       assert.strictEqual(r.mostOpen(), 16)
+    }))
+
+  it.effect("an endpoint disabled while its backlog waits here: nothing more is sent; enabled again, the rest is", () =>
+    Effect.gen(function*() {
+      const r = yield* countingReceiver(50)
+      const { keyValue: token, workspace } = yield* newWorkspace()
+      const created = yield* call("POST", "/v1/webhooks", { token, body: { url: `${r.base}/held` } })
+      assert.strictEqual(created.status, 201)
+      const id = created.body.webhook.id
+      // 4 at a time, 50 ms each: 200 take about 2.5 s, all of them leased to this server by the fan-out.
+      yield* emit(workspace.id, Array.from({ length: 200 }, () => paused))
+      yield* eventually("the first answered", Effect.sync(r.answered), (n) => n >= 8, 20_000)
+      const off = yield* call("PATCH", `/v1/webhooks/${id}`, { token, body: { enabled: false } })
+      assert.strictEqual(off.status, 200)
+      // Within a poll (20 ms) and the attempts then in flight (50 ms), the sending stops.
+      yield* liveSleep(300)
+      const stopped = r.answered()
+      yield* liveSleep(500)
+      assert.strictEqual(r.answered(), stopped)
+      assert.isBelow(stopped, 100)
+      const on = yield* call("PATCH", `/v1/webhooks/${id}`, { token, body: { enabled: true } })
+      assert.strictEqual(on.status, 200)
+      yield* eventually("the rest answered", Effect.sync(r.answered), (n) => n >= 200, 20_000)
     }))
 })
