@@ -12,6 +12,7 @@ import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
 import { Draining } from "./http/Draining.ts"
+import { Platform } from "./http/Platform.ts"
 import * as Server from "./Server.ts"
 import { ApprovalStore } from "./jobs/ApprovalStore.ts"
 import { Approvals } from "./jobs/Approvals.ts"
@@ -113,6 +114,8 @@ export const server = Layer.effectDiscard(Effect.gen(function*() {
 export const layerTracedBy = <E, R>(tracing: Layer.Layer<never, E, R>) =>
   server.pipe(
     Layer.provideMerge(core),
+    // What requests are served on: everything beneath the core (`http/Platform.ts`).
+    Layer.provideMerge(Platform.layer),
     Layer.provideMerge(Server.listener),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(Database.layer),

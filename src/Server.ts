@@ -11,10 +11,25 @@
  */
 import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Clock, Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { Clock, Context, Effect, Layer, Scope } from "effect"
+import { HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { Accounts } from "./accounts/Accounts.ts"
 import { Api } from "./api/Api.ts"
+import { ApiKeys } from "./keys/ApiKeys.ts"
+import { Credentials } from "./auth/Credentials.ts"
+import { People } from "./people/People.ts"
+import { Reports } from "./inbox/Reports.ts"
+import { Approvals } from "./jobs/Approvals.ts"
+import { Jobs } from "./jobs/Jobs.ts"
+import { Sessions } from "./people-auth/Sessions.ts"
+import { SignIn } from "./people-auth/SignIn.ts"
+import { Team } from "./people-auth/Team.ts"
+import { TwoFactorSettings } from "./people-auth/TwoFactorSettings.ts"
+import { WebhookDispatcher } from "./webhooks/Dispatcher.ts"
+import { WebhookEndpoints } from "./webhooks/Endpoints.ts"
+import { Draining } from "./http/Draining.ts"
+import { Platform } from "./http/Platform.ts"
 import { AccountsHandlers } from "./http/AccountsHandlers.ts"
 import * as ApiReference from "./http/ApiReference.ts"
 import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
@@ -105,6 +120,44 @@ export const listener = Layer.unwrap(Effect.gen(function*() {
   })
 }))
 
+/**
+ * What routes ask for on each request, beside the platform's services: the dashboard's pages and
+ * the sign-in page take theirs per request (the API's handlers take theirs when they are built).
+ * The compiler holds this list to the routes: a route that asks for another service per request
+ * makes {@link serve} fail to compile.
+ */
+const perRequest = Context.pick(
+  Accounts, ApiKeys, AppConfig, Approvals, Credentials, Draining, Jobs, People, Reports, Sessions, SignIn, Team,
+  TwoFactorSettings, WebhookDispatcher, WebhookEndpoints, HttpServer.HttpServer, Scope.Scope
+)
+
+/** The services the routes are built in and ask for per request, and the server they are served by. */
+type AppServices =
+  | Exclude<HttpRouter.Request.Without<Layer.Services<typeof routes>>, HttpRouter.HttpRouter>
+  | HttpRouter.Request.Only<"Requires", Layer.Services<typeof routes>>
+  | HttpServer.HttpServer
+  | Scope.Scope
+
+/**
+ * `HttpRouter.serve` on a small context: `app` (the {@link routes}) is built in the app's services,
+ * and each request runs on the {@link Platform} with {@link perRequest} added, not on every service
+ * of the app (`http/Platform.ts` says why). `logRequests`: one log line per request;
+ * `logAddress`: the address, once listening.
+ */
+export const serve = (
+  app: typeof routes,
+  options: { readonly logRequests: boolean; readonly logAddress: boolean }
+) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const platform = yield* Platform
+    const handler = yield* HttpRouter.toHttpEffect(app)
+    const serving = options.logRequests
+      ? HttpServer.serveEffect(handler, HttpMiddleware.logger)
+      : HttpServer.serveEffect(handler)
+    yield* Effect.updateContext(serving, (context: Context.Context<AppServices>) => Context.merge(platform, perRequest(context)))
+    if (options.logAddress) yield* HttpServer.logAddress
+  }))
+
 /** The routes served on the {@link listener}; one log line per request only with `LOG_REQUESTS=true`. */
 export const layer = Layer.unwrap(AppConfig.useSync((config) =>
-  HttpRouter.serve(routes, { disableLogger: !config.logRequests })))
+  serve(routes, { logRequests: config.logRequests, logAddress: true })))

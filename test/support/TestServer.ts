@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import * as App from "../../src/App.ts"
+import { Platform } from "../../src/http/Platform.ts"
 import * as Server from "../../src/Server.ts"
 import type { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { AppConfig, type AppSettings } from "../../src/platform/AppConfig.ts"
@@ -38,11 +39,13 @@ export const layer = (
   /** What the routes see as the network driver, built from the service's own (an embedder's driver). */
   driver?: Layer.Layer<NetworkDriver, never, NetworkDriver>
 ) =>
-  HttpRouter.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
-    disableLogger: true,
-    disableListenLog: true
+  Server.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
+    logRequests: false,
+    logAddress: false
   }).pipe(
     Layer.provideMerge(App.core),
+    // Requests are served on what is beneath the core, as in `App.layer`.
+    Layer.provideMerge(Platform.layer),
     // The listener beneath the core, as in `App.layer`: on a PostgreSQL server the cluster's runner gives
     // its peers (itself included) the port it listens on, not the default 8080, where another process may be.
     Layer.provideMerge(httpServer),
