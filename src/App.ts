@@ -114,11 +114,11 @@ export const server = Layer.effectDiscard(Effect.gen(function*() {
 export const layerTracedBy = <E, R>(tracing: Layer.Layer<never, E, R>) =>
   server.pipe(
     Layer.provideMerge(core),
-    // What requests are served on: everything beneath the core (`http/Platform.ts`).
-    Layer.provideMerge(Platform.layer),
     Layer.provideMerge(Server.listener),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(Database.layer),
+    // What requests are served on: configuration, logging and tracing (`http/Platform.ts`).
+    Layer.provideMerge(Platform.layer),
     Layer.provide(tracing)
   )
 

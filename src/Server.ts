@@ -14,22 +14,9 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Clock, Context, Effect, Layer, Scope } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Accounts } from "./accounts/Accounts.ts"
 import { Api } from "./api/Api.ts"
-import { ApiKeys } from "./keys/ApiKeys.ts"
-import { Credentials } from "./auth/Credentials.ts"
-import { People } from "./people/People.ts"
-import { Reports } from "./inbox/Reports.ts"
-import { Approvals } from "./jobs/Approvals.ts"
-import { Jobs } from "./jobs/Jobs.ts"
-import { Sessions } from "./people-auth/Sessions.ts"
-import { SignIn } from "./people-auth/SignIn.ts"
-import { Team } from "./people-auth/Team.ts"
-import { TwoFactorSettings } from "./people-auth/TwoFactorSettings.ts"
-import { WebhookDispatcher } from "./webhooks/Dispatcher.ts"
-import { WebhookEndpoints } from "./webhooks/Endpoints.ts"
-import { Draining } from "./http/Draining.ts"
 import { Platform } from "./http/Platform.ts"
+import * as RouteServices from "./http/RouteServices.ts"
 import { AccountsHandlers } from "./http/AccountsHandlers.ts"
 import * as ApiReference from "./http/ApiReference.ts"
 import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
@@ -83,8 +70,8 @@ export const routes = Layer.mergeAll(
     { method: "POST", path: McpHttp.mcpPath },
     { method: "DELETE", path: McpHttp.mcpPath }
   ]),
-  ConnectPage.layer,
-  Dashboard.layer,
+  RouteServices.servicesAtBuild(ConnectPage.layer),
+  RouteServices.servicesAtBuild(Dashboard.layer),
   apiReference,
   McpHttp.layer,
   Cluster.routes
@@ -121,15 +108,14 @@ export const listener = Layer.unwrap(Effect.gen(function*() {
 }))
 
 /**
- * What routes ask for on each request, beside the platform's services: the dashboard's pages and
- * the sign-in page take theirs per request (the API's handlers take theirs when they are built).
- * The compiler holds this list to the routes: a route that asks for another service per request
- * makes {@link serve} fail to compile.
+ * What requests need beside the {@link Platform}: the clock (the sandbox's test clock,
+ * `OUTREACH_CLOCK=test`, is provided above the platform), the server and the scope requests run
+ * in. Routes take their services when they are built (the API's handler groups,
+ * `http/HandlerGroup.ts`) or are given them per request (`http/RouteServices.ts`); the compiler
+ * holds this list to the routes: a route that asks for a service per request makes {@link serve}
+ * fail to compile.
  */
-const perRequest = Context.pick(
-  Accounts, ApiKeys, AppConfig, Approvals, Credentials, Draining, Jobs, People, Reports, Sessions, SignIn, Team,
-  TwoFactorSettings, WebhookDispatcher, WebhookEndpoints, HttpServer.HttpServer, Scope.Scope
-)
+const perRequest = Context.pick(Clock.Clock, HttpServer.HttpServer, Scope.Scope)
 
 /** The services the routes are built in and ask for per request, and the server they are served by. */
 type AppServices =

@@ -19,15 +19,15 @@ export { freePort } from "./Processes.ts"
 /** A whole server on `database`, listening on 127.0.0.1:`port`, which is also its runner address. */
 export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: number) =>
   Server.serve(Server.routes, { logRequests: false, logAddress: false }).pipe(
-    Layer.provideMerge(App.core),
-    // Requests are served on what is beneath the core, the listener included, as in `App.layer`.
-    Layer.provideMerge(Platform.layer),
     Layer.provideMerge(HttpServer.layerTestClient.pipe(
       Layer.provide(Layer.fresh(FetchHttpClient.layer)),
       Layer.provideMerge(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port }))
     )),
+    Layer.provideMerge(App.core),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(database),
+    // Requests are served on configuration and logging, as in `App.layer`.
+    Layer.provideMerge(Platform.layer),
     Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, host: "127.0.0.1", port }))
   )
 

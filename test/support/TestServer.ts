@@ -44,13 +44,13 @@ export const layer = (
     logAddress: false
   }).pipe(
     Layer.provideMerge(App.core),
-    // Requests are served on what is beneath the core, as in `App.layer`.
-    Layer.provideMerge(Platform.layer),
     // The listener beneath the core, as in `App.layer`: on a PostgreSQL server the cluster's runner gives
     // its peers (itself included) the port it listens on, not the default 8080, where another process may be.
     Layer.provideMerge(httpServer),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(TestDatabase.layer),
+    // Requests are served on configuration and logging, as in `App.layer`.
+    Layer.provideMerge(Platform.layer),
     // Background syncing is off unless a test asks for it: its events and list_polls spend would
     // otherwise show in every test that connects an account and moves the clock.
     Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, port: 0, ...overrides }))
