@@ -12,6 +12,7 @@ import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
 import { Draining } from "./http/Draining.ts"
+import { Platform } from "./http/Platform.ts"
 import * as Server from "./Server.ts"
 import { ApprovalStore } from "./jobs/ApprovalStore.ts"
 import { Approvals } from "./jobs/Approvals.ts"
@@ -116,6 +117,8 @@ export const layerTracedBy = <E, R>(tracing: Layer.Layer<never, E, R>) =>
     Layer.provideMerge(Server.listener),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(Database.layer),
+    // What requests are served on: configuration, logging and tracing (`http/Platform.ts`).
+    Layer.provideMerge(Platform.layer),
     Layer.provide(tracing)
   )
 

@@ -11,10 +11,12 @@
  */
 import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Clock, Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { Clock, Context, Effect, Layer, Scope } from "effect"
+import { HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./api/Api.ts"
+import { Platform } from "./http/Platform.ts"
+import * as RouteServices from "./http/RouteServices.ts"
 import { AccountsHandlers } from "./http/AccountsHandlers.ts"
 import * as ApiReference from "./http/ApiReference.ts"
 import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
@@ -68,8 +70,8 @@ export const routes = Layer.mergeAll(
     { method: "POST", path: McpHttp.mcpPath },
     { method: "DELETE", path: McpHttp.mcpPath }
   ]),
-  ConnectPage.layer,
-  Dashboard.layer,
+  RouteServices.servicesAtBuild(ConnectPage.layer),
+  RouteServices.servicesAtBuild(Dashboard.layer),
   apiReference,
   McpHttp.layer,
   Cluster.routes
@@ -105,6 +107,43 @@ export const listener = Layer.unwrap(Effect.gen(function*() {
   })
 }))
 
+/**
+ * What requests need beside the {@link Platform}: the clock (the sandbox's test clock,
+ * `OUTREACH_CLOCK=test`, is provided above the platform), the server and the scope requests run
+ * in. Routes take their services when they are built (the API's handler groups,
+ * `http/HandlerGroup.ts`) or are given them per request (`http/RouteServices.ts`); the compiler
+ * holds this list to the routes: a route that asks for a service per request makes {@link serve}
+ * fail to compile.
+ */
+const perRequest = Context.pick(Clock.Clock, HttpServer.HttpServer, Scope.Scope)
+
+/** The services the routes are built in and ask for per request, and the server they are served by. */
+type AppServices =
+  | Exclude<HttpRouter.Request.Without<Layer.Services<typeof routes>>, HttpRouter.HttpRouter>
+  | HttpRouter.Request.Only<"Requires", Layer.Services<typeof routes>>
+  | HttpServer.HttpServer
+  | Scope.Scope
+
+/**
+ * `HttpRouter.serve` on a small context: `app` (the {@link routes}) is built in the app's services,
+ * and each request runs on the {@link Platform} with {@link perRequest} added, not on every service
+ * of the app (`http/Platform.ts` says why). `logRequests`: one log line per request;
+ * `logAddress`: the address, once listening.
+ */
+export const serve = (
+  app: typeof routes,
+  options: { readonly logRequests: boolean; readonly logAddress: boolean }
+) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const platform = yield* Platform
+    const handler = yield* HttpRouter.toHttpEffect(app)
+    const serving = options.logRequests
+      ? HttpServer.serveEffect(handler, HttpMiddleware.logger)
+      : HttpServer.serveEffect(handler)
+    yield* Effect.updateContext(serving, (context: Context.Context<AppServices>) => Context.merge(platform, perRequest(context)))
+    if (options.logAddress) yield* HttpServer.logAddress
+  }))
+
 /** The routes served on the {@link listener}; one log line per request only with `LOG_REQUESTS=true`. */
 export const layer = Layer.unwrap(AppConfig.useSync((config) =>
-  HttpRouter.serve(routes, { disableLogger: !config.logRequests })))
+  serve(routes, { logRequests: config.logRequests, logAddress: true })))

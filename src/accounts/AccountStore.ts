@@ -17,7 +17,7 @@ import { Mode } from "../domain/Account.ts"
 import type { LimitOverride, Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { WorkingHours } from "../domain/WorkingHours.ts"
-import { BigIntNumber, EpochMillis, firstRow } from "../platform/Rows.ts"
+import { BigIntNumber, EpochMillis, firstRow, Nullable } from "../platform/Rows.ts"
 import { accountColumns, AccountRow } from "./AccountRow.ts"
 import { limitOverridesOf, replaceLimitOverrides, usageOf } from "./Budgets.ts"
 import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
@@ -26,7 +26,7 @@ import { WorkspaceTable } from "./WorkspaceTable.ts"
 const decodeAccounts = Schema.decodeUnknownEffect(Schema.Array(AccountRow))
 
 /** An account's row with its pacing gate: the earliest instant its next write may start (epoch ms). */
-export const PlanRow = Schema.Struct({ ...AccountRow.fields, writesNotBefore: Schema.NullOr(EpochMillis) })
+export const PlanRow = Schema.Struct({ ...AccountRow.fields, writesNotBefore: Nullable(EpochMillis) })
 export type PlanRow = typeof PlanRow.Type
 const decodePlanRows = Schema.decodeUnknownEffect(Schema.Array(PlanRow))
 
@@ -46,8 +46,8 @@ const decodeIds = Schema.decodeUnknownEffect(Schema.Array(IdRow))
 /** Where the inbox's last sync of an account read up to, and since when the account is connected (epoch ms). */
 export const SyncCursor = Schema.Struct({
   workspaceId: Schema.String,
-  syncedUntil: Schema.NullOr(BigIntNumber),
-  connectedAt: Schema.NullOr(BigIntNumber)
+  syncedUntil: Nullable(BigIntNumber),
+  connectedAt: Nullable(BigIntNumber)
 })
 export type SyncCursor = typeof SyncCursor.Type
 const decodeCursors = Schema.decodeUnknownEffect(Schema.Array(SyncCursor))

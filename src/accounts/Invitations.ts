@@ -25,7 +25,7 @@ import type { SqlClient } from "effect/sql"
 import type { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
-import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, Nullable, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 /**
  * Records the invitation a completed `connect` of the account sent (its
@@ -87,7 +87,7 @@ export const InvitationListRow = Schema.Struct({
   status: InvitationStatus,
   source: InvitationSource,
   sentAt: Timestamp,
-  resolvedAt: Schema.NullOr(Timestamp)
+  resolvedAt: Nullable(Timestamp)
 })
 const decodeList = Schema.decodeUnknownEffect(Schema.Array(InvitationListRow))
 

@@ -11,7 +11,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
-import { EpochMillis, Timestamp } from "../platform/Rows.ts"
+import { EpochMillis, Nullable, Timestamp } from "../platform/Rows.ts"
 
 /** An approval as stored. */
 export const ApprovalRow = Schema.Struct({
@@ -28,7 +28,7 @@ export const ApprovalRow = Schema.Struct({
   createdMs: EpochMillis,
   expiresAt: Timestamp,
   expiresMs: EpochMillis,
-  decidedAt: Schema.NullOr(Timestamp)
+  decidedAt: Nullable(Timestamp)
 })
 export type ApprovalRow = typeof ApprovalRow.Type
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ApprovalRow))
@@ -160,7 +160,7 @@ export class ApprovalTable extends Context.Service<ApprovalTable, {
 
       const nextExpiry = sql<{ at: unknown }>`
         SELECT MIN(expires_at) AS at FROM approvals WHERE status = 'pending'`.pipe(
-        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ at: Schema.NullOr(EpochMillis) })))),
+        Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ at: Nullable(EpochMillis) })))),
         Effect.map((found) => found[0]?.at ?? null),
         Effect.orDie
       )

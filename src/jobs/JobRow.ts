@@ -6,7 +6,7 @@
  */
 import { Schema } from "effect"
 import { JobStatus, WaitReason } from "../domain/Job.ts"
-import { BigIntNumber, EpochMillis, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, EpochMillis, Nullable, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 /** The columns every job query selects (table alias `j`), in this shape. */
 export const JobRow = Schema.Struct({
@@ -25,7 +25,7 @@ export const JobRow = Schema.Struct({
   waitingReason: Schema.NullOr(WaitReason),
   waitingUntil: NullableTimestamp,
   approvalId: Schema.NullOr(Schema.String),
-  attemptStartedAt: Schema.NullOr(EpochMillis),
+  attemptStartedAt: Nullable(EpochMillis),
   createdAt: Timestamp,
   startedAt: NullableTimestamp,
   finishedAt: NullableTimestamp

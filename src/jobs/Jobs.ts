@@ -155,9 +155,7 @@ export class Jobs extends Context.Service<Jobs, {
       // A finished job never changes: read once, it is answered from memory (see FinishedJobs.ts).
       const finished = FinishedJobs.make()
 
-      const get = Effect.fn("Jobs.get")(function*(workspaceId: string, id: string, waitSeconds?: number) {
-        const kept = finished.get(workspaceId, id)
-        if (kept !== undefined) return kept
+      const read = Effect.fn("Jobs.get")(function*(workspaceId: string, id: string, waitSeconds?: number) {
         let row: JobRow = yield* found(workspaceId, id)
         if (waitSeconds !== undefined && waitSeconds > 0 && !isFinished(row.status)) {
           const isDone = Effect.map(store.byId(id), (current) => {
@@ -171,6 +169,13 @@ export class Jobs extends Context.Service<Jobs, {
         finished.keep(workspaceId, job)
         return job
       })
+
+      // A finished job from memory needs no span: `Effect.fn` captures a stack and opens a span on
+      // every call, about as much CPU as the rest of the answer.
+      const get = (workspaceId: string, id: string, waitSeconds?: number): Effect.Effect<JobRecord, NotFound> => {
+        const kept = finished.get(workspaceId, id)
+        return kept !== undefined ? Effect.succeed(kept) : read(workspaceId, id, waitSeconds)
+      }
 
       const list = Effect.fn("Jobs.list")((workspaceId: string, listing: JobListing) =>
         pageOf(listing, (beforeSeq, limit) =>

@@ -11,10 +11,10 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Tier, Tier as TierSchema } from "../domain/Limits.ts"
 import type { AccountRecord } from "../network/NetworkDriver.ts"
-import { BigIntNumber } from "../platform/Rows.ts"
+import { BigIntNumber, Nullable } from "../platform/Rows.ts"
 import type { SentInvitation, SentMessage } from "./Outcomes.ts"
 
-const NullableMillis = Schema.NullOr(BigIntNumber)
+const NullableMillis = Nullable(BigIntNumber)
 
 const InvitationRow = Schema.Struct({
   id: Schema.String,

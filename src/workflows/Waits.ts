@@ -29,7 +29,7 @@ import { JobWatch } from "../jobs/JobWatch.ts"
 import { Condition } from "../domain/Workflow.ts"
 import { acceptedAmong, type AccountPerson } from "../accounts/Invitations.ts"
 import { type MessageFrom, messagesFrom } from "../people/Messages.ts"
-import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, Nullable, Timestamp } from "../platform/Rows.ts"
 import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
 /** What a wait can end on: a step's conditions, the job a command step created finishing, or a resume. */
@@ -71,7 +71,7 @@ const WaitRow = Schema.Struct({
   executionId: Schema.String,
   deferredName: Schema.String,
   conditions: Schema.Array(Schema.Unknown),
-  deadlineMs: Schema.NullOr(BigIntNumber),
+  deadlineMs: Nullable(BigIntNumber),
   createdAt: Timestamp
 })
 const decodeWaits = Schema.decodeUnknownEffect(Schema.Array(WaitRow))

@@ -6,9 +6,10 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
-import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
+import { FetchHttpClient, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import * as App from "../../src/App.ts"
+import { Platform } from "../../src/http/Platform.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import * as Server from "../../src/Server.ts"
@@ -17,7 +18,7 @@ export { freePort } from "./Processes.ts"
 
 /** A whole server on `database`, listening on 127.0.0.1:`port`, which is also its runner address. */
 export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: number) =>
-  HttpRouter.serve(Server.routes, { disableLogger: true, disableListenLog: true }).pipe(
+  Server.serve(Server.routes, { logRequests: false, logAddress: false }).pipe(
     Layer.provideMerge(HttpServer.layerTestClient.pipe(
       Layer.provide(Layer.fresh(FetchHttpClient.layer)),
       Layer.provideMerge(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port }))
@@ -25,6 +26,8 @@ export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: numbe
     Layer.provideMerge(App.core),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(database),
+    // Requests are served on configuration and logging, as in `App.layer`.
+    Layer.provideMerge(Platform.layer),
     Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, host: "127.0.0.1", port }))
   )
 

@@ -21,7 +21,7 @@ const serverUrl = process.env["DATABASE_URL"]
  * (as production builds the database below the sandbox clock, it never sees it).
  */
 export const pgLayer = (url: string) =>
-  PgClient.layer({ url: Redacted.make(url), startupParameters: Database.sessionSettings }).pipe(
+  PgClient.layer({ url: Redacted.make(url), ...Database.clientSettings }).pipe(
     Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
   )
 

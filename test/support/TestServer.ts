@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer } from "effect/http"
 import * as App from "../../src/App.ts"
+import { Platform } from "../../src/http/Platform.ts"
 import * as Server from "../../src/Server.ts"
 import type { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { AppConfig, type AppSettings } from "../../src/platform/AppConfig.ts"
@@ -38,9 +39,9 @@ export const layer = (
   /** What the routes see as the network driver, built from the service's own (an embedder's driver). */
   driver?: Layer.Layer<NetworkDriver, never, NetworkDriver>
 ) =>
-  HttpRouter.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
-    disableLogger: true,
-    disableListenLog: true
+  Server.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
+    logRequests: false,
+    logAddress: false
   }).pipe(
     Layer.provideMerge(App.core),
     // The listener beneath the core, as in `App.layer`: on a PostgreSQL server the cluster's runner gives
@@ -48,6 +49,8 @@ export const layer = (
     Layer.provideMerge(httpServer),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(TestDatabase.layer),
+    // Requests are served on configuration and logging, as in `App.layer`.
+    Layer.provideMerge(Platform.layer),
     // Background syncing is off unless a test asks for it: its events and list_polls spend would
     // otherwise show in every test that connects an account and moves the clock.
     Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, port: 0, ...overrides }))
