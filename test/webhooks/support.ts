@@ -11,8 +11,8 @@ import { Outbox } from "../../src/events/Outbox.ts"
 import type { NewEvent } from "../../src/domain/Events.ts"
 import type { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { NodeHttpServer } from "@effect/platform-node"
-import { HttpRouter } from "effect/http"
 import * as App from "../../src/App.ts"
+import { Platform } from "../../src/http/Platform.ts"
 import * as Server from "../../src/Server.ts"
 import { AppConfig, type AppSettings } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
@@ -111,11 +111,13 @@ export const restartableServer = (
   database: Layer.Layer<SqlClient.SqlClient>,
   driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient> = App.network
 ) =>
-  HttpRouter.serve(Server.routes, { disableLogger: true, disableListenLog: true }).pipe(
+  Server.serve(Server.routes, { logRequests: false, logAddress: false }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provideMerge(App.coreWith(driver)),
     Layer.provideMerge(ServiceClock.layer),
     Layer.provideMerge(database),
+    // Requests are served on configuration and logging, as in `App.layer`.
+    Layer.provideMerge(Platform.layer),
     Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true, inboxSync: false })),
     Layer.provide(webhookTestLayers)
   )
