@@ -107,6 +107,20 @@ const bare = async (keepAlive: boolean): Promise<number> => {
   return seconds
 }
 
+/** The service's core as `App.layer` runs it (without an OTLP endpoint, tracing is off), on `url` (PGlite in `dataDir` when none). */
+const coreOn = (url: string | undefined, dataDir: string) =>
+  App.core.pipe(
+    Layer.provideMerge(ServiceClock.layer),
+    Layer.provideMerge(Database.layer),
+    Layer.provide(Observability.tracing),
+    Layer.provideMerge(AppConfig.layerWith({
+      dataDir,
+      databaseUrl: url === undefined ? Option.none() : Option.some(Redacted.make(url)),
+      allowPrivateWebhooks: true,
+      logLevel: "Warn"
+    }))
+  )
+
 /** One delivery as the floor records it, after its POST. */
 interface FloorRow {
   readonly endpointId: string
@@ -126,12 +140,6 @@ interface FloorRow {
  */
 const floor = (url: string): Promise<number> => {
   const data = tempDir("outreach-bench-webhooks-floor-")
-  const config = AppConfig.layerWith({
-    dataDir: data.path,
-    databaseUrl: Option.some(Redacted.make(url)),
-    allowPrivateWebhooks: true,
-    logLevel: "Warn"
-  })
   return Effect.gen(function*() {
     const { workspace } = yield* (yield* Workspaces).create({ name: "bench floor" })
     const endpoints = yield* WebhookEndpoints
@@ -187,12 +195,7 @@ const floor = (url: string): Promise<number> => {
       return seconds
     })
   }).pipe(
-    Effect.provide(App.core.pipe(
-      Layer.provideMerge(ServiceClock.layer),
-      Layer.provideMerge(Database.layer),
-      Layer.provide(Observability.tracing),
-      Layer.provideMerge(config)
-    )),
+    Effect.provide(coreOn(url, data.path)),
     Effect.scoped,
     Effect.ensuring(Effect.sync(() => data.dispose())),
     Effect.runPromise
@@ -202,18 +205,7 @@ const floor = (url: string): Promise<number> => {
 /** The service's core on `databaseUrl` (PGlite when none): seconds from committing the events to the last delivery received. */
 const deliveries = (url: string | undefined): Promise<number> => {
   const data = tempDir("outreach-bench-webhooks-")
-  const config = AppConfig.layerWith({
-    dataDir: data.path,
-    databaseUrl: url === undefined ? Option.none() : Option.some(Redacted.make(url)),
-    allowPrivateWebhooks: true,
-    logLevel: "Warn"
-  })
-  const services = App.core.pipe(
-    Layer.provideMerge(ServiceClock.layer),
-    Layer.provideMerge(Database.layer),
-    // As the service runs (App.layer): without an OTLP endpoint, tracing is off.
-    Layer.provide(Observability.tracing),
-    Layer.provideMerge(config),
+  const services = coreOn(url, data.path).pipe(
     Layer.provide(Layer.succeed(DispatcherSettings, {
       pollInterval: Duration.millis(100),
       concurrency,
@@ -267,22 +259,14 @@ if (process.env["BENCH_PGLITE"] !== "0") {
   rows.push({ label: "deliveries, embedded PGlite", measure: () => deliveries(undefined) })
 }
 if (databaseUrl !== undefined && databaseUrl !== "") {
-  rows.push({
-    label: "floor: signed POSTs, rows in batches, no Effect",
-    measure: () =>
-      Effect.runPromise(Effect.scoped(Effect.flatMap(
-        Effect.orDie(freshPostgresUrl(databaseUrl)),
-        (url) => Effect.promise(() => floor(url))
-      )))
-  })
-  rows.push({
-    label: "deliveries, PostgreSQL",
-    measure: () =>
-      Effect.runPromise(Effect.scoped(Effect.flatMap(
-        Effect.orDie(freshPostgresUrl(databaseUrl)),
-        (url) => Effect.promise(() => deliveries(url))
-      )))
-  })
+  /** `measure` on a fresh database of the server at `DATABASE_URL`, dropped after. */
+  const onFreshDatabase = (measure: (url: string) => Promise<number>) => () =>
+    Effect.runPromise(Effect.scoped(Effect.flatMap(
+      Effect.orDie(freshPostgresUrl(databaseUrl)),
+      (url) => Effect.promise(() => measure(url))
+    )))
+  rows.push({ label: "floor: signed POSTs, rows in batches, no Effect", measure: onFreshDatabase(floor) })
+  rows.push({ label: "deliveries, PostgreSQL", measure: onFreshDatabase(deliveries) })
 } else {
   console.log("(set DATABASE_URL to also measure deliveries on a PostgreSQL server)")
 }
