@@ -147,6 +147,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
        * deleted, moved or rotated endpoint is seen within a poll however many of its deliveries wait.
        */
       const endpointViews = new Map<string, EndpointSecrets>()
+      /** The endpoint's view, when it is there to attempt: not deleted, not disabled. */
+      const attemptable = (endpointId: string): EndpointSecrets | undefined => {
+        const view = endpointViews.get(endpointId)
+        return view?.enabled === true ? view : undefined
+      }
       let endpointsReadMs = 0
       const connections = yield* connectionPool
       /** Automatic attempts' outcomes waiting to be recorded. */
@@ -286,8 +291,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
        * deleted (its lease lapses; `refreshEndpoints` releases the endpoint's others).
        */
       const runAttempt = (target: DeliveryToAttempt): Effect.Effect<void> => {
-        const endpoint = endpointViews.get(target.endpointId)
-        const attempted = endpoint === undefined || !endpoint.enabled ? Effect.void : attempt(target, endpoint).pipe(
+        const endpoint = attemptable(target.endpointId)
+        const attempted = endpoint === undefined ? Effect.void : attempt(target, endpoint).pipe(
           Effect.map((outcome) => {
             Queue.offerUnsafe(finished, { target, trigger: "automatic", outcome, atMs: clock.currentTimeMillisUnsafe() })
           })
@@ -348,15 +353,20 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         endpointsReadMs = liveMs
         const held = slots.endpoints()
         const fresh = yield* endpointTable.secretsOf(held)
-        endpointViews.clear()
+        // Views are renewed, not rebuilt: an endpoint the fan-out or a lease brought while this read
+        // was out keeps the view they set.
         const dropped: Array<string> = []
         for (const endpointId of held) {
           const view = fresh.get(endpointId)
-          if (view !== undefined) endpointViews.set(endpointId, view)
-          if (view === undefined || !view.enabled) {
+          if (view === undefined) endpointViews.delete(endpointId)
+          else endpointViews.set(endpointId, view)
+          if (attemptable(endpointId) === undefined) {
             for (const target of slots.dropEndpoint(endpointId)) dropped.push(target.id)
           }
         }
+        // Views of endpoints with nothing held any more are let go.
+        const stillHeld = new Set(slots.endpoints())
+        for (const endpointId of endpointViews.keys()) if (!stillHeld.has(endpointId)) endpointViews.delete(endpointId)
         yield* deliveries.release(dropped)
       })
 
@@ -387,7 +397,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         // A deleted endpoint's deliveries went with it; those of one disabled meanwhile wait, released.
         const disabled: Array<string> = []
         for (const target of leased) {
-          if (views.get(target.endpointId)?.enabled === true) slots.add(target, leasedUntilMs)
+          if (attemptable(target.endpointId) !== undefined) slots.add(target, leasedUntilMs)
           else disabled.push(target.id)
         }
         yield* deliveries.release(disabled)
