@@ -143,10 +143,12 @@ const floor = (url: string): Promise<number> => {
   return Effect.gen(function*() {
     const { workspace } = yield* (yield* Workspaces).create({ name: "bench floor" })
     const endpoints = yield* WebhookEndpoints
-    const endpointIds: Array<string> = []
+    /** Each endpoint's id and the path its POSTs go to. */
+    const registered: Array<{ readonly endpointId: string; readonly path: string }> = []
     for (let i = 0; i < endpointCount; i++) {
-      const created = yield* endpoints.create({ workspaceId: workspace.id, url: `${base}/floor-${i}`, events: [], mode: "fat" })
-      endpointIds.push(created.webhook.id)
+      const path = `/floor-${i}`
+      const created = yield* endpoints.create({ workspaceId: workspace.id, url: `${base}${path}`, events: [], mode: "fat" })
+      registered.push({ endpointId: created.webhook.id, path })
     }
     const sql = yield* SqlClient.SqlClient
     const write = (rows: ReadonlyArray<FloorRow>) =>
@@ -168,12 +170,12 @@ const floor = (url: string): Promise<number> => {
       const writes: Array<Promise<unknown>> = []
       for (let first = 0; first < events; first += batchEvents) {
         const targets = Array.from({ length: Math.min(batchEvents, events - first) }, () => crypto.randomUUID())
-          .flatMap((eventId) => endpointIds.map((endpointId) => ({ eventId, endpointId })))
+          .flatMap((eventId) => registered.map((endpoint) => ({ eventId, ...endpoint })))
         const rows: Array<FloorRow> = []
         let next = 0
         await Promise.all(Array.from({ length: concurrency }, async () => {
           while (next < targets.length) {
-            const { endpointId, eventId } = targets[next++]
+            const { endpointId, eventId, path } = targets[next++]
             const atMs = Date.now()
             const headers = sign({
               secret: "whsec_bench",
@@ -182,7 +184,7 @@ const floor = (url: string): Promise<number> => {
               timestampSeconds: Math.floor(atMs / 1000),
               rawBody: body
             })
-            const status = await post(agent, `/floor-${endpointId}`, headers)
+            const status = await post(agent, path, headers)
             rows.push({ endpointId, eventId, atIso: new Date(atMs).toISOString(), status, durationMs: Date.now() - atMs })
           }
         }))
