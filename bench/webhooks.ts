@@ -2,8 +2,10 @@
  * `npm run bench:webhooks`: webhook deliveries per second to a local
  * receiver (fan-out from the outbox, signed, pinned, attempts recorded in
  * the database) beside the same number of bare unsigned POSTs sent by a
- * plain loop with the same concurrency, in one run: on fresh sockets, and
- * on kept-alive ones (as deliveries are sent; the baseline of the ratio).
+ * plain loop with the same concurrency, in one run: with node:http on
+ * kept-alive sockets (the baseline of the ratio) and on fresh ones, and with
+ * undici (the service's client) on kept-alive ones, which shows the client's
+ * share of the ratio.
  *
  * The service's core runs in this process on embedded PGlite in a
  * temporary directory, and also on a fresh database of the PostgreSQL
@@ -13,7 +15,7 @@
  * baseline of the same round, with their range.
  *
  * With PostgreSQL, a floor row too: the same POSTs signed by the service's
- * signer and recorded as finished delivery rows, one INSERT per batch, by a
+ * signer, sent by the service's client (undici), and recorded as finished delivery rows, one INSERT per batch, by a
  * plain JavaScript loop: the least a durable signed dispatcher does, so the
  * service's row beside it shows what the service's design adds.
  *
@@ -25,6 +27,7 @@
  */
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { Pool } from "undici"
 import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as App from "../src/App.ts"
@@ -89,6 +92,38 @@ const post = (agent: http.Agent | false, path = "/bare", headers: Readonly<Recor
     req.on("error", reject)
     req.end(body)
   })
+
+/** One POST of `body` to `path` through undici's dispatch API, as deliveries are sent; its status. */
+const dispatch = (pool: Pool, path: string, headers: Readonly<Record<string, string>> = {}) =>
+  new Promise<number>((resolve, reject) => {
+    let status = 0
+    pool.dispatch({ path, method: "POST", headers: { ...headers, "content-type": "application/json" }, body }, {
+      onRequestStart: () => undefined,
+      onResponseData: () => undefined,
+      onResponseStart: (_controller, statusCode) => {
+        status = statusCode
+      },
+      onResponseEnd: () => resolve(status),
+      onResponseError: (_controller, error) => reject(error)
+    })
+  })
+
+/** Bare unsigned POSTs through undici on kept-alive connections, `concurrency` at a time; seconds taken. */
+const bareUndici = async (): Promise<number> => {
+  const pool = new Pool(base, { allowH2: false })
+  const started = performance.now()
+  let sent = 0
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (sent < total) {
+      sent++
+      await dispatch(pool, "/bare")
+    }
+  }))
+  const seconds = (performance.now() - started) / 1000
+  await pool.destroy()
+  received = 0
+  return seconds
+}
 
 /** Bare unsigned POSTs of a similar body, `concurrency` at a time, on fresh sockets or kept-alive ones; seconds taken. */
 const bare = async (keepAlive: boolean): Promise<number> => {
@@ -163,7 +198,8 @@ const floor = (url: string): Promise<number> => {
         Effect.runPromise
       )
     const sign = attemptSigner()
-    const agent = new http.Agent({ keepAlive: true })
+    // The service's client: undici, kept-alive connections.
+    const pool = new Pool(base, { allowH2: false })
     const batchEvents = 500
     return yield* Effect.promise(async () => {
       const started = performance.now()
@@ -184,14 +220,14 @@ const floor = (url: string): Promise<number> => {
               timestampSeconds: Math.floor(atMs / 1000),
               rawBody: body
             })
-            const status = await post(agent, path, headers)
+            const status = await dispatch(pool, path, headers)
             rows.push({ endpointId, eventId, atIso: new Date(atMs).toISOString(), status, durationMs: Date.now() - atMs })
           }
         }))
         writes.push(write(rows))
       }
       await Promise.all(writes)
-      agent.destroy()
+      await pool.destroy()
       const seconds = (performance.now() - started) / 1000
       received = 0
       return seconds
@@ -256,7 +292,11 @@ const measured = async (row: Row): Promise<{ readonly seconds: number; readonly 
 }
 
 const keptAlive: Row = { label: "bare POSTs, kept-alive sockets (baseline)", measure: () => bare(true) }
-const rows: Array<Row> = [keptAlive, { label: "bare POSTs, a fresh socket each", measure: () => bare(false) }]
+const rows: Array<Row> = [
+  keptAlive,
+  { label: "bare POSTs, a fresh socket each", measure: () => bare(false) },
+  { label: "bare POSTs, undici, kept-alive", measure: bareUndici }
+]
 if (process.env["BENCH_PGLITE"] !== "0") {
   rows.push({ label: "deliveries, embedded PGlite", measure: () => deliveries(undefined) })
 }

@@ -41,6 +41,10 @@ const receiver = Effect.acquireRelease(
             case "/redirect":
               res.writeHead(302, { location: "/ok" }).end()
               return
+            case "/big":
+              // Past what is worth draining: the status still counts, the socket is dropped.
+              res.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(256 * 1024))
+              return
             case "/slow":
               return // never answers
             default:
@@ -121,6 +125,17 @@ describe("SafeTransport", () => {
       assert.isNull(moved.status)
       assert.include(moved.error ?? "", "ECONNREFUSED")
       assert.strictEqual(received.length, 2)
+    }))
+
+  it.live("reports the status of a response whose body is too long to drain", () =>
+    Effect.gen(function*() {
+      const { port } = yield* receiver
+      const connections = yield* connectionPool
+      const outcome = yield* deliver({ url: `http://127.0.0.1:${port}/big`, ...pinned, headers, body, connections })
+      assert.deepStrictEqual([outcome.ok, outcome.status, outcome.error], [true, 200, undefined])
+      // The pool goes on with a fresh connection.
+      const next = yield* deliver({ url: `http://127.0.0.1:${port}/ok`, ...pinned, headers, body, connections })
+      assert.strictEqual(next.status, 204)
     }))
 
   it.live("reports a 500 as a failure with its status", () =>
