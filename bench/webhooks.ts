@@ -19,6 +19,8 @@
  * plain JavaScript loop: the least a durable signed dispatcher does, so the
  * service's row beside it shows what the service's design adds.
  *
+ * Before the rounds, each row runs BENCH_WARMUPS times (default 1) unmeasured.
+ *
  * Options: BENCH_EVENTS (default 2500), BENCH_ENDPOINTS (default 4; each
  * event goes to every endpoint), BENCH_CONCURRENCY (default 16), BENCH_PGLITE=0
  * to leave the PGlite row out (to profile the PostgreSQL one). Each row also
@@ -48,6 +50,7 @@ const events = Number(process.env["BENCH_EVENTS"] ?? 2500)
 const endpointCount = Number(process.env["BENCH_ENDPOINTS"] ?? 4)
 const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 16)
 const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
+const warmups = Math.max(0, Number(process.env["BENCH_WARMUPS"] ?? 1))
 const databaseUrl = process.env["DATABASE_URL"]
 const total = events * endpointCount
 
@@ -316,9 +319,15 @@ if (databaseUrl !== undefined && databaseUrl !== "") {
 
 const seconds: Array<Array<number>> = rows.map(() => [])
 const cpu: Array<Array<number>> = rows.map(() => [])
-for (let round = 1; round <= rounds; round++) {
+// Every row runs once first, unmeasured: the rounds then compare code the JIT has compiled (the
+// service's first round ran at about half its later rate), as a long-running service runs.
+for (let round = 1 - warmups; round <= rounds; round++) {
   for (const [i, row] of rows.entries()) {
     const taken = await measured(row)
+    if (round < 1) {
+      console.log(`warm-up: ${row.label}: ${(total / taken.seconds).toFixed(0)}/s`)
+      continue
+    }
     seconds[i].push(taken.seconds)
     cpu[i].push(taken.cpuPerPost)
     console.log(
@@ -328,7 +337,9 @@ for (let round = 1; round <= rounds; round++) {
 }
 receiver.close()
 
-console.log(`\n${total} POSTs (${events} events x ${endpointCount} endpoints), ${concurrency} at a time, ${rounds} rounds`)
+console.log(
+  `\n${total} POSTs (${events} events x ${endpointCount} endpoints), ${concurrency} at a time, ${rounds} rounds after ${warmups} warm-up`
+)
 console.log(["", "per second", "vs baseline", "range", "CPU µs each"].map((h, i) => i === 0 ? h.padEnd(46) : h.padStart(12)).join(""))
 for (const [i, row] of rows.entries()) {
   const rates = seconds[i].map((taken) => total / taken)

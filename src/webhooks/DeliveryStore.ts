@@ -10,9 +10,9 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Delivery } from "../api/WebhooksApi.ts"
-import type { Subscriber } from "./EndpointTable.ts"
+import { EndpointTable, type Subscriber } from "./EndpointTable.ts"
 import { EventTypeSchema } from "../domain/Events.ts"
-import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 /** A delivery with its attempts, as the history shows it. */
 export type DeliveryRecord = typeof Delivery.Type
@@ -72,12 +72,46 @@ export interface FanOutSource {
   readonly thinBody: string
 }
 
-/** The leases the fan-out takes on what it writes: until when, and at most how many of each endpoint's new deliveries. */
-export interface FanOutLease {
+/**
+ * What the fan-out keeps in memory rather than writing (migrations/0190): at most `capOf` of each
+ * endpoint's new deliveries, under one claim on the batch's events until `untilIso`.
+ */
+export interface FanOutHold {
+  readonly claimId: string
   readonly untilIso: string
   /** Per endpoint id; an endpoint not in it gets none. */
   readonly capOf: (endpointId: string) => number
 }
+
+/** A delivery the fan-out held without writing it, as the dispatcher attempts it. */
+export const HeldDelivery = Schema.Struct({
+  ...DeliveryToAttempt.fields,
+  workspaceId: Schema.String,
+  eventId: Schema.String
+})
+export type HeldDelivery = typeof HeldDelivery.Type
+const decodeHeld = Schema.decodeUnknownEffect(Schema.Array(HeldDelivery))
+
+/** A delivery not written yet, with what its row needs besides its state. */
+export interface NewDelivery {
+  readonly id: string
+  readonly workspaceId: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly eventType: string
+  readonly body: string
+  /** When it was fanned out. */
+  readonly createdAtIso: string
+}
+
+/** A fan-out's claim that lapsed: its server died (or stalled) before writing what it held. */
+export interface LapsedClaim {
+  readonly id: string
+  readonly firstSeq: number
+  readonly lastSeq: number
+}
+const LapsedClaimRow = Schema.Struct({ id: Schema.String, firstSeq: BigIntNumber, lastSeq: BigIntNumber })
+const decodeLapsed = Schema.decodeUnknownEffect(Schema.Array(LapsedClaimRow))
 
 /** One attempt as it is recorded. */
 export interface AttemptRecord {
@@ -101,6 +135,8 @@ export type DeliveryChange =
 export interface AttemptOutcome {
   readonly attempt: AttemptRecord
   readonly change: DeliveryChange | undefined
+  /** The delivery, when it is not written yet: written now, in the state the change gives it. */
+  readonly fresh?: NewDelivery | undefined
 }
 
 /** An automatic attempt that succeeded is kept on its delivery's row (migrations/0180), not as an attempt row. */
@@ -108,20 +144,28 @@ const keptOnRow = (attempt: AttemptRecord): boolean => attempt.succeeded && atte
 
 export class DeliveryStore extends Context.Service<DeliveryStore, {
   /**
-   * In one statement, a pending delivery due now of each event to each of
-   * `subscribers` (enabled endpoints, `EndpointTable.subscribers`) of its
-   * workspace subscribed to its type that was created before the event
-   * committed; nothing where the endpoint already has one for the event.
-   * The first of each endpoint's, up to `lease.capOf` it, are written leased
-   * until `lease.untilIso` and returned, oldest first: the caller attempts them
-   * without leasing them again.
+   * In one statement, a delivery of each event to each of `subscribers`
+   * (enabled endpoints, `EndpointTable.subscribers`) of its workspace
+   * subscribed to its type that was created before the event committed;
+   * nothing where the endpoint already has one for the event. Its id derives
+   * from the endpoint and the event, so fanning the same events out again
+   * (after a lapsed claim) gives the same ids. The first of each endpoint's,
+   * up to `hold.capOf` it, are held: not written, returned oldest first, and
+   * claimed (`hold.claimId`) until `hold.untilIso`; the others are written
+   * pending, due now, for any server.
    */
   readonly fanOut: (
     events: ReadonlyArray<FanOutSource>,
     subscribers: ReadonlyArray<Subscriber>,
     nowIso: string,
-    lease: FanOutLease
-  ) => Effect.Effect<ReadonlyArray<DeliveryToAttempt>>
+    hold: FanOutHold
+  ) => Effect.Effect<ReadonlyArray<HeldDelivery>>
+  /** Writes held deliveries as pending and due, leased until `untilIso` (null: not leased); an endpoint's deleted meanwhile are not. */
+  readonly write: (deliveries: ReadonlyArray<NewDelivery>, untilIso: string | null) => Effect.Effect<void>
+  /** Ends these claims: everything their fan-outs held is written. */
+  readonly endClaims: (claimIds: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Claims that lapsed by `nowIso`, locked to the end of the caller's transaction (others skip them). */
+  readonly lapsedClaims: (nowIso: string, limit: number) => Effect.Effect<ReadonlyArray<LapsedClaim>>
   readonly toAttempt: (deliveryId: string) => Effect.Effect<DeliveryToAttempt | undefined>
   /** Pending deliveries due and not leased, but those of the `disabled` endpoints, the earliest first. */
   readonly due: (nowIso: string, limit: number, disabled: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<DueRow>>
@@ -144,6 +188,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
     DeliveryStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const endpointTable = yield* EndpointTable
 
       const toAttemptColumns = sql`d.id::text AS id, d.endpoint_id::text AS "endpointId", d.event_type AS "eventType",
         d.body, d.status, d.attempt_count AS "attemptCount"`
@@ -152,7 +197,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         events: ReadonlyArray<FanOutSource>,
         subscribers: ReadonlyArray<Subscriber>,
         nowIso: string,
-        lease: FanOutLease
+        hold: FanOutHold
       ) => {
         if (events.length === 0 || subscribers.length === 0) return Effect.succeed([])
         // One parameter for the batch: a JSON array reads the same on PostgreSQL and PGlite.
@@ -173,36 +218,45 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           events: endpoint.events,
           created_at: endpoint.createdAt,
           snapshot: endpoint.snapshot,
-          lease_cap: lease.capOf(endpoint.id)
+          hold_cap: hold.capOf(endpoint.id)
         })))
+        const seqs = events.map((event) => event.seq)
         return sql`
           WITH targets AS (
-            SELECT ev.workspace_id, e.id AS endpoint_id, ev.id AS event_id, ev.type AS event_type,
-                   CASE e.mode WHEN 'thin' THEN ev.thin_body ELSE ev.fat_body END AS body,
-                   row_number() OVER (PARTITION BY e.id ORDER BY ev.seq) <= e.lease_cap AS leased,
+            -- The id derives from the endpoint and the event (a name-based UUID, version 3): fanned out
+            -- again, a delivery keeps it.
+            SELECT (substr(digest.h, 1, 12) || '3' || substr(digest.h, 14, 3)
+                    || substr('89ab', get_byte(decode(substr(digest.h, 17, 2), 'hex'), 0) % 4 + 1, 1)
+                    || substr(digest.h, 18))::uuid AS id,
+                   ev.workspace_id, e.id AS endpoint_id, ev.id AS event_id,
+                   ev.type AS event_type, CASE e.mode WHEN 'thin' THEN ev.thin_body ELSE ev.fat_body END AS body,
+                   row_number() OVER (PARTITION BY e.id ORDER BY ev.seq) <= e.hold_cap AS held,
                    row_number() OVER (ORDER BY ev.seq, e.created_at, e.id) AS n
             FROM jsonb_to_recordset(${batch}::jsonb) AS ev(seq bigint, id uuid, workspace_id uuid, type text,
                    created_at timestamptz, writer_xid text, fat_body text, thin_body text)
             JOIN jsonb_to_recordset(${endpoints}::jsonb) AS e(id uuid, workspace_id uuid, mode text, events jsonb,
-                   created_at timestamptz, snapshot text, lease_cap integer) ON e.workspace_id = ev.workspace_id
+                   created_at timestamptz, snapshot text, hold_cap integer) ON e.workspace_id = ev.workspace_id
               -- Only events committed after the endpoint was created (migrations/0130).
               AND CASE WHEN e.snapshot IS NULL THEN e.created_at <= ev.created_at
                        ELSE NOT pg_visible_in_snapshot(ev.writer_xid::xid8, e.snapshot::pg_snapshot) END
               AND (e.events = '[]'::jsonb OR e.events @> jsonb_build_array(ev.type))
-          ), d AS (
+            CROSS JOIN LATERAL (SELECT md5(e.id::text || ev.id::text) AS h) AS digest
+          ), written AS (
             INSERT INTO webhook_deliveries
-              (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at, lease_until)
-            SELECT gen_random_uuid(), workspace_id, endpoint_id, event_id, event_type, body,
-                   'pending', ${nowIso}::timestamptz, ${nowIso}::timestamptz,
-                   CASE WHEN leased THEN ${lease.untilIso}::timestamptz END
-            FROM targets ORDER BY n
+              (id, workspace_id, endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
+            SELECT id, workspace_id, endpoint_id, event_id, event_type, body,
+                   'pending', ${nowIso}::timestamptz, ${nowIso}::timestamptz
+            FROM targets WHERE NOT held ORDER BY n
             ON CONFLICT (endpoint_id, event_id) DO NOTHING
-            RETURNING *
+          ), claimed AS (
+            INSERT INTO webhook_fanout_claims (id, first_seq, last_seq, lease_until)
+            SELECT ${hold.claimId}::uuid, ${Math.min(...seqs)}, ${Math.max(...seqs)}, ${hold.untilIso}::timestamptz
+            WHERE EXISTS (SELECT 1 FROM targets WHERE held)
           )
-          SELECT ${toAttemptColumns} FROM d WHERE d.lease_until IS NOT NULL ORDER BY d.seq`.pipe(
-          Effect.flatMap(decodeToAttempt),
-          Effect.orDie
-        )
+          -- Held ones are never there already: the events are past the cursor this transaction holds.
+          SELECT id::text AS id, endpoint_id::text AS "endpointId", event_type AS "eventType", body,
+                 'pending' AS status, 0 AS "attemptCount", workspace_id::text AS "workspaceId", event_id::text AS "eventId"
+          FROM targets WHERE held ORDER BY n`.pipe(Effect.flatMap(decodeHeld), Effect.orDie)
       }
 
       const toAttempt = (deliveryId: string) =>
@@ -235,9 +289,94 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             Effect.orDie
           )
 
+      /** A held delivery's row as `freshRows` reads it, in the state an outcome (or none) gives it. */
+      interface FreshRow {
+        readonly delivery: NewDelivery
+        readonly status: "pending" | "succeeded" | "failed"
+        readonly attemptCount: number
+        readonly nextAttemptIso: string | null
+        readonly leasedUntilIso: string | null
+        /** The automatic attempt that succeeded, kept on the row (migrations/0180). */
+        readonly success: AttemptRecord | null
+      }
+
+      /**
+       * Held deliveries written (`WITH live AS (...)` before it: their endpoints still there), in one
+       * `INSERT` of a JSON array; one already there (fanned out again after its claim lapsed) stays.
+       */
+      const freshRows = (rows: ReadonlyArray<FreshRow>) => ({
+        live: endpointTable.stillThere([...new Set(rows.map((row) => row.delivery.endpointId))]),
+        insert: sql`
+          INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, body, status,
+            attempt_count, next_attempt_at, created_at, lease_until, succeeded_at, succeeded_status, succeeded_duration_ms)
+          SELECT n.id, n.workspace_id, n.endpoint_id, n.event_id, n.event_type, n.body, n.status, n.attempt_count,
+                 n.next_attempt_at, n.created_at, n.lease_until, n.succeeded_at, n.succeeded_status, n.succeeded_duration_ms
+          FROM jsonb_to_recordset(${JSON.stringify(rows.map(({ delivery, ...row }) => ({
+          id: delivery.id,
+          workspace_id: delivery.workspaceId,
+          endpoint_id: delivery.endpointId,
+          event_id: delivery.eventId,
+          event_type: delivery.eventType,
+          body: delivery.body,
+          status: row.status,
+          attempt_count: row.attemptCount,
+          next_attempt_at: row.nextAttemptIso,
+          created_at: delivery.createdAtIso,
+          lease_until: row.leasedUntilIso,
+          succeeded_at: row.success?.atIso ?? null,
+          succeeded_status: row.success?.statusCode ?? null,
+          succeeded_duration_ms: row.success?.durationMs ?? null
+        })))}::jsonb) AS n(id uuid, workspace_id uuid, endpoint_id uuid, event_id uuid, event_type text, body text,
+                 status text, attempt_count integer, next_attempt_at timestamptz, created_at timestamptz,
+                 lease_until timestamptz, succeeded_at timestamptz, succeeded_status integer, succeeded_duration_ms integer)
+          JOIN live ON live.id = n.endpoint_id
+          ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+      })
+
+      const write = (deliveries: ReadonlyArray<NewDelivery>, untilIso: string | null) => {
+        if (deliveries.length === 0) return Effect.void
+        const { insert, live } = freshRows(deliveries.map((delivery) => ({
+          delivery,
+          status: "pending",
+          attemptCount: 0,
+          nextAttemptIso: delivery.createdAtIso,
+          leasedUntilIso: untilIso,
+          success: null
+        })))
+        return sql`WITH live AS (${live}) ${insert}`.pipe(Effect.asVoid, Effect.orDie)
+      }
+
+      /** A held delivery's row in the state its first outcome gives it. */
+      const freshRowOf = (fresh: NewDelivery, attempt: AttemptRecord, change: DeliveryChange | undefined): FreshRow => {
+        const base = { delivery: fresh, leasedUntilIso: null, success: null }
+        switch (change?._tag) {
+          case "succeeded":
+            return { ...base, status: "succeeded", attemptCount: 1, nextAttemptIso: null, success: attempt }
+          case "failed":
+            return { ...base, status: "failed", attemptCount: change.attemptCount, nextAttemptIso: null }
+          case "retry":
+            return { ...base, status: "pending", attemptCount: change.attemptCount, nextAttemptIso: change.atIso }
+          case undefined:
+            return { ...base, status: "pending", attemptCount: 0, nextAttemptIso: fresh.createdAtIso }
+        }
+      }
+
       const record = (outcomes: ReadonlyArray<AttemptOutcome>) => {
         if (outcomes.length === 0) return Effect.void
-        const attempts = JSON.stringify(outcomes.map(({ attempt }) => ({
+        const fresh: Array<FreshRow> = []
+        const attempts: Array<AttemptRecord & { readonly onRow: boolean }> = []
+        const changed: Array<{ readonly attempt: AttemptRecord; readonly change: DeliveryChange }> = []
+        for (const { attempt, change, fresh: delivery } of outcomes) {
+          if (delivery !== undefined) {
+            fresh.push(freshRowOf(delivery, attempt, change))
+            // A held delivery's success is on the row it is written with.
+            if (!keptOnRow(attempt)) attempts.push({ ...attempt, onRow: false })
+          } else {
+            attempts.push({ ...attempt, onRow: keptOnRow(attempt) })
+            if (change !== undefined) changed.push({ attempt, change })
+          }
+        }
+        const attemptsJson = JSON.stringify(attempts.map((attempt) => ({
           delivery_id: attempt.deliveryId,
           trigger: attempt.trigger,
           attempted_at: attempt.atIso,
@@ -245,9 +384,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           error: attempt.error,
           duration_ms: attempt.durationMs,
           succeeded: attempt.succeeded,
-          on_row: keptOnRow(attempt)
+          on_row: attempt.onRow
         })))
-        const changed = outcomes.flatMap(({ attempt, change }) => change === undefined ? [] : [{ attempt, change }])
         const changes = JSON.stringify(changed.map(({ attempt, change }) => {
           const id = attempt.deliveryId
           switch (change._tag) {
@@ -270,13 +408,15 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               return { id, status: "pending", next_attempt_at: change.atIso, attempt_count: change.attemptCount, added: 0 }
           }
         }))
-        // One statement, so atomic without a transaction of its own (and one round trip): the
-        // deliveries' changes run to completion as a data-modifying WITH, then the attempts not
-        // kept on their delivery's row are inserted. A delivery's row keeps one success: one
-        // already there (a second automatic success, after a lease lapsed) stays, and the new one
-        // becomes an attempt row, so no attempt is ever dropped from the history.
+        const { insert, live } = freshRows(fresh)
+        // One statement, so atomic without a transaction of its own (and one round trip): held
+        // deliveries are written in the state their outcome gives them, the others' changes run to
+        // completion as a data-modifying WITH, then the attempts not kept on their delivery's row are
+        // inserted. A delivery's row keeps one success: one already there (a second automatic
+        // success, after a lease lapsed) stays, and the new one becomes an attempt row, so no attempt
+        // is ever dropped from the history.
         return sql`
-          WITH changed AS (
+          WITH live AS (${live}), written AS (${insert} RETURNING id), changed AS (
             UPDATE webhook_deliveries d SET status = c.status, next_attempt_at = c.next_attempt_at, lease_until = NULL,
               attempt_count = COALESCE(c.attempt_count, d.attempt_count + c.added),
               succeeded_at = COALESCE(d.succeeded_at, c.succeeded_at),
@@ -292,14 +432,28 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           )
           INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
           SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
-          FROM jsonb_to_recordset(${attempts}::jsonb) AS a(delivery_id uuid, trigger text,
+          FROM jsonb_to_recordset(${attemptsJson}::jsonb) AS a(delivery_id uuid, trigger text,
                  attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean,
                  on_row boolean)
-          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail the batch.
-          JOIN webhook_deliveries d ON d.id = a.delivery_id
-          WHERE NOT (a.on_row AND EXISTS (SELECT 1 FROM changed WHERE changed.id = a.delivery_id AND changed.on_row))`
+          -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail
+          -- the batch; one written by this statement is not seen by its snapshot, but is there.
+          WHERE (a.delivery_id IN (SELECT id FROM written)
+              OR EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id))
+            AND NOT (a.on_row AND EXISTS (SELECT 1 FROM changed WHERE changed.id = a.delivery_id AND changed.on_row))`
           .pipe(Effect.asVoid, Effect.orDie)
       }
+
+      const endClaims = (claimIds: ReadonlyArray<string>) =>
+        claimIds.length === 0 ? Effect.void : sql`DELETE FROM webhook_fanout_claims WHERE ${sql.in("id", [...claimIds])}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+
+      const lapsedClaims = (nowIso: string, limit: number) =>
+        sql`
+          SELECT id::text AS id, first_seq AS "firstSeq", last_seq AS "lastSeq" FROM webhook_fanout_claims
+          WHERE lease_until <= ${nowIso}::timestamptz ORDER BY first_seq LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeLapsed), Effect.orDie)
 
       const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", status,
         attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt",
@@ -341,6 +495,9 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
 
       return DeliveryStore.of({
         fanOut,
+        write,
+        endClaims,
+        lapsedClaims,
         toAttempt,
         due,
         lease,
@@ -350,5 +507,5 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         ofEndpoint
       })
     })
-  )
+  ).pipe(Layer.provide(EndpointTable.layer))
 }

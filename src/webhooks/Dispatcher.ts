@@ -35,18 +35,26 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, LogLevel, Option, Queue, Random, References } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, FiberSet, Layer, LogLevel, Option, Queue, Random, References, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
-import { Outbox } from "../events/Outbox.ts"
+import { type FanOutEvent, Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { urlVetter, WebhookResolver } from "./AddressGuard.ts"
 import * as AttemptSlots from "./AttemptSlots.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
-import { type AttemptOutcome, type DeliveryChange, DeliveryStore, type DeliveryToAttempt, type DueRow } from "./DeliveryStore.ts"
+import {
+  type AttemptOutcome,
+  type DeliveryChange,
+  DeliveryStore,
+  type DeliveryToAttempt,
+  type DueRow,
+  type FanOutSource
+} from "./DeliveryStore.ts"
 import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
-
+import * as HeldDeliveries from "./HeldDeliveries.ts"
+import type { Unwritten } from "./HeldDeliveries.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
 import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
@@ -90,6 +98,13 @@ const leaseAhead = 16
  * any server; a delivery that waits here too long for a slow endpoint lets its lease lapse.
  */
 const fanOutHeld = 2_500
+
+/**
+ * How long a delivery the fan-out held may stay unwritten (waiting for a slot, or in flight): then
+ * it is written pending, leased here, so the history shows it and a slow endpoint's backlog waits
+ * on its own leases. A healthy endpoint's are written once, with their outcome, well before.
+ */
+const heldUnwrittenAtMost = Duration.seconds(2)
 
 /** Events in the first fan-out batch of a backlog (each next batch doubles, up to `fanOutBatch`). */
 const firstFanOutBatch = 16
@@ -135,7 +150,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const resolver = yield* WebhookResolver
       const guard = { allowPrivate: config.allowPrivateWebhooks }
       const wakeups = yield* Queue.sliding<true>(1)
-      const running = yield* FiberSet.make<void>()
+      // Of attempts, whose outcomes their own `onExit` takes: the set only keeps them for the scope.
+      const running = yield* FiberSet.make<unknown>()
       /** Starts an attempt in `running` from plain code: no effect to build and run per delivery. */
       const startAttempt = yield* FiberSet.runtime(running)<never>()
       // Read once: attempts, whose time is plain code's, see the layer's clock (the sandbox's test clock too).
@@ -157,19 +173,41 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       /** Automatic attempts' outcomes waiting to be recorded. */
       const finished = yield* Queue.unbounded<Finished>()
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
+      /** What the fan-out held here without writing it, until it is written with its outcome (or as pending). */
+      const held = HeldDeliveries.make()
+      /**
+       * Taken for every statement that writes held deliveries (outcomes, pending ones), so one is
+       * never written twice: whoever takes one out of `held` writes it before another looks.
+       */
+      const writing = yield* Semaphore.make(1)
+      let claimsCheckedMs = 0
 
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
       const anyNew = outbox.anyAfter(sql`COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)`)
 
+      /** An event as the fan-out writes it, with its body for each endpoint mode. */
+      const sourceOf = (event: FanOutEvent): FanOutSource => ({
+        seq: event.seq,
+        id: event.id,
+        workspaceId: event.workspaceId,
+        type: event.type,
+        createdAt: event.createdAt,
+        writerXid: event.writerXid,
+        fatBody: envelopeBody(event, "fat"),
+        thinBody: envelopeBody(event, "thin")
+      })
+
       /**
-       * One batch of settled events past the cursor fanned out, in one transaction; the deliveries
-       * it wrote leased to this server wait for a slot once it commits. False when there was none.
+       * One batch of settled events past the cursor fanned out, in one transaction. The deliveries it
+       * held here (up to `fanOutHeld` of an endpoint) wait for a slot once it commits, unwritten: each
+       * is written once, with its first outcome. False when there was none.
        */
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*(batchSize: number) {
         if (!(yield* anyNew)) return false
         const now = yield* Time.now
         const leasedUntilMs = now.ms + leaseMs
-        const leased = yield* sql.withTransaction(Effect.gen(function*() {
+        const claimId = crypto.randomUUID()
+        const done = yield* sql.withTransaction(Effect.gen(function*() {
           const cursor = yield* sql<{ lastSeq: unknown }>`
             SELECT last_seq AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
           const lastSeq = Number(cursor[0]?.lastSeq ?? 0)
@@ -181,30 +219,78 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
           if (settled.length === 0) return undefined
           const subscribers = yield* endpointTable.subscribers([...new Set(settled.map((event) => event.workspaceId))])
-          const written = yield* deliveries.fanOut(
-            settled.map((event) => ({
-              seq: event.seq,
-              id: event.id,
-              workspaceId: event.workspaceId,
-              type: event.type,
-              createdAt: event.createdAt,
-              writerXid: event.writerXid,
-              fatBody: envelopeBody(event, "fat"),
-              thinBody: envelopeBody(event, "thin")
-            })),
-            subscribers,
-            now.iso,
-            { untilIso: Time.toIso(leasedUntilMs), capOf: (endpointId) => Math.max(0, fanOutHeld - slots.held(endpointId)) }
-          )
+          const kept = yield* deliveries.fanOut(settled.map(sourceOf), subscribers, now.iso, {
+            claimId,
+            untilIso: Time.toIso(leasedUntilMs),
+            capOf: (endpointId) => Math.max(0, fanOutHeld - slots.held(endpointId))
+          })
           yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${settled[settled.length - 1].seq} WHERE id = 1`
-          return { written, subscribers }
+          return { kept, subscribers }
         }))
-        if (leased === undefined) return false
-        // Attempted only once written for good: a rolled-back fan-out's deliveries were never there.
-        for (const subscriber of leased.subscribers) endpointViews.set(subscriber.id, subscriber)
-        for (const target of leased.written) slots.add(target, leasedUntilMs)
+        if (done === undefined) return false
+        // Attempted only once claimed for good: a rolled-back fan-out held nothing.
+        for (const subscriber of done.subscribers) endpointViews.set(subscriber.id, subscriber)
+        held.hold(
+          claimId,
+          done.kept.map((kept) => ({
+            id: kept.id,
+            workspaceId: kept.workspaceId,
+            endpointId: kept.endpointId,
+            eventId: kept.eventId,
+            eventType: kept.eventType,
+            body: kept.body,
+            createdAtIso: now.iso
+          })),
+          yield* Time.liveNow
+        )
+        for (const target of done.kept) slots.add(target, leasedUntilMs)
         startReady(now.ms)
         return true
+      }, Effect.orDie)
+
+      /**
+       * Held deliveries taken out of `held` written as pending (leased here until `untilIso`, or for
+       * any server), and the claims they ended, ended. Under `writing`.
+       */
+      const writePending = (items: ReadonlyArray<Unwritten>, untilIso: string | null) =>
+        items.length === 0 ? Effect.void : Effect.andThen(
+          deliveries.write(items.map((item) => item.delivery), untilIso),
+          deliveries.endClaims(held.written(items))
+        )
+
+      /**
+       * Held deliveries still unwritten after `heldUnwrittenAtMost` (a slow endpoint's backlog)
+       * written as pending, leased here: the history shows them, and they wait on their own leases.
+       */
+      const writeOverdue = Effect.fnUntraced(function*() {
+        const liveMs = yield* Time.liveNow
+        const sinceMs = liveMs - Duration.toMillis(heldUnwrittenAtMost)
+        const now = yield* Time.now
+        yield* writing.withPermits(1)(Effect.suspend(() => writePending(held.takeHeldSince(sinceMs), Time.toIso(now.ms + leaseMs))))
+      })
+
+      /**
+       * Fan-outs whose claims lapsed (their server died, or stalled past the lease, before writing
+       * what it held) fanned out again, at most once per `pollInterval`: their deliveries not written
+       * yet are written pending for any server, with the ids they had.
+       */
+      const reclaimLapsed = Effect.fn("WebhookDispatcher.reclaimLapsed")(function*() {
+        const liveMs = yield* Time.liveNow
+        if (liveMs - claimsCheckedMs < Duration.toMillis(settings.pollInterval)) return
+        claimsCheckedMs = liveMs
+        const now = yield* Time.now
+        yield* sql.withTransaction(Effect.gen(function*() {
+          for (const claim of yield* deliveries.lapsedClaims(now.iso, 16)) {
+            const events = (yield* outbox.fanOutBatch(claim.firstSeq - 1, "0", claim.lastSeq - claim.firstSeq + 1))
+              .filter((event) => event.seq <= claim.lastSeq)
+            const subscribers = yield* endpointTable.subscribers([...new Set(events.map((event) => event.workspaceId))])
+            yield* deliveries.fanOut(events.map(sourceOf), subscribers, now.iso, { claimId: claim.id, untilIso: now.iso, capOf: () => 0 })
+            yield* deliveries.endClaims([claim.id])
+            yield* Effect.logWarning("webhook fan-out claim lapsed: its deliveries not written yet are now pending").pipe(
+              Effect.annotateLogs({ claimId: claim.id, firstSeq: claim.firstSeq, lastSeq: claim.lastSeq })
+            )
+          }
+        }))
       }, Effect.orDie)
 
       const vet = urlVetter(guard, resolver)
@@ -251,11 +337,18 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         })
       })
 
-      /** Records outcomes, each with its change to its delivery, in one statement. */
+      /**
+       * Records outcomes, each with its change to its delivery, in one statement; a held delivery
+       * still unwritten is written with its outcome, and the claims that leaves with nothing
+       * unwritten are ended. Under `writing`.
+       */
       const record = Effect.fn("WebhookDispatcher.record")(function*(batch: ReadonlyArray<Finished>) {
         const outcomes: Array<AttemptOutcome> = []
+        const written: Array<Unwritten> = []
         for (const finished of batch) {
           const { outcome, target, trigger } = finished
+          const fresh = held.take(target.id)
+          if (fresh !== undefined) written.push(fresh)
           outcomes.push({
             attempt: {
               deliveryId: target.id,
@@ -268,10 +361,12 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             },
             change: outcome.ok
               ? { _tag: "succeeded", counted: trigger === "automatic" }
-              : yield* changeOfFailure(finished)
+              : yield* changeOfFailure(finished),
+            fresh: fresh?.delivery
           })
         }
         yield* deliveries.record(outcomes)
+        yield* deliveries.endClaims(held.written(written))
         // A line per delivery only when debug lines are let through: building each one's annotations costs as much as the line.
         const debug = !LogLevel.isGreaterThan(yield* References.MinimumLogLevel, "Debug")
         for (const { outcome, target, trigger } of batch) {
@@ -286,29 +381,35 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       })
 
       /**
+       * A delivery's attempt is over (or was not made): its slot goes to the next leased delivery at
+       * once, not after the loop's next lease statements; the loop is woken only when it would
+       * lease more (a wake per attempt costs a round of the loop per delivery).
+       */
+      const afterAttempt = (target: DeliveryToAttempt): void => {
+        slots.finish(target)
+        startReady(clock.currentTimeMillisUnsafe())
+        if (wouldLeaseMore()) Queue.offerUnsafe(wakeups, true)
+      }
+
+      /**
        * One attempt of a leased delivery, to its endpoint as last read; its outcome joins the next
        * batch to record, and its slot is free again. None when the endpoint was since disabled or
-       * deleted (its lease lapses; `refreshEndpoints` releases the endpoint's others).
+       * deleted (its lease lapses; `refreshEndpoints` releases the endpoint's others). One `onExit`
+       * for the outcome, a crash and the slot: it runs for every delivery.
        */
-      const runAttempt = (target: DeliveryToAttempt): Effect.Effect<void> => {
+      const runAttempt = (target: DeliveryToAttempt): Effect.Effect<unknown> => {
         const endpoint = attemptable(target.endpointId)
-        const attempted = endpoint === undefined ? Effect.void : attempt(target, endpoint).pipe(
-          Effect.map((outcome) => {
-            Queue.offerUnsafe(finished, { target, trigger: "automatic", outcome, atMs: clock.currentTimeMillisUnsafe() })
-          })
-        )
-        return attempted.pipe(
+        if (endpoint === undefined) return Effect.sync(() => afterAttempt(target))
+        return Effect.onExit(attempt(target, endpoint), (exit) => {
+          if (Exit.isSuccess(exit)) {
+            Queue.offerUnsafe(finished, { target, trigger: "automatic", outcome: exit.value, atMs: clock.currentTimeMillisUnsafe() })
+          }
+          afterAttempt(target)
           // A failing attempt is logged and its lease lapses; it never takes the loop or its siblings down.
-          Effect.catchCause((cause) => Effect.logError("webhook attempt crashed", cause)),
-          // Its slot goes to the next leased delivery at once, not after the loop's next lease
-          // statements; the loop is woken only when it would lease more (a wake per attempt costs
-          // a round of the loop per delivery).
-          Effect.ensuring(Effect.sync(() => {
-            slots.finish(target)
-            startReady(clock.currentTimeMillisUnsafe())
-            if (wouldLeaseMore()) Queue.offerUnsafe(wakeups, true)
-          }))
-        )
+          return Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)
+            ? Effect.logError("webhook attempt crashed", exit.cause)
+            : Effect.void
+        })
       }
 
       // Whatever finished while the last batch was written makes the next; a batch that fails is logged and its leases lapse.
@@ -318,7 +419,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         Effect.flatMap((first) =>
           Effect.uninterruptible(Effect.andThen(
             Time.liveSleep(recordWindow),
-            Effect.flatMap(Queue.clear(finished), (rest) => record([...first, ...rest]))
+            writing.withPermits(1)(Effect.flatMap(Queue.clear(finished), (rest) => record([...first, ...rest])))
           ))
         ),
         Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
@@ -327,6 +428,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       yield* Effect.addFinalizer(() =>
         Queue.clear(finished).pipe(
           Effect.flatMap((batch) => batch.length === 0 ? Effect.void : record(batch)),
+          writing.withPermits(1),
           Effect.catchCause((cause) => Effect.logError("recording webhook attempts failed", cause))
         )
       )
@@ -336,42 +438,60 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const wouldLeaseMore = () =>
         slots.inFlight() < settings.concurrency || slots.waiting() < leaseAhead * settings.concurrency / 2
 
+      /** Set when the layer shuts down: nothing more is started. */
+      let stopping = false
+
       /** Starts what the slots let start now. */
       const startReady = (nowMs: number): void => {
+        if (stopping) return
         for (const target of slots.pick(nowMs)) startAttempt(runAttempt(target))
       }
 
       /**
        * Reads again the endpoints with deliveries held here, once per `pollInterval` of live time (as
        * the polls: a test clock may stand still): a deleted or disabled one's waiting deliveries are
-       * let go (their leases released, so a disabled endpoint's wait for it as pending), the others'
-       * address and secrets renewed.
+       * let go (their leases released, or written pending when the fan-out held them unwritten, so a
+       * disabled endpoint's wait for it), the others' address and secrets renewed.
        */
       const refreshEndpoints = Effect.fnUntraced(function*() {
         const liveMs = yield* Time.liveNow
         if (liveMs - endpointsReadMs < Duration.toMillis(settings.pollInterval)) return
         endpointsReadMs = liveMs
-        const held = slots.endpoints()
-        const fresh = yield* endpointTable.secretsOf(held)
+        const holding = slots.endpoints()
+        const fresh = yield* endpointTable.secretsOf(holding)
         // Views are renewed, not rebuilt: an endpoint the fan-out or a lease brought while this read
         // was out keeps the view they set.
-        const dropped: Array<string> = []
-        for (const endpointId of held) {
+        const dropped: Array<DeliveryToAttempt> = []
+        for (const endpointId of holding) {
           const view = fresh.get(endpointId)
           if (view === undefined) endpointViews.delete(endpointId)
           else endpointViews.set(endpointId, view)
           if (attemptable(endpointId) === undefined) {
-            for (const target of slots.dropEndpoint(endpointId)) dropped.push(target.id)
+            dropped.push(...slots.dropEndpoint(endpointId))
           }
         }
         // Views of endpoints with nothing held any more are let go.
         const stillHeld = new Set(slots.endpoints())
         for (const endpointId of endpointViews.keys()) if (!stillHeld.has(endpointId)) endpointViews.delete(endpointId)
-        yield* deliveries.release(dropped)
+        yield* letGo(dropped)
       })
+
+      /** Held deliveries that will not be attempted here: released, or written pending for any server when unwritten. */
+      const letGo = (targets: ReadonlyArray<DeliveryToAttempt>) =>
+        targets.length === 0 ? Effect.void : writing.withPermits(1)(Effect.suspend(() => {
+          const unwritten: Array<Unwritten> = []
+          const leased: Array<string> = []
+          for (const target of targets) {
+            const item = held.take(target.id)
+            if (item === undefined) leased.push(target.id)
+            else unwritten.push(item)
+          }
+          return Effect.andThen(writePending(unwritten, null), deliveries.release(leased))
+        }))
 
       const startDue = Effect.fn("WebhookDispatcher.startDue")(function*() {
         const now = yield* Time.now
+        yield* writeOverdue()
         yield* refreshEndpoints()
         startReady(now.ms)
         if (!wouldLeaseMore()) return
@@ -425,15 +545,25 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       /** Set by `wake`: events were committed, fan them out now rather than at the next poll. */
       const newEvents = yield* Queue.sliding<true>(1)
 
-      // On shutdown (after the loops below have stopped), what was leased ahead is released for the next server.
+      // On shutdown (after the loops below have stopped): attempts in flight stop, what finished is
+      // recorded, what was held unwritten is written pending and what was leased ahead is released,
+      // all for the next server.
       yield* Effect.addFinalizer(() =>
-        deliveries.release(slots.drain().map((target) => target.id)).pipe(
-          Effect.catchCause((cause) => Effect.logError("releasing webhook leases failed", cause))
-        )
+        Effect.gen(function*() {
+          stopping = true
+          yield* FiberSet.clear(running)
+          yield* writing.withPermits(1)(Effect.gen(function*() {
+            const left = yield* Queue.clear(finished)
+            if (left.length > 0) yield* record(left)
+            yield* writePending(held.takeAll(), null)
+          }))
+          yield* letGo(slots.drain())
+        }).pipe(Effect.catchCause((cause) => Effect.logError("handing webhook deliveries over failed", cause)))
       )
       // Fan-out has its own fiber, so attempts go on while a backlog of events is fanned out: each
       // batch fanned out wakes the attempts at once instead of after the whole backlog.
       yield* Effect.gen(function*() {
+        yield* reclaimLapsed().pipe(Effect.catchCause((cause) => Effect.logError("reclaiming webhook fan-outs failed", cause)))
         yield* fanOutBacklog.pipe(Effect.catchCause((cause) => Effect.logError("webhook fan-out failed", cause)))
         yield* Effect.raceFirst(Queue.take(newEvents), polled)
       }).pipe(Effect.forever, Effect.forkScoped)
@@ -454,7 +584,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const endpoint = target === undefined ? undefined : (yield* endpointTable.secretsOf([target.endpointId])).get(target.endpointId)
         if (target !== undefined && endpoint !== undefined) {
           const outcome = yield* attempt(target, endpoint)
-          yield* record([{ target, trigger: "manual", outcome, atMs: (yield* Time.now).ms }])
+          const atMs = (yield* Time.now).ms
+          yield* writing.withPermits(1)(record([{ target, trigger: "manual", outcome, atMs }]))
         }
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })

@@ -9,7 +9,7 @@
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
 import { type EventType, EventTypeSchema } from "../domain/Events.ts"
 import type { WebhookMode } from "../domain/WebhookPayload.ts"
@@ -96,6 +96,12 @@ export class EndpointTable extends Context.Service<EndpointTable, {
    * caller's transaction, so the deliveries it then writes for them always have their endpoint.
    */
   readonly subscribers: (workspaceIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Subscriber>>
+  /**
+   * A query, for another module's statement, of those of `ids` still there, locked against
+   * deletion (FOR KEY SHARE) to the end of its transaction: the deliveries it writes for them
+   * always have their endpoint, and those of an endpoint deleted meanwhile are not written.
+   */
+  readonly stillThere: (ids: ReadonlyArray<string>) => Statement.Fragment
   /** The ids of every disabled endpoint (their deliveries wait). */
   readonly disabled: Effect.Effect<ReadonlyArray<string>>
   /** The address, secrets and state of these endpoints (one query for them all); a deleted one is left out. */
@@ -152,6 +158,10 @@ export class EndpointTable extends Context.Service<EndpointTable, {
               to_json(created_at) #>> '{}' AS "createdAt", subscribed_at_snapshot::text AS snapshot, ${secretColumns}
             FROM webhook_endpoints WHERE workspace_id IN ${sql.in(workspaceIds)} AND enabled
             FOR KEY SHARE`.pipe(Effect.flatMap(decodeSubscribers), Effect.orDie),
+        stillThere: (ids) =>
+          ids.length === 0
+            ? sql`SELECT NULL::uuid AS id WHERE false`
+            : sql`SELECT id FROM webhook_endpoints WHERE id IN ${sql.in(ids)} FOR KEY SHARE`,
         disabled: sql`SELECT id::text AS id FROM webhook_endpoints WHERE NOT enabled`.pipe(
           Effect.flatMap(decodeIds),
           Effect.map((found) => found.map((row) => row.id)),

@@ -27,7 +27,7 @@
  */
 import type { LookupFunction } from "node:net"
 import { Client, type Dispatcher, Pool } from "undici"
-import { Clock, Duration, Effect, type Scope } from "effect"
+import { Duration, Effect, type Scope } from "effect"
 
 /** The spec's webhook response time-out. */
 export const deliveryTimeoutMs = Duration.toMillis(Duration.seconds(10))
@@ -131,85 +131,88 @@ const describeStatus = (status: number): string | undefined => {
 /** Why the deadline aborted a request. */
 class DeadlinePassed extends Error {}
 
-const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Exchange> =>
-  Effect.callback<Exchange>((resume) => {
-    let dispatcher: Dispatcher
-    let path: string
-    let pooled: boolean
-    try {
-      // A vetted URL arrives parsed (`VettedUrl.url`): not parsed again at every attempt.
-      const url = typeof request.url === "string" ? new URL(request.url) : request.url
-      path = `${url.pathname}${url.search}`
-      pooled = request.connections !== undefined
-      // A pooled connection is only ever one opened to this same vetted address.
-      dispatcher = request.connections === undefined
-        ? new Client(url.origin, pinnedTo(request.address, request.family))
-        : request.connections.poolFor(url, request.address, request.family)
-    } catch (error) {
-      resume(Effect.succeed({ error: `The request could not be made: ${String(error)}`, stale: false }))
-      return
-    }
-    // The status, once the response has begun: from then on the attempt's outcome is known.
-    let status: number | undefined
-    let drained = 0
-    let answered = false
-    let controller: Dispatcher.DispatchController | undefined
-    /** Set when the request is to stop: by the deadline, an interruption or an undrained body. */
-    let stopWith: Error | undefined
-    const stop = (reason: Error) => {
-      stopWith ??= reason
-      controller?.abort(reason)
-    }
-    // The deadline is real time, not Clock time: under the sandbox's test clock a silent
-    // receiver must still fail after 10 seconds, not hang. A plain timer (an AbortSignal per
-    // attempt costs a signal, its timer and listeners); it alone does not keep the process alive.
-    const deadline = setTimeout(() => stop(new DeadlinePassed()), timeoutMs).unref()
-    const answer = (exchange: Exchange) => {
-      if (answered) return
-      answered = true
-      clearTimeout(deadline)
-      if (!pooled) close(dispatcher)
-      resume(Effect.succeed(status === undefined ? exchange : { status }))
-    }
-    try {
-      dispatcher.dispatch({
-        path,
-        method: "POST",
-        headers: request.headers,
-        body: request.body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs
-      }, {
-        onRequestStart: (started) => {
-          controller = started
-          if (stopWith !== undefined) started.abort(stopWith)
-        },
-        onResponseStart: (_controller, statusCode) => {
-          status = statusCode
-        },
-        // Only the status matters; the body is read so the connection can be reused, unless it is long.
-        onResponseData: (_controller, chunk) => {
-          drained += chunk.length
-          if (drained > maxDrainedBytes) stop(new Error("response body too long to drain"))
-        },
-        // undici frees the connection a full turn of the event loop after the response (its guard
-        // against servers that close a kept-alive one anyway), from an immediate queued after this
-        // callback: answered once that has run, the next attempt to the endpoint reuses the
-        // connection rather than opening another.
-        onResponseEnd: () => setImmediate(() => setImmediate(() => answer({ status: status ?? 0 }))),
-        onResponseError: (_controller, error) => {
-          const timedOut = stopWith instanceof DeadlinePassed
-          answer({
-            error: timedOut ? `No response within ${timeoutMs} ms.` : `The request failed: ${error.message}`,
-            stale: pooled && !timedOut && stopWith === undefined && "code" in error && error.code === "UND_ERR_SOCKET"
-          })
-        }
-      })
-    } catch (error) {
-      answer({ error: `The request could not be made: ${String(error)}`, stale: false })
-    }
-    return Effect.sync(() => stop(new Error("interrupted")))
-  })
+/**
+ * Sends one request and calls `done` once with what came of it; plain code, so an attempt costs
+ * one callback effect however many steps it takes. Answers a function that stops the request.
+ */
+const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: Exchange) => void): () => void => {
+  let dispatcher: Dispatcher
+  let path: string
+  let pooled: boolean
+  try {
+    // A vetted URL arrives parsed (`VettedUrl.url`): not parsed again at every attempt.
+    const url = typeof request.url === "string" ? new URL(request.url) : request.url
+    path = `${url.pathname}${url.search}`
+    pooled = request.connections !== undefined
+    // A pooled connection is only ever one opened to this same vetted address.
+    dispatcher = request.connections === undefined
+      ? new Client(url.origin, pinnedTo(request.address, request.family))
+      : request.connections.poolFor(url, request.address, request.family)
+  } catch (error) {
+    done({ error: `The request could not be made: ${String(error)}`, stale: false })
+    return () => undefined
+  }
+  // The status, once the response has begun: from then on the attempt's outcome is known.
+  let status: number | undefined
+  let drained = 0
+  let answered = false
+  let controller: Dispatcher.DispatchController | undefined
+  /** Set when the request is to stop: by the deadline, an interruption or an undrained body. */
+  let stopWith: Error | undefined
+  const stop = (reason: Error) => {
+    stopWith ??= reason
+    controller?.abort(reason)
+  }
+  // The deadline is real time, not Clock time: under the sandbox's test clock a silent
+  // receiver must still fail after 10 seconds, not hang. A plain timer (an AbortSignal per
+  // attempt costs a signal, its timer and listeners); it alone does not keep the process alive.
+  const deadline = setTimeout(() => stop(new DeadlinePassed()), timeoutMs).unref()
+  const answer = (exchange: Exchange) => {
+    if (answered) return
+    answered = true
+    clearTimeout(deadline)
+    if (!pooled) close(dispatcher)
+    done(status === undefined ? exchange : { status })
+  }
+  try {
+    dispatcher.dispatch({
+      path,
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs
+    }, {
+      onRequestStart: (started) => {
+        controller = started
+        if (stopWith !== undefined) started.abort(stopWith)
+      },
+      onResponseStart: (_controller, statusCode) => {
+        status = statusCode
+      },
+      // Only the status matters; the body is read so the connection can be reused, unless it is long.
+      onResponseData: (_controller, chunk) => {
+        drained += chunk.length
+        if (drained > maxDrainedBytes) stop(new Error("response body too long to drain"))
+      },
+      // undici frees the connection a full turn of the event loop after the response (its guard
+      // against servers that close a kept-alive one anyway), from an immediate queued after this
+      // callback: answered once that has run, the next attempt to the endpoint reuses the
+      // connection rather than opening another.
+      onResponseEnd: () => setImmediate(() => setImmediate(() => answer({ status: status ?? 0 }))),
+      onResponseError: (_controller, error) => {
+        const timedOut = stopWith instanceof DeadlinePassed
+        answer({
+          error: timedOut ? `No response within ${timeoutMs} ms.` : `The request failed: ${error.message}`,
+          stale: pooled && !timedOut && stopWith === undefined && "code" in error && error.code === "UND_ERR_SOCKET"
+        })
+      }
+    })
+  } catch (error) {
+    answer({ error: `The request could not be made: ${String(error)}`, stale: false })
+  }
+  return () => stop(new Error("interrupted"))
+}
 
 /**
  * Performs one delivery POST, pinned to the vetted address, with a
@@ -217,21 +220,28 @@ const exchange = (request: DeliveryRequest, timeoutMs: number): Effect.Effect<Ex
  * the outcome says whether the endpoint answered 2xx in time and, if not, why.
  */
 export const deliver = (request: DeliveryRequest): Effect.Effect<DeliveryOutcome> =>
-  // No span: it runs for every delivery attempt, and its caller's outcome says what happened.
-  Effect.flatMap(Clock.currentTimeMillis, (startedMs) => {
-    const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
-    return exchange(request, timeoutMs).pipe(
-      // A kept-alive socket can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
-      Effect.flatMap((first) => "error" in first && first.stale ? exchange(request, timeoutMs) : Effect.succeed(first)),
-      Effect.flatMap((result) =>
-        Effect.map(Clock.currentTimeMillis, (endedMs): DeliveryOutcome => {
-          const durationMs = endedMs - startedMs
-          if ("error" in result) return { ok: false, status: null, durationMs, error: result.error }
-          const error = describeStatus(result.status)
-          return error === undefined
-            ? { ok: true, status: result.status, durationMs }
-            : { ok: false, status: result.status, durationMs, error }
-        })
-      )
-    )
-  })
+  // No span, and one callback for the whole attempt: it runs for every delivery attempt, and its
+  // caller's outcome says what happened.
+  Effect.clockWith((clock) =>
+    Effect.callback<DeliveryOutcome>((resume) => {
+      const startedMs = clock.currentTimeMillisUnsafe()
+      const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
+      const settle = (result: Exchange) =>
+        resume(Effect.succeed(outcomeOf(result, clock.currentTimeMillisUnsafe() - startedMs)))
+      let stopRequest = exchange(request, timeoutMs, (first) => {
+        // A kept-alive connection can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
+        if ("error" in first && first.stale) stopRequest = exchange(request, timeoutMs, settle)
+        else settle(first)
+      })
+      return Effect.sync(() => stopRequest())
+    })
+  )
+
+/** The outcome of an attempt that took `durationMs`. */
+const outcomeOf = (result: Exchange, durationMs: number): DeliveryOutcome => {
+  if ("error" in result) return { ok: false, status: null, durationMs, error: result.error }
+  const error = describeStatus(result.status)
+  return error === undefined
+    ? { ok: true, status: result.status, durationMs }
+    : { ok: false, status: result.status, durationMs, error }
+}

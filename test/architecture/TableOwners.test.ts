@@ -29,6 +29,7 @@ export const owners: Readonly<Record<string, string>> = {
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts",
   webhook_endpoints: "src/webhooks/EndpointTable.ts",
+  webhook_fanout_claims: "src/webhooks/DeliveryStore.ts",
   workflows: "src/workflows/WorkflowStore.ts",
   workspaces: "src/accounts/WorkspaceTable.ts"
 }

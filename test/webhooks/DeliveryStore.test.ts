@@ -1,13 +1,23 @@
 /**
- * How attempts are stored: an automatic attempt that succeeded is kept on its
- * delivery's row (migrations/0180), every other attempt as an attempt row, and
- * the history shows them all, oldest first.
+ * How deliveries and attempts are stored: a fan-out holds some deliveries
+ * unwritten under a claim, each written once with its first outcome, and
+ * a lapsed claim's fanned out again with the same ids (migrations/0190); an
+ * automatic attempt that succeeded is kept on its delivery's row
+ * (migrations/0180), every other attempt as an attempt row, and the history
+ * shows them all, oldest first.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { type AttemptOutcome, DeliveryStore, type FanOutLease } from "../../src/webhooks/DeliveryStore.ts"
+import {
+  type AttemptOutcome,
+  DeliveryStore,
+  type FanOutHold,
+  type FanOutSource,
+  type HeldDelivery,
+  type NewDelivery
+} from "../../src/webhooks/DeliveryStore.ts"
 import { EndpointTable } from "../../src/webhooks/EndpointTable.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
@@ -32,35 +42,70 @@ const newEndpoint = Effect.gen(function*() {
   return { workspaceId: workspace.id, endpointId: endpoint.id }
 })
 
-/** `count` events of the workspace fanned out, with leases as `lease` says; the deliveries leased. */
-const fanOutEvents = (workspaceId: string, count: number, lease: FanOutLease) =>
+/** `count` events of the workspace, written by a transaction after the endpoint's: events it subscribes to. */
+const newEvents = (workspaceId: string, count: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    // A transaction after the endpoint's: the events are ones it subscribes to.
     const [writer] = yield* sql<{ readonly xid: string }>`SELECT pg_current_xact_id()::text AS xid`.pipe(Effect.orDie)
+    return Array.from({ length: count }, (_, i): FanOutSource => ({
+      seq: i + 1,
+      id: crypto.randomUUID(),
+      workspaceId,
+      type: "account.paused",
+      createdAt: "2026-01-01T00:00:01.000Z",
+      writerXid: writer.xid,
+      fatBody: `{"n":${i}}`,
+      thinBody: "{}"
+    }))
+  })
+
+/** `events` fanned out, holding as `hold` says; the deliveries held. */
+const fanOut = (events: ReadonlyArray<FanOutSource>, hold: FanOutHold) =>
+  Effect.gen(function*() {
+    const workspaceIds = [...new Set(events.map((event) => event.workspaceId))]
     return yield* (yield* DeliveryStore).fanOut(
-      Array.from({ length: count }, (_, i) => ({
-        seq: i + 1,
-        id: crypto.randomUUID(),
-        workspaceId,
-        type: "account.paused",
-        createdAt: "2026-01-01T00:00:01.000Z",
-        writerXid: writer.xid,
-        fatBody: `{"n":${i}}`,
-        thinBody: "{}"
-      })),
-      yield* (yield* EndpointTable).subscribers([workspaceId]),
+      events,
+      yield* (yield* EndpointTable).subscribers(workspaceIds),
       "2026-01-01T00:00:01.000Z",
-      lease
+      hold
     )
   })
 
-const noLease: FanOutLease = { untilIso: "2026-01-01T00:00:01.000Z", capOf: () => 0 }
+/** `count` events of the workspace fanned out, holding as `hold` says; the deliveries held. */
+const fanOutEvents = (workspaceId: string, count: number, hold: FanOutHold) =>
+  Effect.flatMap(newEvents(workspaceId, count), (events) => fanOut(events, hold))
+
+const noHold: FanOutHold = { claimId: crypto.randomUUID(), untilIso: "2026-01-01T00:00:01.000Z", capOf: () => 0 }
+
+/** The ids among `ids` of the claims lapsed by `atIso` (other tests' share the database). */
+const lapsedAmong = (atIso: string, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const claims = yield* (yield* DeliveryStore).lapsedClaims(atIso, 1000)
+    return claims.filter((claim) => ids.includes(claim.id))
+  })
+
+/** The ids among `ids` of the deliveries due at `atIso`. */
+const dueAmong = (atIso: string, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const rows = yield* (yield* DeliveryStore).due(atIso, 1000, [])
+    return rows.map((row) => row.id).filter((id) => ids.includes(id)).sort()
+  })
+
+/** A held delivery as the dispatcher writes it. */
+const newDelivery = (held: HeldDelivery): NewDelivery => ({
+  id: held.id,
+  workspaceId: held.workspaceId,
+  endpointId: held.endpointId,
+  eventId: held.eventId,
+  eventType: held.eventType,
+  body: held.body,
+  createdAtIso: "2026-01-01T00:00:01.000Z"
+})
 
 /** One pending delivery of one event to a new endpoint; its endpoint's and its own id. */
 const oneDelivery = Effect.gen(function*() {
   const { endpointId, workspaceId } = yield* newEndpoint
-  yield* fanOutEvents(workspaceId, 1, noLease)
+  yield* fanOutEvents(workspaceId, 1, noHold)
   const [delivery] = yield* (yield* DeliveryStore).history(endpointId, 10)
   assert.isDefined(delivery)
   return { endpointId, deliveryId: delivery.id }
@@ -80,21 +125,98 @@ const succeeded = (deliveryId: string, atIso: string, trigger: "automatic" | "ma
 })
 
 layer(services)("webhook delivery storage", (it) => {
-  it.effect("the fan-out writes the first of an endpoint's deliveries leased, up to its cap, and returns them oldest first", () =>
+  it.effect("the fan-out holds the first of an endpoint's deliveries unwritten, up to its cap, under a claim; the rest are due", () =>
     Effect.gen(function*() {
       const store = yield* DeliveryStore
       const { endpointId, workspaceId } = yield* newEndpoint
-      const leased = yield* fanOutEvents(workspaceId, 5, { untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 3 })
-      assert.deepStrictEqual(leased.map((delivery) => [delivery.endpointId, delivery.body, delivery.status]), [
-        [endpointId, `{"n":0}`, "pending"],
-        [endpointId, `{"n":1}`, "pending"],
-        [endpointId, `{"n":2}`, "pending"]
+      const claimId = crypto.randomUUID()
+      const held = yield* fanOutEvents(workspaceId, 5, { claimId, untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 3 })
+      assert.deepStrictEqual(held.map((delivery) => [delivery.endpointId, delivery.body, delivery.attemptCount]), [
+        [endpointId, `{"n":0}`, 0],
+        [endpointId, `{"n":1}`, 0],
+        [endpointId, `{"n":2}`, 0]
       ])
-      // The two beyond the cap are due for any server; the leased ones are not, until their lease ends.
-      const due = yield* store.due("2026-01-01T00:00:02.000Z", 10, [])
-      assert.strictEqual(due.length, 2)
-      assert.isFalse(due.some((row) => leased.some((delivery) => delivery.id === row.id)))
-      assert.strictEqual((yield* store.due("2026-01-01T00:01:11.000Z", 10, [])).length, 5)
+      // The two beyond the cap are written, due for any server; the held ones are not written.
+      const written = (yield* store.history(endpointId, 10)).map((delivery) => delivery.id)
+      assert.strictEqual(written.length, 2)
+      assert.isFalse(written.some((id) => held.some((delivery) => delivery.id === id)))
+      assert.deepStrictEqual(yield* dueAmong("2026-01-01T00:00:02.000Z", written), [...written].sort())
+      // The claim lapses with its lease, not before.
+      assert.deepStrictEqual(yield* lapsedAmong("2026-01-01T00:01:10.000Z", [claimId]), [])
+      assert.deepStrictEqual((yield* lapsedAmong("2026-01-01T00:01:11.000Z", [claimId])).map((claim) => claim.id), [claimId])
+    }))
+
+  it.effect("a held delivery is written once, in the state its first outcome gives it", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const { endpointId, workspaceId } = yield* newEndpoint
+      const [ok, failing] = yield* fanOutEvents(workspaceId, 2, { claimId: crypto.randomUUID(), untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 2 })
+      yield* store.record([
+        { ...succeeded(ok.id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: newDelivery(ok) },
+        {
+          attempt: {
+            deliveryId: failing.id,
+            trigger: "automatic",
+            atIso: "2026-01-01T00:00:02.000Z",
+            statusCode: 500,
+            error: "The endpoint answered 500.",
+            durationMs: 5,
+            succeeded: false
+          },
+          change: { _tag: "retry", attemptCount: 1, atIso: "2026-01-01T00:00:32.000Z" },
+          fresh: newDelivery(failing)
+        }
+      ])
+      const delivered = yield* store.ofEndpoint(endpointId, ok.id)
+      assert.deepStrictEqual([delivered?.status, delivered?.attemptCount, delivered?.createdAt], ["succeeded", 1, "2026-01-01T00:00:01.000Z"])
+      assert.deepStrictEqual(delivered?.attempts, [
+        { at: "2026-01-01T00:00:02.000Z", trigger: "automatic", statusCode: 204, error: null, durationMs: 3 }
+      ])
+      assert.strictEqual(yield* attemptRows(ok.id), 0)
+      const retried = yield* store.ofEndpoint(endpointId, failing.id)
+      assert.deepStrictEqual([retried?.status, retried?.attemptCount, retried?.nextAttemptAt], ["pending", 1, "2026-01-01T00:00:32.000Z"])
+      assert.strictEqual(yield* attemptRows(failing.id), 1)
+      // Due at its retry, for any server.
+      assert.deepStrictEqual(yield* dueAmong("2026-01-01T00:00:32.000Z", [ok.id, failing.id]), [failing.id])
+    }))
+
+  it.effect("a lapsed claim's events fanned out again: what was not written is, with the ids it was held with", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const { endpointId, workspaceId } = yield* newEndpoint
+      const events = yield* newEvents(workspaceId, 3)
+      const claimId = crypto.randomUUID()
+      const held = yield* fanOut(events, { claimId, untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 3 })
+      // The server wrote one with its outcome, then died.
+      yield* store.record([{ ...succeeded(held[0].id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: newDelivery(held[0]) }])
+      const [lapsed] = yield* lapsedAmong("2026-01-01T00:02:00.000Z", [claimId])
+      assert.deepStrictEqual([lapsed?.id, lapsed?.firstSeq, lapsed?.lastSeq], [claimId, 1, 3])
+      assert.deepStrictEqual(yield* fanOut(events, { ...noHold, claimId }), [])
+      yield* store.endClaims([claimId])
+      const history = yield* store.history(endpointId, 10)
+      assert.sameMembers(history.map((delivery) => delivery.id), held.map((delivery) => delivery.id))
+      assert.deepStrictEqual(
+        history.map((delivery) => [delivery.id, delivery.status]).sort(),
+        [[held[0].id, "succeeded"], [held[1].id, "pending"], [held[2].id, "pending"]].sort()
+      )
+      assert.deepStrictEqual(yield* lapsedAmong("2026-01-01T00:02:00.000Z", [claimId]), [])
+    }))
+
+  it.effect("held deliveries written pending, leased or not; none for an endpoint deleted meanwhile", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const kept = yield* newEndpoint
+      const gone = yield* newEndpoint
+      const hold = { claimId: crypto.randomUUID(), untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 1 }
+      const [leased] = yield* fanOutEvents(kept.workspaceId, 1, hold)
+      const [free] = yield* fanOutEvents(kept.workspaceId, 1, { ...hold, claimId: crypto.randomUUID() })
+      const [orphan] = yield* fanOutEvents(gone.workspaceId, 1, { ...hold, claimId: crypto.randomUUID() })
+      assert.isTrue(yield* (yield* EndpointTable).remove(gone.workspaceId, gone.endpointId))
+      yield* store.write([newDelivery(leased)], "2026-01-01T00:01:11.000Z")
+      yield* store.write([newDelivery(free), newDelivery(orphan)], null)
+      assert.deepStrictEqual(yield* dueAmong("2026-01-01T00:00:02.000Z", [free.id, leased.id]), [free.id])
+      assert.deepStrictEqual(yield* dueAmong("2026-01-01T00:01:11.000Z", [free.id, leased.id]), [free.id, leased.id].sort())
+      assert.deepStrictEqual(yield* store.history(gone.endpointId, 10), [])
     }))
 
   it.effect("a failure then a success: both attempts shown, oldest first; the success kept on the delivery's row", () =>
