@@ -55,12 +55,15 @@ const databaseUrl = process.env["DATABASE_URL"]
 const total = events * endpointCount
 
 let received = 0
+/** When the first POST of a row arrived (`performance.now()`). */
+let firstReceivedAt = 0
 let onTarget: (() => void) | undefined
 const receiver = http.createServer((req, res) => {
   req.resume()
   req.on("end", () => {
     res.writeHead(204).end()
     received++
+    if (received === 1) firstReceivedAt = performance.now()
     if (onTarget !== undefined && received >= total) onTarget()
   })
 })
@@ -272,6 +275,7 @@ const deliveries = (url: string | undefined): Promise<number> => {
     yield* (yield* WebhookDispatcher).wake
     yield* Effect.promise(waitForAll)
     const seconds = (performance.now() - started) / 1000
+    console.log(`  the first POST arrived ${(firstReceivedAt - started).toFixed(0)} ms after the events' commit`)
     received = 0
     return seconds
   }).pipe(

@@ -106,6 +106,13 @@ const fanOutHeld = 2_500
  */
 const heldUnwrittenAtMost = Duration.seconds(2)
 
+/**
+ * Live time between two looks for lapsed fan-out claims: they lapse after 70 seconds, so a few
+ * seconds more before another server writes what a dead one held costs little, and most polls
+ * make no statement for it.
+ */
+const claimsCheckedEvery = Duration.seconds(5)
+
 /** Events in the first fan-out batch of a backlog (each next batch doubles, up to `fanOutBatch`). */
 const firstFanOutBatch = 16
 
@@ -271,12 +278,13 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       /**
        * Fan-outs whose claims lapsed (their server died, or stalled past the lease, before writing
-       * what it held) fanned out again, at most once per `pollInterval`: their deliveries not written
-       * yet are written pending for any server, with the ids they had.
+       * what it held) fanned out again, looked for at most once per `claimsCheckedEvery` of live
+       * time: their deliveries not written yet are written pending for any server, with the ids
+       * they had.
        */
       const reclaimLapsed = Effect.fn("WebhookDispatcher.reclaimLapsed")(function*() {
         const liveMs = yield* Time.liveNow
-        if (liveMs - claimsCheckedMs < Duration.toMillis(settings.pollInterval)) return
+        if (liveMs - claimsCheckedMs < Duration.toMillis(claimsCheckedEvery)) return
         claimsCheckedMs = liveMs
         const now = yield* Time.now
         yield* sql.withTransaction(Effect.gen(function*() {
@@ -393,13 +401,13 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       /**
        * One attempt of a leased delivery, to its endpoint as last read; its outcome joins the next
-       * batch to record, and its slot is free again. None when the endpoint was since disabled or
-       * deleted (its lease lapses; `refreshEndpoints` releases the endpoint's others). One `onExit`
-       * for the outcome, a crash and the slot: it runs for every delivery.
+       * batch to record, and its slot is free again. None when the endpoint was disabled or deleted
+       * since it was picked: it is let go as `refreshEndpoints` lets the endpoint's others go. One
+       * `onExit` for the outcome, a crash and the slot: it runs for every delivery.
        */
       const runAttempt = (target: DeliveryToAttempt): Effect.Effect<unknown> => {
         const endpoint = attemptable(target.endpointId)
-        if (endpoint === undefined) return Effect.sync(() => afterAttempt(target))
+        if (endpoint === undefined) return Effect.ensuring(letGo([target]), Effect.sync(() => afterAttempt(target)))
         return Effect.onExit(attempt(target, endpoint), (exit) => {
           if (Exit.isSuccess(exit)) {
             Queue.offerUnsafe(finished, { target, trigger: "automatic", outcome: exit.value, atMs: clock.currentTimeMillisUnsafe() })
@@ -563,8 +571,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       // Fan-out has its own fiber, so attempts go on while a backlog of events is fanned out: each
       // batch fanned out wakes the attempts at once instead of after the whole backlog.
       yield* Effect.gen(function*() {
-        yield* reclaimLapsed().pipe(Effect.catchCause((cause) => Effect.logError("reclaiming webhook fan-outs failed", cause)))
         yield* fanOutBacklog.pipe(Effect.catchCause((cause) => Effect.logError("webhook fan-out failed", cause)))
+        yield* reclaimLapsed().pipe(Effect.catchCause((cause) => Effect.logError("reclaiming webhook fan-outs failed", cause)))
         yield* Effect.raceFirst(Queue.take(newEvents), polled)
       }).pipe(Effect.forever, Effect.forkScoped)
       // Attempts: woken by a finished attempt or a fanned-out batch, else every poll (retries come due with time).

@@ -14,7 +14,7 @@ import type { NewEvent } from "../../src/domain/Events.ts"
 import { DispatcherSettings } from "../../src/webhooks/Dispatcher.ts"
 import * as TestServer from "../support/TestServer.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
-import { emit, eventually, liveSleep } from "./support.ts"
+import { allFannedOut, emit, eventually, liveSleep } from "./support.ts"
 
 /** A receiver that answers each POST after `delayMs`, counting the requests open at once per path and in all. */
 const countingReceiver = (delayMs: number) =>
@@ -118,6 +118,9 @@ layer(services)("webhook dispatcher limits", (it) => {
       // 4 at a time, 50 ms each: 200 take about 2.5 s, all of them leased to this server by the fan-out.
       yield* emit(workspace.id, Array.from({ length: 200 }, () => paused))
       yield* eventually("the first answered", Effect.sync(r.answered), (n) => n >= 8, 20_000)
+      // The whole backlog is held here before the endpoint is disabled (events fanned out while it
+      // is disabled are not its to receive).
+      yield* eventually("all fanned out", allFannedOut, (done) => done, 20_000)
       const off = yield* call("PATCH", `/v1/webhooks/${id}`, { token, body: { enabled: false } })
       assert.strictEqual(off.status, 200)
       // Within a poll (20 ms) and the attempts then in flight (50 ms), the sending stops.

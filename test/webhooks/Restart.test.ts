@@ -1,9 +1,17 @@
 import { assert, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
+import type { NewEvent } from "../../src/domain/Events.ts"
+import { envelopeBody } from "../../src/domain/WebhookPayload.ts"
+import { Outbox } from "../../src/events/Outbox.ts"
+import { DeliveryStore } from "../../src/webhooks/DeliveryStore.ts"
+import { EndpointTable } from "../../src/webhooks/EndpointTable.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { emit, eventually, on, receiver, restartableServer } from "./support.ts"
+
+const paused: NewEvent = { type: "account.paused", data: { accountId: crypto.randomUUID(), reason: "crash test" } }
 
 it.effect("a restart in the middle of the retry schedule resumes it from the database", () =>
   Effect.gen(function*() {
@@ -54,4 +62,57 @@ it.effect("a restart in the middle of the retry schedule resumes it from the dat
     const got = on(r.received, "/down")
     assert.strictEqual(got.length, 3)
     assert.deepStrictEqual(new Set(got.map((g) => g.headers["svc-delivery"])), new Set([deliveryId]))
+  }), { timeout: 60_000 })
+
+it.effect("a server that died holding a fan-out's deliveries: once its claim lapses, the next server writes and sends them, same ids", () =>
+  Effect.gen(function*() {
+    const r = yield* receiver
+    const open = yield* TestDatabase.reopenable
+
+    // First life: an endpoint, then a clean stop.
+    const first = yield* Scope.make()
+    const firstContext = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(first))
+    const { token, hookId, workspaceId } = yield* Effect.gen(function*() {
+      const { keyValue: token, workspace } = yield* newWorkspace()
+      const created = yield* call("POST", "/v1/webhooks", { token, body: { url: `${r.base}/late` } })
+      return { token, hookId: String(created.body.webhook.id), workspaceId: workspace.id }
+    }).pipe(Effect.provideContext(firstContext))
+    yield* Scope.close(first, Exit.void)
+
+    // What a server leaves when it dies right after a fan-out: the cursor past the event and a claim
+    // on it, the delivery it held never written.
+    const held = yield* Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const outbox = yield* Outbox
+      yield* sql.withTransaction(outbox.append(workspaceId, [paused]))
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        const [cursor] = yield* sql<{ readonly lastSeq: number }>`
+          SELECT last_seq::int AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
+        const events = yield* outbox.fanOutBatch(cursor?.lastSeq ?? 0, yield* outbox.writerHorizon, 10)
+        const kept = yield* (yield* DeliveryStore).fanOut(
+          events.map((event) => ({ ...event, fatBody: envelopeBody(event, "fat"), thinBody: envelopeBody(event, "thin") })),
+          yield* (yield* EndpointTable).subscribers([workspaceId]),
+          "1970-01-01T00:00:00.000Z",
+          { claimId: crypto.randomUUID(), untilIso: "1970-01-01T00:01:10.000Z", capOf: () => 10 }
+        )
+        yield* sql`UPDATE webhook_dispatch_cursor SET last_seq = ${events[events.length - 1].seq} WHERE id = 1`
+        return kept
+      }))
+    }).pipe(Effect.provide(Layer.mergeAll(DeliveryStore.layer, Outbox.layer, EndpointTable.layer).pipe(Layer.provideMerge(open()))))
+    assert.strictEqual(held.length, 1)
+
+    // The claim lapses (70 s); the next server writes the delivery and sends it.
+    yield* TestClock.setTime(71_000)
+    const second = yield* Scope.make()
+    const secondContext = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(second))
+    const [delivered] = yield* eventually(
+      "the held delivery sent by the next server",
+      Effect.map(call("GET", `/v1/webhooks/${hookId}/deliveries`, { token }), (reply) => reply.body.deliveries),
+      (d: Array<any>) => d[0]?.status === "succeeded",
+      30_000
+    ).pipe(Effect.provideContext(secondContext))
+    yield* Scope.close(second, Exit.void)
+
+    assert.strictEqual(delivered.id, held[0].id)
+    assert.deepStrictEqual(on(r.received, "/late").map((got) => got.headers["svc-delivery"]), [held[0].id])
   }), { timeout: 60_000 })

@@ -131,6 +131,15 @@ export const emit = (workspaceId: string, events: ReadonlyArray<NewEvent>) =>
     yield* (yield* WebhookDispatcher).wake
   })
 
+/** Whether every event committed so far has been fanned out (the dispatcher's cursor is past them all). */
+export const allFannedOut = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ readonly done: boolean }>`
+    SELECT (SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1)
+      >= (SELECT COALESCE(max(seq), 0) FROM outbox_events) AS done`.pipe(Effect.orDie)
+  return row?.done === true
+})
+
 export { eventually, liveSleep } from "../support/Eventually.ts"
 
 /** Requests received on `path` so far. */
