@@ -11,7 +11,9 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Delivery } from "../api/WebhooksApi.ts"
 import { EndpointTable, type Subscriber } from "./EndpointTable.ts"
-import { EventTypeSchema } from "../domain/Events.ts"
+import { type EventType, EventTypeSchema } from "../domain/Events.ts"
+import { envelopeBody, type WebhookMode } from "../domain/WebhookPayload.ts"
+import type { FanOutEvent } from "../events/Outbox.ts"
 import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
 /** A delivery with its attempts, as the history shows it. */
@@ -64,13 +66,24 @@ export interface FanOutSource {
   readonly seq: number
   readonly id: string
   readonly workspaceId: string
-  readonly type: string
+  readonly type: EventType
   readonly createdAt: string
   /** The transaction that wrote the event (an xid8 as text). */
   readonly writerXid: string
-  readonly fatBody: string
-  readonly thinBody: string
+  /** The body an endpoint of each mode is sent. */
+  readonly bodies: Readonly<Record<WebhookMode, string>>
 }
+
+/** An event read for the fan-out, with its bodies. */
+export const fanOutSource = (event: FanOutEvent): FanOutSource => ({
+  seq: event.seq,
+  id: event.id,
+  workspaceId: event.workspaceId,
+  type: event.type,
+  createdAt: event.createdAt,
+  writerXid: event.writerXid,
+  bodies: { fat: envelopeBody(event, "fat"), thin: envelopeBody(event, "thin") }
+})
 
 /**
  * What the fan-out keeps in memory rather than writing (migrations/0190): at most `capOf` of each
@@ -90,7 +103,10 @@ export const HeldDelivery = Schema.Struct({
   eventId: Schema.String
 })
 export type HeldDelivery = typeof HeldDelivery.Type
-const decodeHeld = Schema.decodeUnknownEffect(Schema.Array(HeldDelivery))
+/** What the fan-out's statement answers of a held delivery; the rest is the caller's event and endpoint. */
+const decodeHeldKeys = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ id: Schema.String, endpointId: Schema.String, eventId: Schema.String }))
+)
 
 /** A delivery not written yet, with what its row needs besides its state. */
 export interface NewDelivery {
@@ -208,8 +224,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           type: event.type,
           created_at: event.createdAt,
           writer_xid: event.writerXid,
-          fat_body: event.fatBody,
-          thin_body: event.thinBody
+          bodies: event.bodies
         })))
         const endpoints = JSON.stringify(subscribers.map((endpoint) => ({
           id: endpoint.id,
@@ -229,11 +244,11 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                     || substr('89ab', get_byte(decode(substr(digest.h, 17, 2), 'hex'), 0) % 4 + 1, 1)
                     || substr(digest.h, 18))::uuid AS id,
                    ev.workspace_id, e.id AS endpoint_id, ev.id AS event_id,
-                   ev.type AS event_type, CASE e.mode WHEN 'thin' THEN ev.thin_body ELSE ev.fat_body END AS body,
+                   ev.type AS event_type, ev.bodies ->> e.mode AS body,
                    row_number() OVER (PARTITION BY e.id ORDER BY ev.seq) <= e.hold_cap AS held,
                    row_number() OVER (ORDER BY ev.seq, e.created_at, e.id) AS n
             FROM jsonb_to_recordset(${batch}::jsonb) AS ev(seq bigint, id uuid, workspace_id uuid, type text,
-                   created_at timestamptz, writer_xid text, fat_body text, thin_body text)
+                   created_at timestamptz, writer_xid text, bodies jsonb)
             JOIN jsonb_to_recordset(${endpoints}::jsonb) AS e(id uuid, workspace_id uuid, mode text, events jsonb,
                    created_at timestamptz, snapshot text, hold_cap integer) ON e.workspace_id = ev.workspace_id
               -- Only events committed after the endpoint was created (migrations/0130).
@@ -254,9 +269,31 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             WHERE EXISTS (SELECT 1 FROM targets WHERE held)
           )
           -- Held ones are never there already: the events are past the cursor this transaction holds.
-          SELECT id::text AS id, endpoint_id::text AS "endpointId", event_type AS "eventType", body,
-                 'pending' AS status, 0 AS "attemptCount", workspace_id::text AS "workspaceId", event_id::text AS "eventId"
-          FROM targets WHERE held ORDER BY n`.pipe(Effect.flatMap(decodeHeld), Effect.orDie)
+          -- Only their keys travel back: the bodies are the caller's.
+          SELECT id::text AS id, endpoint_id::text AS "endpointId", event_id::text AS "eventId"
+          FROM targets WHERE held ORDER BY n`.pipe(
+          Effect.flatMap(decodeHeldKeys),
+          Effect.orDie,
+          Effect.map((keys) => {
+            const eventsById = new Map(events.map((event) => [event.id, event]))
+            const modes = new Map(subscribers.map((endpoint): [string, WebhookMode] => [endpoint.id, endpoint.mode]))
+            return keys.flatMap(({ endpointId, eventId, id }): Array<HeldDelivery> => {
+              const event = eventsById.get(eventId)
+              const mode = modes.get(endpointId)
+              if (event === undefined || mode === undefined) return []
+              return [{
+                id,
+                endpointId,
+                eventId,
+                workspaceId: event.workspaceId,
+                eventType: event.type,
+                body: event.bodies[mode],
+                status: "pending",
+                attemptCount: 0
+              }]
+            })
+          })
+        )
       }
 
       const toAttempt = (deliveryId: string) =>

@@ -39,7 +39,7 @@ import { Cause, Clock, Context, Duration, Effect, Exit, FiberSet, Layer, LogLeve
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
-import { type FanOutEvent, Outbox } from "../events/Outbox.ts"
+import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { urlVetter, WebhookResolver } from "./AddressGuard.ts"
 import * as AttemptSlots from "./AttemptSlots.ts"
@@ -50,13 +50,12 @@ import {
   DeliveryStore,
   type DeliveryToAttempt,
   type DueRow,
-  type FanOutSource
+  fanOutSource
 } from "./DeliveryStore.ts"
 import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
 import * as HeldDeliveries from "./HeldDeliveries.ts"
 import type { Unwritten } from "./HeldDeliveries.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
-import { envelopeBody } from "../domain/WebhookPayload.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
 import { attemptSigner } from "./Signature.ts"
 
@@ -192,18 +191,6 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       // Most rounds find nothing new: one plain read says so, without taking the cursor's lock.
       const anyNew = outbox.anyAfter(sql`COALESCE((SELECT last_seq FROM webhook_dispatch_cursor WHERE id = 1), 0)`)
 
-      /** An event as the fan-out writes it, with its body for each endpoint mode. */
-      const sourceOf = (event: FanOutEvent): FanOutSource => ({
-        seq: event.seq,
-        id: event.id,
-        workspaceId: event.workspaceId,
-        type: event.type,
-        createdAt: event.createdAt,
-        writerXid: event.writerXid,
-        fatBody: envelopeBody(event, "fat"),
-        thinBody: envelopeBody(event, "thin")
-      })
-
       /**
        * One batch of settled events past the cursor fanned out, in one transaction. The deliveries it
        * held here (up to `fanOutHeld` of an endpoint) wait for a slot once it commits, unwritten: each
@@ -226,7 +213,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
           if (settled.length === 0) return undefined
           const subscribers = yield* endpointTable.subscribers([...new Set(settled.map((event) => event.workspaceId))])
-          const kept = yield* deliveries.fanOut(settled.map(sourceOf), subscribers, now.iso, {
+          const kept = yield* deliveries.fanOut(settled.map(fanOutSource), subscribers, now.iso, {
             claimId,
             untilIso: Time.toIso(leasedUntilMs),
             capOf: (endpointId) => Math.max(0, fanOutHeld - slots.held(endpointId))
@@ -292,7 +279,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
             const events = (yield* outbox.fanOutBatch(claim.firstSeq - 1, "0", claim.lastSeq - claim.firstSeq + 1))
               .filter((event) => event.seq <= claim.lastSeq)
             const subscribers = yield* endpointTable.subscribers([...new Set(events.map((event) => event.workspaceId))])
-            yield* deliveries.fanOut(events.map(sourceOf), subscribers, now.iso, { claimId: claim.id, untilIso: now.iso, capOf: () => 0 })
+            yield* deliveries.fanOut(events.map(fanOutSource), subscribers, now.iso, { claimId: claim.id, untilIso: now.iso, capOf: () => 0 })
             yield* deliveries.endClaims([claim.id])
             yield* Effect.logWarning("webhook fan-out claim lapsed: its deliveries not written yet are now pending").pipe(
               Effect.annotateLogs({ claimId: claim.id, firstSeq: claim.firstSeq, lastSeq: claim.lastSeq })

@@ -54,8 +54,7 @@ const newEvents = (workspaceId: string, count: number) =>
       type: "account.paused",
       createdAt: "2026-01-01T00:00:01.000Z",
       writerXid: writer.xid,
-      fatBody: `{"n":${i}}`,
-      thinBody: "{}"
+      bodies: { fat: `{"n":${i}}`, thin: "{}" }
     }))
   })
 

@@ -3,9 +3,8 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import type { NewEvent } from "../../src/domain/Events.ts"
-import { envelopeBody } from "../../src/domain/WebhookPayload.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
-import { DeliveryStore } from "../../src/webhooks/DeliveryStore.ts"
+import { DeliveryStore, fanOutSource } from "../../src/webhooks/DeliveryStore.ts"
 import { EndpointTable } from "../../src/webhooks/EndpointTable.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
@@ -90,7 +89,7 @@ it.effect("a server that died holding a fan-out's deliveries: once its claim lap
           SELECT last_seq::int AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
         const events = yield* outbox.fanOutBatch(cursor?.lastSeq ?? 0, yield* outbox.writerHorizon, 10)
         const kept = yield* (yield* DeliveryStore).fanOut(
-          events.map((event) => ({ ...event, fatBody: envelopeBody(event, "fat"), thinBody: envelopeBody(event, "thin") })),
+          events.map(fanOutSource),
           yield* (yield* EndpointTable).subscribers([workspaceId]),
           "1970-01-01T00:00:00.000Z",
           { claimId: crypto.randomUUID(), untilIso: "1970-01-01T00:01:10.000Z", capOf: () => 10 }
