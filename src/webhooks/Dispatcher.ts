@@ -529,6 +529,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         while (yield* fanOut(batchSize)) {
           yield* Queue.offer(wakeups, true)
           batchSize = Math.min(batchSize * 2, settings.fanOutBatch)
+          // A turn of the event loop between batches: on PGlite the statements run on this thread,
+          // and without it the attempts' connections and answers waited for the whole backlog.
+          yield* Time.liveSleep(Duration.zero)
         }
       })
 
