@@ -118,6 +118,20 @@ const attemptRows = (deliveryId: string) =>
     return rows[0]?.n
   })
 
+/** An automatic attempt at 00:00:02 answered 500, to be retried at 00:00:32. */
+const failedOnce = (deliveryId: string): AttemptOutcome => ({
+  attempt: {
+    deliveryId,
+    trigger: "automatic",
+    atIso: "2026-01-01T00:00:02.000Z",
+    statusCode: 500,
+    error: "The endpoint answered 500.",
+    durationMs: 5,
+    succeeded: false
+  },
+  change: { _tag: "retry", attemptCount: 1, atIso: "2026-01-01T00:00:32.000Z" }
+})
+
 const succeeded = (deliveryId: string, atIso: string, trigger: "automatic" | "manual"): AttemptOutcome => ({
   attempt: { deliveryId, trigger, atIso, statusCode: 204, error: null, durationMs: 3, succeeded: true },
   change: { _tag: "succeeded", counted: trigger === "automatic" }
@@ -152,19 +166,7 @@ layer(services)("webhook delivery storage", (it) => {
       const [ok, failing] = yield* fanOutEvents(workspaceId, 2, { claimId: crypto.randomUUID(), untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 2 })
       yield* store.record([
         { ...succeeded(ok.id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: newDelivery(ok) },
-        {
-          attempt: {
-            deliveryId: failing.id,
-            trigger: "automatic",
-            atIso: "2026-01-01T00:00:02.000Z",
-            statusCode: 500,
-            error: "The endpoint answered 500.",
-            durationMs: 5,
-            succeeded: false
-          },
-          change: { _tag: "retry", attemptCount: 1, atIso: "2026-01-01T00:00:32.000Z" },
-          fresh: newDelivery(failing)
-        }
+        { ...failedOnce(failing.id), fresh: newDelivery(failing) }
       ])
       const delivered = yield* store.ofEndpoint(endpointId, ok.id)
       assert.deepStrictEqual([delivered?.status, delivered?.attemptCount, delivered?.createdAt], ["succeeded", 1, "2026-01-01T00:00:01.000Z"])
@@ -222,18 +224,7 @@ layer(services)("webhook delivery storage", (it) => {
     Effect.gen(function*() {
       const store = yield* DeliveryStore
       const { deliveryId, endpointId } = yield* oneDelivery
-      yield* store.record([{
-        attempt: {
-          deliveryId,
-          trigger: "automatic",
-          atIso: "2026-01-01T00:00:02.000Z",
-          statusCode: 500,
-          error: "The endpoint answered 500.",
-          durationMs: 5,
-          succeeded: false
-        },
-        change: { _tag: "retry", attemptCount: 1, atIso: "2026-01-01T00:00:32.000Z" }
-      }])
+      yield* store.record([failedOnce(deliveryId)])
       yield* store.record([succeeded(deliveryId, "2026-01-01T00:00:33.000Z", "automatic")])
       const delivery = yield* store.ofEndpoint(endpointId, deliveryId)
       assert.strictEqual(delivery?.status, "succeeded")

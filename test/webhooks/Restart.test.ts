@@ -10,6 +10,28 @@ import { call, newWorkspace } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { emit, eventually, on, receiver, restartableServer } from "./support.ts"
 
+/** The endpoint's deliveries, read from a new server over the database `open` opens once `done` says so. */
+const onNewServer = (
+  open: () => Layer.Layer<SqlClient.SqlClient>,
+  label: string,
+  token: string,
+  hookId: string,
+  done: (deliveries: Array<any>) => boolean
+) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const context = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(scope))
+    const deliveries = yield* eventually(
+      label,
+      Effect.map(call("GET", `/v1/webhooks/${hookId}/deliveries`, { token }), (reply): Array<any> => reply.body.deliveries),
+      done,
+      // A start on a busy machine (migrations checked, dispatcher started) can take seconds.
+      30_000
+    ).pipe(Effect.provideContext(context))
+    yield* Scope.close(scope, Exit.void)
+    return deliveries
+  })
+
 const paused: NewEvent = { type: "account.paused", data: { accountId: crypto.randomUUID(), reason: "crash test" } }
 
 it.effect("a restart in the middle of the retry schedule resumes it from the database", () =>
@@ -44,16 +66,7 @@ it.effect("a restart in the middle of the retry schedule resumes it from the dat
     // While it is down the third attempt falls due; the new server makes it.
     yield* TestClock.setTime(dueAt + 1000)
     r.behave("/down", "ok")
-    const second = yield* Scope.make()
-    const secondContext = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(second))
-    const [resumed] = yield* eventually(
-      "attempt 3 after restart",
-      Effect.map(call("GET", `/v1/webhooks/${hookId}/deliveries`, { token }), (reply) => reply.body.deliveries),
-      (d: Array<any>) => d[0]?.status === "succeeded",
-      // A second start on a busy machine (migrations checked, dispatcher started) can take seconds.
-      30_000
-    ).pipe(Effect.provideContext(secondContext))
-    yield* Scope.close(second, Exit.void)
+    const [resumed] = yield* onNewServer(open, "attempt 3 after restart", token, hookId, (d) => d[0]?.status === "succeeded")
 
     assert.strictEqual(resumed.id, deliveryId)
     assert.strictEqual(resumed.attemptCount, 3)
@@ -102,15 +115,13 @@ it.effect("a server that died holding a fan-out's deliveries: once its claim lap
 
     // The claim lapses (70 s); the next server writes the delivery and sends it.
     yield* TestClock.setTime(71_000)
-    const second = yield* Scope.make()
-    const secondContext = yield* Layer.build(restartableServer(open())).pipe(Scope.provide(second))
-    const [delivered] = yield* eventually(
+    const [delivered] = yield* onNewServer(
+      open,
       "the held delivery sent by the next server",
-      Effect.map(call("GET", `/v1/webhooks/${hookId}/deliveries`, { token }), (reply) => reply.body.deliveries),
-      (d: Array<any>) => d[0]?.status === "succeeded",
-      30_000
-    ).pipe(Effect.provideContext(secondContext))
-    yield* Scope.close(second, Exit.void)
+      token,
+      hookId,
+      (d) => d[0]?.status === "succeeded"
+    )
 
     assert.strictEqual(delivered.id, held[0].id)
     assert.deepStrictEqual(on(r.received, "/late").map((got) => got.headers["svc-delivery"]), [held[0].id])
