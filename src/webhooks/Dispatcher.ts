@@ -259,6 +259,9 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const writeOverdue = Effect.fnUntraced(function*() {
         const liveMs = yield* Time.liveNow
         const sinceMs = liveMs - Duration.toMillis(heldUnwrittenAtMost)
+        // Most rounds (every finished attempt may start one) find nothing overdue: no lock for them.
+        const oldestMs = held.oldestSinceMs()
+        if (oldestMs === undefined || oldestMs > sinceMs) return
         const now = yield* Time.now
         yield* writing.withPermits(1)(Effect.suspend(() => writePending(held.takeHeldSince(sinceMs), Time.toIso(now.ms + leaseMs))))
       })

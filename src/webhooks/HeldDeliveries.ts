@@ -30,6 +30,8 @@ export interface HeldDeliveries {
   readonly written: (items: ReadonlyArray<Unwritten>) => Array<string>
   /** How many are still unwritten. */
   readonly size: () => number
+  /** Since when the oldest still unwritten was held (live time); none when none is. */
+  readonly oldestSinceMs: () => number | undefined
 }
 
 export const make = (): HeldDeliveries => {
@@ -73,6 +75,10 @@ export const make = (): HeldDeliveries => {
       }
       return ended
     },
-    size: () => unwritten.size
+    size: () => unwritten.size,
+    oldestSinceMs: () => {
+      for (const item of unwritten.values()) return item.heldSinceMs
+      return undefined
+    }
   }
 }

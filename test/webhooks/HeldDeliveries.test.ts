@@ -17,12 +17,14 @@ describe("HeldDeliveries", () => {
     const held = HeldDeliveries.make()
     held.hold("c1", [delivery("a"), delivery("b")], 1_000)
     held.hold("c2", [delivery("c")], 3_000)
+    assert.strictEqual(held.oldestSinceMs(), 1_000)
     assert.strictEqual(held.take("a")?.claimId, "c1")
     assert.isUndefined(held.take("a"))
     // Held at 1 s or earlier: only "b" is left of those.
     assert.deepStrictEqual(held.takeHeldSince(1_000).map((item) => item.delivery.id), ["b"])
     assert.deepStrictEqual(held.takeHeldSince(2_000), [])
     assert.strictEqual(held.size(), 1)
+    assert.strictEqual(held.oldestSinceMs(), 3_000)
   })
 
   it("a claim ends once every delivery it held is written", () => {
@@ -36,6 +38,7 @@ describe("HeldDeliveries", () => {
     held.take("c")
     assert.deepStrictEqual(held.written(held.takeAll()), ["c1"])
     assert.strictEqual(held.size(), 0)
+    assert.isUndefined(held.oldestSinceMs())
   })
 
   it("holding nothing makes no claim", () => {
