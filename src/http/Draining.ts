@@ -14,8 +14,11 @@ export class Draining extends Context.Service<Draining, {
   readonly begin: Effect.Effect<void>
   /** Completes when the shutdown has begun. */
   readonly started: Effect.Effect<void>
-  /** Whether the shutdown has begun. */
-  readonly isDraining: Effect.Effect<boolean>
+  /**
+   * Whether the shutdown has begun: a plain read, since the gate asks on every request, before
+   * and after it is served.
+   */
+  readonly isDrainingUnsafe: () => boolean
 }>()("outreach/Draining") {
   static readonly layer = Layer.effect(
     Draining,
@@ -32,7 +35,7 @@ export class Draining extends Context.Service<Draining, {
           )
         ),
         started: Deferred.await(begun),
-        isDraining: Deferred.isDone(begun)
+        isDrainingUnsafe: () => Deferred.isDoneUnsafe(begun)
       })
     })
   )

@@ -6,7 +6,7 @@
  *
  * @since 1.0.0
  */
-import { ByteSize, Cause, Effect, Option, Predicate, type Types } from "effect"
+import { ByteSize, Cause, Context, Effect, Option, Predicate, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -158,16 +158,21 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         admission: Admission,
         via: "bearer" | "cookie" | undefined
       ) => {
-        const admitted = httpEffect.pipe(
-          Effect.provideService(Admitted, { resolved: true, principal: admission.principal, via }),
-          Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize)
-        )
+        // Both in one change of the request's context: each change sets the fiber's context and
+        // registers its restoring on exit.
+        const admitted = Effect.updateContext(httpEffect, (context: Context.Context<never>) =>
+          Context.add(
+            Context.add(context, Admitted, { resolved: true, principal: admission.principal, via }),
+            HttpIncomingMessage.MaxBodySize,
+            maxBodySize
+          ))
         return Effect.catchCause(admitted, (cause) =>
           Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause))
       }
 
       const gate = (
         request: HttpServerRequest.HttpServerRequest,
+        path: string,
         httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
       ) => {
         // A request without an Authorization header may carry the dashboard's session cookie.
@@ -193,7 +198,6 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
                 next: "Send the Host header, as HTTP/1.1 requires."
               }, headers))
             }
-            const path = pathOf(request.url)
             if (!servablePath.test(path)) {
               return Effect.succeed(errorResponse(404, {
                 message: `There is no route ${request.method} ${path}: a path segment holds a reserved character.`,
@@ -210,30 +214,33 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         )
       }
 
+      /**
+       * An answer given once the stop has begun closes its connection: an idle keep-alive
+       * connection would otherwise hold the stop until the client drops it.
+       */
+      const closingWhenDraining = (response: HttpServerResponse.HttpServerResponse) =>
+        draining.isDrainingUnsafe() ? HttpServerResponse.setHeader(response, "connection", "close") : response
+
       return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>): Effect.Effect<
         HttpServerResponse.HttpServerResponse,
         Types.unhandled,
         HttpServerRequest.HttpServerRequest
       > =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          passedThrough.has(pathOf(request.url)) ? httpEffect : Effect.flatMap(draining.isDraining, (stopped) =>
-            stopped
-              ? Effect.succeed(stopping)
-              : ungated.has(pathOf(request.url))
-              ? Effect.map(httpEffect, ensureEnvelope)
-              : gate(request, httpEffect)
-          ).pipe(
-            // An answer given once the stop has begun closes its connection: an idle keep-alive
-            // connection would otherwise hold the stop until the client drops it.
-            Effect.flatMap((response) =>
-              Effect.map(draining.isDraining, (stopped) =>
-                stopped ? HttpServerResponse.setHeader(response, "connection", "close") : response
-              )
-            ),
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          const path = pathOf(request.url)
+          if (passedThrough.has(path)) return httpEffect
+          const answer = draining.isDrainingUnsafe()
+            ? Effect.succeed(stopping)
+            : ungated.has(path)
+            ? Effect.map(httpEffect, ensureEnvelope)
+            : gate(request, path, httpEffect)
+          return answer.pipe(
+            Effect.map(closingWhenDraining),
             // A failure of the gate itself (the database is down), or of an ungated route (a
             // wrong method on /healthz), is answered in the envelope too.
             Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : recover(request, cause))
-          ))
+          )
+        })
     }),
     { global: true }
   )

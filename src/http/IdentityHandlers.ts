@@ -22,21 +22,20 @@ export const IdentityHandlers = Layer.unwrap(Effect.gen(function*() {
   // lease carries the same principal object: the answer is encoded once per lease, and a new
   // lease (a new claim, which checks the key again) brings a new principal and a new answer.
   const keyAnswers = new WeakMap<KeyPrincipal, HttpServerResponse.HttpServerResponse>()
-  const keyAnswer = (principal: KeyPrincipal) =>
-    Effect.sync(() => {
-      const cached = keyAnswers.get(principal)
-      if (cached !== undefined) return cached
-      const answer = HttpServerResponse.jsonUnsafe(encodeMe({
-        ok: true,
-        orgId: principal.workspaceId,
-        kind: "key",
-        keyName: principal.keyName,
-        org: null,
-        user: null
-      }))
-      keyAnswers.set(principal, answer)
-      return answer
-    })
+  const keyAnswer = (principal: KeyPrincipal) => {
+    const cached = keyAnswers.get(principal)
+    if (cached !== undefined) return cached
+    const answer = HttpServerResponse.jsonUnsafe(encodeMe({
+      ok: true,
+      orgId: principal.workspaceId,
+      kind: "key",
+      keyName: principal.keyName,
+      org: null,
+      user: null
+    }))
+    keyAnswers.set(principal, answer)
+    return answer
+  }
   const sessionAnswer = (principal: Extract<Principal, { readonly kind: "session" }>) =>
     Effect.map(workspaces.get(principal.workspaceId).pipe(Effect.orDie), (workspace) => ({
       ok: true as const,
@@ -54,6 +53,6 @@ export const IdentityHandlers = Layer.unwrap(Effect.gen(function*() {
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "identity", (handlers) =>
     handlers.handle("me", () =>
       Effect.flatMap(CurrentPrincipal, (principal): Effect.Effect<HttpServerResponse.HttpServerResponse | typeof Me.Type> =>
-        principal.kind === "key" ? keyAnswer(principal) : sessionAnswer(principal)))
+        principal.kind === "key" ? Effect.succeed(keyAnswer(principal)) : sessionAnswer(principal)))
   ))
 }))

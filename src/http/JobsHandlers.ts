@@ -26,10 +26,21 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
   const jobs = yield* Jobs
   const draining = yield* Draining
   const accept = yield* JobIntake.make
-  const workspace = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
+  const workspace = CurrentPrincipal.useSync((principal) => principal.workspaceId)
   // A finished job never changes, and Jobs answers it from memory as the same record each time
   // (jobs/FinishedJobs.ts): its answer is decoded and encoded once, like GET /v1/me's.
   const finishedAnswers = new WeakMap<JobRecord, HttpServerResponse.HttpServerResponse>()
+  const answerOf = (job: JobRecord) => {
+    const encoded = finishedAnswers.get(job)
+    if (encoded !== undefined) return Effect.succeed(encoded)
+    return Effect.map(Effect.orDie(decodeJob(job)), (decoded) => {
+      const answer = { ok, job: decoded }
+      if (!isFinished(job.status)) return answer
+      const response = HttpServerResponse.jsonUnsafe(encodeJobAnswer(answer))
+      finishedAnswers.set(job, response)
+      return response
+    })
+  }
 
   const command = <C extends CommandName>(name: C) =>
   ({ params, payload, headers }: {
@@ -66,24 +77,19 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
           })
           return acceptedJob(yield* decodeJob(answer.job).pipe(Effect.orDie), answer.replayed)
         }),
+      // Plain combinators rather than a generator: every poll of a job comes here.
       get: ({ params, query }) =>
-        Effect.gen(function*() {
-          const workspaceId = yield* workspace
-          // A long-poll ends at once when the service begins to stop, with the job as it is then.
-          const job = yield* (query.wait === undefined || query.wait === 0
-            ? jobs.get(workspaceId, params.id)
-            : Effect.raceFirst(
-              jobs.get(workspaceId, params.id, query.wait),
-              Effect.andThen(draining.started, jobs.get(workspaceId, params.id))
-            ))
-          const encoded = finishedAnswers.get(job)
-          if (encoded !== undefined) return encoded
-          const answer = { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
-          if (!isFinished(job.status)) return answer
-          const response = HttpServerResponse.jsonUnsafe(encodeJobAnswer(answer))
-          finishedAnswers.set(job, response)
-          return response
-        }),
+        Effect.flatMap(workspace, (workspaceId) =>
+          Effect.flatMap(
+            // A long-poll ends at once when the service begins to stop, with the job as it is then.
+            query.wait === undefined || query.wait === 0
+              ? jobs.get(workspaceId, params.id)
+              : Effect.raceFirst(
+                jobs.get(workspaceId, params.id, query.wait),
+                Effect.andThen(draining.started, jobs.get(workspaceId, params.id))
+              ),
+            answerOf
+          )),
       list: ({ query }) =>
         Effect.gen(function*() {
           const page = yield* jobs.list(yield* workspace, {

@@ -10,7 +10,7 @@ import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts
 import { describeProblems, missingObject, namedProblems } from "../api/Problems.ts"
 import { Authentication, RequestErrors, RequireManager } from "../api/Security.ts"
 import { Credentials } from "../auth/Credentials.ts"
-import { canManageWorkspace, CurrentPrincipal } from "../domain/Principal.ts"
+import { canManageWorkspace, CurrentPrincipal, type Principal } from "../domain/Principal.ts"
 import { Admitted } from "./Admission.ts"
 import { csrfHeader, csrfMatches, sessionTokenOf } from "./dashboard/Session.ts"
 
@@ -68,19 +68,21 @@ export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const credentials = yield* Credentials
+    // The request served as the caller, or refused when the key resolved to no one.
+    const servedAs = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, CurrentPrincipal>) =>
+    (principal: Principal | undefined): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | Unauthorized> =>
+      principal === undefined
+        ? Effect.fail(unknownKey)
+        : Effect.provideService(httpEffect, CurrentPrincipal, principal)
     return Authentication.of({
-      // On every request: plain combinators, no generator.
+      // On every request: plain combinators, no generator, and no lookup when the gate made one.
       bearer: (httpEffect, { credential }) => {
         const token = Redacted.value(credential)
         if (token === "") return cookieSession(httpEffect, credentials)
         return Effect.flatMap(Admitted, (admitted) =>
-          Effect.flatMap(
-            admitted.resolved ? Effect.succeed(admitted.principal) : credentials.resolve(token),
-            (principal): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | Unauthorized> =>
-              principal === undefined
-                ? Effect.fail(unknownKey)
-                : Effect.provideService(httpEffect, CurrentPrincipal, principal)
-          ))
+          admitted.resolved
+            ? servedAs(httpEffect)(admitted.principal)
+            : Effect.flatMap(credentials.resolve(token), servedAs(httpEffect)))
       }
     })
   })
