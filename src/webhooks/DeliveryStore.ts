@@ -96,13 +96,6 @@ export interface FanOutHold {
   readonly capOf: (endpointId: string) => number
 }
 
-/** A delivery the fan-out held without writing it, as the dispatcher attempts it. */
-export const HeldDelivery = Schema.Struct({
-  ...DeliveryToAttempt.fields,
-  workspaceId: Schema.String,
-  eventId: Schema.String
-})
-export type HeldDelivery = typeof HeldDelivery.Type
 /** What the fan-out's statement answers of a held delivery; the rest is the caller's event and endpoint. */
 const decodeHeldKeys = Schema.decodeUnknownEffect(
   Schema.Array(Schema.Struct({ id: Schema.String, endpointId: Schema.String, eventId: Schema.String }))
@@ -119,6 +112,9 @@ export interface NewDelivery {
   /** When it was fanned out. */
   readonly createdAtIso: string
 }
+
+/** A delivery the fan-out held without writing it: what an attempt sends, and what its row will need. */
+export type HeldDelivery = DeliveryToAttempt & NewDelivery
 
 /** A fan-out's claim that lapsed: its server died (or stalled) before writing what it held. */
 export interface LapsedClaim {
@@ -289,7 +285,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 eventType: event.type,
                 body: event.bodies[mode],
                 status: "pending",
-                attemptCount: 0
+                attemptCount: 0,
+                createdAtIso: nowIso
               }]
             })
           })

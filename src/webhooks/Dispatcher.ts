@@ -224,19 +224,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         if (done === undefined) return false
         // Attempted only once claimed for good: a rolled-back fan-out held nothing.
         for (const subscriber of done.subscribers) endpointViews.set(subscriber.id, subscriber)
-        held.hold(
-          claimId,
-          done.kept.map((kept) => ({
-            id: kept.id,
-            workspaceId: kept.workspaceId,
-            endpointId: kept.endpointId,
-            eventId: kept.eventId,
-            eventType: kept.eventType,
-            body: kept.body,
-            createdAtIso: now.iso
-          })),
-          yield* Time.liveNow
-        )
+        held.hold(claimId, done.kept, yield* Time.liveNow)
         for (const target of done.kept) slots.add(target, leasedUntilMs)
         startReady(now.ms)
         return true
@@ -512,13 +500,13 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)
         const views = yield* endpointTable.secretsOf([...new Set(leased.map((delivery) => delivery.endpointId))])
         for (const [endpointId, view] of views) endpointViews.set(endpointId, view)
-        // A deleted endpoint's deliveries went with it; those of one disabled meanwhile wait, released.
-        const disabled: Array<string> = []
+        // A deleted endpoint's deliveries went with it; those of one disabled meanwhile wait, let go.
+        const disabled: Array<DeliveryToAttempt> = []
         for (const target of leased) {
           if (attemptable(target.endpointId) !== undefined) slots.add(target, leasedUntilMs)
-          else disabled.push(target.id)
+          else disabled.push(target)
         }
-        yield* deliveries.release(disabled)
+        yield* letGo(disabled)
         startReady(now.ms)
       }, Effect.orDie)
 

@@ -136,14 +136,13 @@ class DeadlinePassed extends Error {}
  * one callback effect however many steps it takes. Answers a function that stops the request.
  */
 const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: Exchange) => void): () => void => {
+  const pooled = request.connections !== undefined
   let dispatcher: Dispatcher
   let path: string
-  let pooled: boolean
   try {
     // A vetted URL arrives parsed (`VettedUrl.url`): not parsed again at every attempt.
     const url = typeof request.url === "string" ? new URL(request.url) : request.url
     path = `${url.pathname}${url.search}`
-    pooled = request.connections !== undefined
     // A pooled connection is only ever one opened to this same vetted address.
     dispatcher = request.connections === undefined
       ? new Client(url.origin, pinnedTo(request.address, request.family))

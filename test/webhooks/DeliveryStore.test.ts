@@ -14,9 +14,7 @@ import {
   type AttemptOutcome,
   DeliveryStore,
   type FanOutHold,
-  type FanOutSource,
-  type HeldDelivery,
-  type NewDelivery
+  type FanOutSource
 } from "../../src/webhooks/DeliveryStore.ts"
 import { EndpointTable } from "../../src/webhooks/EndpointTable.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
@@ -90,17 +88,6 @@ const dueAmong = (atIso: string, ids: ReadonlyArray<string>) =>
     return rows.map((row) => row.id).filter((id) => ids.includes(id)).sort()
   })
 
-/** A held delivery as the dispatcher writes it. */
-const newDelivery = (held: HeldDelivery): NewDelivery => ({
-  id: held.id,
-  workspaceId: held.workspaceId,
-  endpointId: held.endpointId,
-  eventId: held.eventId,
-  eventType: held.eventType,
-  body: held.body,
-  createdAtIso: "2026-01-01T00:00:01.000Z"
-})
-
 /** One pending delivery of one event to a new endpoint; its endpoint's and its own id. */
 const oneDelivery = Effect.gen(function*() {
   const { endpointId, workspaceId } = yield* newEndpoint
@@ -165,8 +152,8 @@ layer(services)("webhook delivery storage", (it) => {
       const { endpointId, workspaceId } = yield* newEndpoint
       const [ok, failing] = yield* fanOutEvents(workspaceId, 2, { claimId: crypto.randomUUID(), untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 2 })
       yield* store.record([
-        { ...succeeded(ok.id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: newDelivery(ok) },
-        { ...failedOnce(failing.id), fresh: newDelivery(failing) }
+        { ...succeeded(ok.id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: ok },
+        { ...failedOnce(failing.id), fresh: failing }
       ])
       const delivered = yield* store.ofEndpoint(endpointId, ok.id)
       assert.deepStrictEqual([delivered?.status, delivered?.attemptCount, delivered?.createdAt], ["succeeded", 1, "2026-01-01T00:00:01.000Z"])
@@ -189,7 +176,7 @@ layer(services)("webhook delivery storage", (it) => {
       const claimId = crypto.randomUUID()
       const held = yield* fanOut(events, { claimId, untilIso: "2026-01-01T00:01:11.000Z", capOf: () => 3 })
       // The server wrote one with its outcome, then died.
-      yield* store.record([{ ...succeeded(held[0].id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: newDelivery(held[0]) }])
+      yield* store.record([{ ...succeeded(held[0].id, "2026-01-01T00:00:02.000Z", "automatic"), fresh: held[0] }])
       const [lapsed] = yield* lapsedAmong("2026-01-01T00:02:00.000Z", [claimId])
       assert.deepStrictEqual([lapsed?.id, lapsed?.firstSeq, lapsed?.lastSeq], [claimId, 1, 3])
       assert.deepStrictEqual(yield* fanOut(events, { ...noHold, claimId }), [])
@@ -213,8 +200,8 @@ layer(services)("webhook delivery storage", (it) => {
       const [free] = yield* fanOutEvents(kept.workspaceId, 1, { ...hold, claimId: crypto.randomUUID() })
       const [orphan] = yield* fanOutEvents(gone.workspaceId, 1, { ...hold, claimId: crypto.randomUUID() })
       assert.isTrue(yield* (yield* EndpointTable).remove(gone.workspaceId, gone.endpointId))
-      yield* store.write([newDelivery(leased)], "2026-01-01T00:01:11.000Z")
-      yield* store.write([newDelivery(free), newDelivery(orphan)], null)
+      yield* store.write([leased], "2026-01-01T00:01:11.000Z")
+      yield* store.write([free, orphan], null)
       assert.deepStrictEqual(yield* dueAmong("2026-01-01T00:00:02.000Z", [free.id, leased.id]), [free.id])
       assert.deepStrictEqual(yield* dueAmong("2026-01-01T00:01:11.000Z", [free.id, leased.id]), [free.id, leased.id].sort())
       assert.deepStrictEqual(yield* store.history(gone.endpointId, 10), [])
