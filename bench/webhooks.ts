@@ -114,37 +114,33 @@ const dispatch = (pool: Pool, path: string, headers: Readonly<Record<string, str
     })
   })
 
-/** Bare unsigned POSTs through undici on kept-alive connections, `concurrency` at a time; seconds taken. */
-const bareUndici = async (): Promise<number> => {
-  const pool = new Pool(base, { allowH2: false })
+/** `total` POSTs made by `send`, `concurrency` at a time, by a plain loop; seconds taken. */
+const bareLoop = async (send: () => Promise<number>): Promise<number> => {
   const started = performance.now()
   let sent = 0
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (sent < total) {
       sent++
-      await dispatch(pool, "/bare")
+      await send()
     }
   }))
-  const seconds = (performance.now() - started) / 1000
-  await pool.destroy()
   received = 0
+  return (performance.now() - started) / 1000
+}
+
+/** Bare unsigned POSTs through undici on kept-alive connections; seconds taken. */
+const bareUndici = async (): Promise<number> => {
+  const pool = new Pool(base, { allowH2: false })
+  const seconds = await bareLoop(() => dispatch(pool, "/bare"))
+  await pool.destroy()
   return seconds
 }
 
-/** Bare unsigned POSTs of a similar body, `concurrency` at a time, on fresh sockets or kept-alive ones; seconds taken. */
+/** Bare unsigned POSTs of a similar body through node:http, on fresh sockets or kept-alive ones; seconds taken. */
 const bare = async (keepAlive: boolean): Promise<number> => {
   const agent = keepAlive ? new http.Agent({ keepAlive: true }) : false
-  const started = performance.now()
-  let sent = 0
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (sent < total) {
-      sent++
-      await post(agent)
-    }
-  }))
-  const seconds = (performance.now() - started) / 1000
+  const seconds = await bareLoop(() => post(agent))
   if (agent !== false) agent.destroy()
-  received = 0
   return seconds
 }
 
