@@ -15,6 +15,8 @@ export interface FitOptions {
   readonly iterations: number
   /** Strength of the L2 penalty on the weights and biases. */
   readonly l2: number
+  /** How many training replies a feature must occur in to be weighed (rarer ones are dropped, keeping the model small). */
+  readonly minRows: number
 }
 
 /** A fitted model: one weight per class for each feature seen in training, plus a bias per class. */
@@ -75,8 +77,12 @@ export const fit = (
   const ids: Array<number> = []
   const starts: Array<number> = [0]
   const targets = new Int32Array(examples.length)
+  const rows = examples.map((example) => features(example.text))
+  const seen = new Map<string, number>()
+  for (const row of rows) for (const feature of row) seen.set(feature, (seen.get(feature) ?? 0) + 1)
   examples.forEach((example, r) => {
-    for (const feature of features(example.text)) {
+    for (const feature of rows[r]) {
+      if ((seen.get(feature) ?? 0) < options.minRows) continue
       let id = index.get(feature)
       if (id === undefined) {
         id = index.size

@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import * as Cues from "../../src/triage/Cues.ts"
-import { repliesIn } from "../../src/triage/Dataset.ts"
+import { evaluationIn } from "../../src/triage/EvaluationSet.ts"
 import { Triage, TriageResult } from "../../src/triage/Triage.ts"
 
 const isTriageResult = Schema.is(TriageResult)
@@ -84,10 +84,10 @@ layer(Triage.layerEmbedded)("Triage.classify", (it) => {
       }
     }))
 
-  it.effect("is deterministic: the same text twice, and a second fitted layer, give identical results", () =>
+  it.effect("is deterministic: the same text twice, and a second loaded layer, give identical results", () =>
     Effect.gen(function*() {
       const triage = yield* Triage
-      const texts = (yield* repliesIn("heldOut")).map((r) => r.text)
+      const texts = (yield* evaluationIn("heldOut")).map((r) => r.text)
       const first = yield* Effect.forEach(texts, (t) => triage.classify(t))
       const second = yield* Effect.forEach(texts, (t) => triage.classify(t))
       const rebuilt = yield* Effect.gen(function*() {
@@ -102,7 +102,7 @@ layer(Triage.layerEmbedded)("Triage.classify", (it) => {
   it.effect("classifies a reply well under a millisecond", () =>
     Effect.gen(function*() {
       const triage = yield* Triage
-      const texts = (yield* repliesIn("heldOut")).map((r) => r.text)
+      const texts = (yield* evaluationIn("heldOut")).map((r) => r.text)
       yield* Effect.forEach(texts, (t) => triage.classify(t))
       const rounds = 5
       const started = performance.now()
