@@ -2,7 +2,9 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import * as Cues from "../../src/triage/Cues.ts"
 import { evaluationIn } from "../../src/triage/EvaluationSet.ts"
-import { Triage, TriageResult } from "../../src/triage/Triage.ts"
+import { rng } from "../../src/sandbox/Random.ts"
+import { replyTextIn } from "../../src/sandbox/ReplyTexts.ts"
+import { Triage, triageClasses, TriageResult } from "../../src/triage/Triage.ts"
 
 const isTriageResult = Schema.is(TriageResult)
 
@@ -97,6 +99,26 @@ layer(Triage.layerEmbedded)("Triage.classify", (it) => {
       }).pipe(Effect.provide(Layer.fresh(Triage.layerEmbedded)))
       assert.deepStrictEqual(second, first)
       assert.deepStrictEqual(rebuilt, first)
+    }))
+
+  it.effect("reads the sandbox's replies, plain and informal, as the sandbox meant them", () =>
+    Effect.gen(function*() {
+      const triage = yield* Triage
+      for (const style of ["plain", "informal"] as const) {
+        let agreed = 0
+        let total = 0
+        for (const triageClass of triageClasses) {
+          for (let i = 0; i < 40; i++) {
+            const text = replyTextIn(style, triageClass, rng("sandbox-triage", style, triageClass, i), {
+              firstName: "Ana",
+              writtenAt: Date.UTC(2026, 10, 20)
+            })
+            if ((yield* triage.classify(text)).class === triageClass) agreed++
+            total++
+          }
+        }
+        assert.isAtLeast(agreed / total, 0.9, style)
+      }
     }))
 
   it.effect("classifies a reply well under a millisecond", () =>
