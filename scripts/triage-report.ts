@@ -16,6 +16,7 @@ import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { confusionTable, evaluationIn, figuresOf, type Outcome, perClassTable } from "../src/triage/EvaluationSet.ts"
 import { shippedClassifier } from "../src/triage/Triage.ts"
+import { confidentFrom, isUnsure } from "../src/domain/TriageClass.ts"
 
 const { values } = parseArgs({
   options: { "held-out": { type: "boolean", default: false }, write: { type: "boolean", default: false } }
@@ -34,13 +35,19 @@ const byLanguage = (["fr", "de", "es"] as const).map((language) => {
   return `${language} ${f.correct}/${f.total}`
 }).join(", ")
 const twoIntents = figuresOf(outcomes.filter((o) => o.reply.twoIntents !== undefined))
+const misses = outcomes.filter((o) => o.reply.class !== o.actual)
+const unsureOf = (list: ReadonlyArray<Outcome>) => list.filter((o) => isUnsure(o.confidence)).length
+const unsure = `Marked unsure (confidence below ${confidentFrom}): ${unsureOf(misses)} of the ${misses.length} misses, ${
+  unsureOf(outcomes) - unsureOf(misses)
+} of the ${outcomes.length - misses.length} right.`
 
 const report = [
   perClassTable(plain, informal),
   "",
-  `Not in English: ${byLanguage}. With two intents: ${twoIntents.correct}/${twoIntents.total}.`,
+  `Not in English: ${byLanguage}. With two intents: ${twoIntents.correct}/${twoIntents.total}. ${unsure}`,
   "",
-  "Plain replies, expected class by row, classified class by column:",
+  "Plain replies, expected class by row, classified class by column (int interested, mtg meeting, ref referral,",
+  "now not_now, no not_interested, obj objection, ooo out_of_office, oth other):",
   "",
   confusionTable(plain),
   "",

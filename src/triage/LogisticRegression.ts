@@ -19,9 +19,15 @@ export interface FitOptions {
   readonly minRows: number
 }
 
-/** A fitted model: one weight per class for each feature seen in training, plus a bias per class. */
+/**
+ * A fitted model: one weight per class for each feature seen in training, plus
+ * a bias per class. The weights are one array, a row of `triageClasses.length`
+ * per feature at the row `index` gives it (few objects: a model is held for the
+ * life of the service).
+ */
 export interface LogisticModel {
-  readonly weights: ReadonlyMap<string, Float64Array>
+  readonly index: ReadonlyMap<string, number>
+  readonly weights: Float64Array
   readonly bias: Float64Array
 }
 
@@ -45,16 +51,12 @@ const softmaxInPlace = (logits: Float64Array): Float64Array => {
   return logits
 }
 
-const probabilities = (
-  weights: ReadonlyMap<string, Float64Array>,
-  bias: Float64Array,
-  featureList: ReadonlyArray<string>
-): Float64Array => {
-  const logits = Float64Array.from(bias)
+const probabilities = (model: LogisticModel, featureList: Iterable<string>): Float64Array => {
+  const logits = Float64Array.from(model.bias)
   for (const feature of featureList) {
-    const w = weights.get(feature)
-    if (w === undefined) continue
-    for (let k = 0; k < classCount; k++) logits[k] += w[k]
+    const row = model.index.get(feature)
+    if (row === undefined) continue
+    for (let k = 0; k < classCount; k++) logits[k] += model.weights[row * classCount + k]
   }
   return softmaxInPlace(logits)
 }
@@ -148,15 +150,12 @@ export const fit = (
     ;[theta, previous] = [previous, theta]
     momentum = alignment > 0 ? 1 : nextMomentum
   }
-  const bias = theta.slice(biasAt)
-  const byFeature = new Map<string, Float64Array>()
-  for (const [feature, id] of index) byFeature.set(feature, theta.slice(id * classCount, (id + 1) * classCount))
-  return { weights: byFeature, bias }
+  return { index, weights: theta.slice(0, biasAt), bias: theta.slice(biasAt) }
 }
 
 /** Probabilities of every class, best first (ties keep the order of `triageClasses`). */
 export const score = (model: LogisticModel, text: string): ReadonlyArray<Scored> => {
-  const p = probabilities(model.weights, model.bias, [...features(text)])
+  const p = probabilities(model, features(text))
   return triageClasses
     .map((c, i) => ({ class: c, probability: p[i] }))
     .sort((a, b) => b.probability - a.probability)

@@ -39,13 +39,14 @@ export const trainingDigestOf = (
 /** The model as the file stores it: weights rounded to the nearest of 255 steps. */
 export const encode = (model: LogisticModel, fitOptions: FitOptions, trainingDigest: string): ModelFile => {
   let largest = 0
-  for (const w of model.weights.values()) for (const v of w) largest = Math.max(largest, Math.abs(v))
+  for (const v of model.weights) largest = Math.max(largest, Math.abs(v))
   const scale = largest === 0 ? 1 : largest / 127
-  const features = [...model.weights.keys()].sort()
-  const bytes = new Int8Array(features.length * triageClasses.length)
+  const count = triageClasses.length
+  const features = [...model.index.keys()].sort()
+  const bytes = new Int8Array(features.length * count)
   features.forEach((feature, f) => {
-    const w = model.weights.get(feature) ?? new Float64Array(triageClasses.length)
-    for (let k = 0; k < triageClasses.length; k++) bytes[f * triageClasses.length + k] = Math.round(w[k] / scale)
+    const row = model.index.get(feature) ?? 0
+    for (let k = 0; k < count; k++) bytes[f * count + k] = Math.round(model.weights[row * count + k] / scale)
   })
   return {
     fitOptions,
@@ -64,11 +65,9 @@ export const decode = (file: ModelFile): LogisticModel => {
   const bytes = new Int8Array(Buffer.from(file.weights, "base64"))
   const count = triageClasses.length
   if (bytes.length !== file.features.length * count) throw new Error("data/triage/model.json: weights and features differ in size")
-  const weights = new Map<string, Float64Array>()
-  file.features.forEach((feature, f) => {
-    const w = new Float64Array(count)
-    for (let k = 0; k < count; k++) w[k] = bytes[f * count + k] * file.scale
-    weights.set(feature, w)
-  })
-  return { weights, bias: Float64Array.from(file.bias) }
+  return {
+    index: new Map(file.features.map((feature, f) => [feature, f])),
+    weights: Float64Array.from(bytes, (step) => step * file.scale),
+    bias: Float64Array.from(file.bias)
+  }
 }
