@@ -8,25 +8,14 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { confidentFrom } from "../../src/domain/TriageClass.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
-import { Inbox } from "../../src/inbox/Inbox.ts"
 import { Triage } from "../../src/triage/Triage.ts"
 import { workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { automationUntil, quietConnection, startWorkflow, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
+import { automationUntil, quietConnection, reply, startWorkflow, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
 
 /** A reply that could be timing or a polite no; the embedded classifier is unsure of it (checked first). */
 const unsureText = "maybe"
 const unsureOutcome = "the person replied and triage is unsure of the reply's class: a person should read it"
-
-const reply = (token: string, accountId: string, person: string, text: string) =>
-  Effect.gen(function*() {
-    const received = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, {
-      token,
-      body: { type: "message_received", person, text }
-    })
-    assert.strictEqual(received.status, 200, JSON.stringify(received.body))
-    yield* (yield* Inbox).syncAccount(accountId)
-  })
 
 const sent = (run: any) => run.jobs.filter((job: any) => job.kind === "send_message" && job.status === "completed").length
 
