@@ -1,6 +1,6 @@
 /**
- * A reply triage is unsure of (#35): the brief and `message.received` mark
- * it, an automation stops on it, and a workflow step that chooses by the
+ * A reply triage is unsure of (#35): the brief, the dashboard's inbox and
+ * `message.received` mark it, an automation stops on it, and a workflow step that chooses by the
  * reply's class stops rather than carrying on as if nobody had replied.
  */
 import { assert, layer } from "@effect/vitest"
@@ -8,6 +8,8 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { confidentFrom } from "../../src/domain/TriageClass.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
+import { SignIn } from "../../src/people-auth/SignIn.ts"
+import { Team } from "../../src/people-auth/Team.ts"
 import { Triage } from "../../src/triage/Triage.ts"
 import { workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
@@ -63,6 +65,16 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("a reply triage is unsu
       assert.isBelow(listed.confidence, confidentFrom)
       assert.include(brief.headline, "triage is unsure of")
       for (const r of brief.replies) assert.strictEqual(r.unsure, r.confidence !== null && r.confidence < confidentFrom)
+
+      // The dashboard's inbox marks it too.
+      const email = `owner-${crypto.randomUUID().slice(0, 8)}@acme.test`
+      const password = "a long enough passphrase"
+      yield* (yield* Team).createOwner({ workspaceId, email, name: "Olivia", password })
+      const signedIn = yield* (yield* SignIn).password(email, password)
+      const session = signedIn._tag === "SignedIn" ? signedIn.session.token : assert.fail(signedIn._tag)
+      const page = yield* call("GET", "/dashboard/inbox", { headers: { cookie: `outreach_session=${session}` } })
+      assert.strictEqual(page.status, 200)
+      assert.include(String(page.body), "unsure: read it")
     }), WORKFLOW_TEST_TIMEOUT)
 
   it.effect("stops a waitFor on replies of given classes instead of letting it run out into its else branch", () =>
