@@ -1,6 +1,6 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { trainingReplies } from "../../src/triage/Dataset.ts"
+import { intentPrecedence, trainingReplies } from "../../src/triage/Dataset.ts"
 import {
   confusionTable,
   evaluationIn,
@@ -60,6 +60,20 @@ describe("the evaluation set", () => {
     assert.lengthOf(nearDuplicates(["sounds interesting, can you send more info?"], ["sounds interesting, can u send more info"]), 1)
     assert.lengthOf(nearDuplicates(["not interested"], ["not now, maybe in q3"]), 0)
   })
+
+  it.effect("labels every reply with two intents by the precedence of intents, and says which two", () =>
+    Effect.gen(function*() {
+      for (const reply of yield* evaluationReplies) {
+        if (reply.twoIntents === undefined) continue
+        const [pair] = reply.twoIntents.split(":")
+        const intents = pair.split(" + ").map((intent) => intent.trim())
+        assert.lengthOf(intents, 2, reply.text)
+        assert.include(intents, reply.class, reply.text)
+        const ranks = intents.map((intent) => intentPrecedence.findIndex((c) => c === intent))
+        assert.isTrue(ranks.every((rank) => rank >= 0), reply.twoIntents)
+        assert.strictEqual(intentPrecedence[Math.min(...ranks)], reply.class, reply.text)
+      }
+    }))
 
   it("splits by id alone, every second reply of a class held out", () => {
     assert.strictEqual(splitOf({ id: "meeting-02" }), "heldOut")
