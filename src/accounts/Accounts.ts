@@ -21,6 +21,7 @@ import * as Time from "../domain/Time.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
+import { capabilitiesOf } from "./Capabilities.ts"
 import { AccountChanges } from "./AccountChanges.ts"
 import { type AccountRow, toAccount } from "./AccountRow.ts"
 import { AccountStore } from "./AccountStore.ts"
@@ -111,6 +112,7 @@ export class Accounts extends Context.Service<Accounts, {
       const outbox = yield* Outbox
       const network = yield* NetworkDriver
       const changes = yield* AccountChanges
+      const capabilities = capabilitiesOf(network)
 
       /** The accounts' API forms; their pending invitations counted in one query for them all. */
       const views = (rows: ReadonlyArray<AccountRow>) =>
@@ -121,7 +123,7 @@ export class Accounts extends Context.Service<Accounts, {
             Effect.gen(function*() {
               const overrides = yield* store.overrides(row.id)
               const usage = yield* store.usage(row, now.ms)
-              return toAccount(row, overrides, usage, pending.get(row.id) ?? 0, now.ms)
+              return toAccount(row, overrides, usage, pending.get(row.id) ?? 0, now.ms, capabilities)
             }))
         })
       const view = (row: AccountRow) => Effect.map(views([row]), (found) => found[0])

@@ -14,6 +14,7 @@ import { DateTimeString, Ok, OkOnly, Uuid } from "./Envelope.ts"
 import { Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
+import { CommandNameSchema } from "../domain/Commands.ts"
 
 const Label = Text.check(Schema.isMaxLength(80)).annotate({
   description: "Usually the rep's name, at most 80 characters",
@@ -64,8 +65,40 @@ const accountExample = {
   },
   pendingInvitations: 0,
   reconnectUrl: null,
-  connectedAt: "2026-11-19T08:12:00.000Z"
+  connectedAt: "2026-11-19T08:12:00.000Z",
+  capabilities: {
+    network: "unipile",
+    commands: [
+      "get_profile",
+      "get_company",
+      "search_people",
+      "search_companies",
+      "get_posts",
+      "get_post",
+      "list_chats",
+      "get_conversation",
+      "list_invites",
+      "connect",
+      "withdraw_invite",
+      "send_message",
+      "accept_invite",
+      "decline_invite",
+      "react",
+      "comment",
+      "create_post"
+    ],
+    notSupported: ["profile_viewers", "ssi", "endorse", "save_lead"]
+  }
 } as const
+
+/** What the account's network can do: the commands it runs; the others fail `notSupported`. */
+export const Capabilities = Schema.Struct({
+  network: Schema.String.annotate({ description: "The network driver the account runs on: `sandbox` or `unipile`", examples: ["sandbox"] }),
+  commands: Schema.Array(CommandNameSchema).annotate({ description: "The commands the account's network can run" }),
+  notSupported: Schema.Array(CommandNameSchema).annotate({
+    description: "The commands it cannot: their jobs fail `notSupported` when they run"
+  })
+}).annotate({ identifier: "Capabilities" })
 
 /** An account (a connected seat), as every endpoint returns it. */
 export const Account = Schema.Struct({
@@ -93,7 +126,8 @@ export const Account = Schema.Struct({
   }),
   pendingInvitations: Schema.Int,
   reconnectUrl: Schema.NullOr(Schema.String).annotate({ format: "uri" }),
-  connectedAt: Schema.NullOr(DateTimeString)
+  connectedAt: Schema.NullOr(DateTimeString),
+  capabilities: Capabilities
 }).annotate({ identifier: "Account", examples: [accountExample] })
 
 /** Seats of the workspace. */

@@ -3,7 +3,7 @@
  * relations, the invitations it sent and received, its chats, and its own posts, comments and
  * reactions. Plain records, changed in place by the routes (one process, one test).
  */
-import { type DirectoryPerson, lena, tomas } from "./Directory.ts"
+import { aiko, type DirectoryPerson, lena, tomas } from "./Directory.ts"
 
 export type CheckpointKind = "2FA" | "OTP" | "CAPTCHA" | "IN_APP_VALIDATION"
 export type SourceStatus = "OK" | "CREDENTIALS" | "ERROR" | "STOPPED" | "CONNECTING"
@@ -97,7 +97,7 @@ export const checkpointOf = (username: string): CheckpointKind | undefined => {
   return undefined
 }
 
-/** A new account: connected to Tomás since its creation, with Lena's invitation waiting. */
+/** A new account: connected to Tomás since its creation, with Lena's and Aiko's invitations waiting. */
 export const newAccount = (id: string, name: string, username: string, now: number): Account => ({
   id,
   name,
@@ -116,6 +116,13 @@ export const newAccount = (id: string, name: string, username: string, now: numb
     text: "Hi! We met at SaaStr — would love to stay in touch.",
     secret: encode(`${id}:lena`),
     at: now - 3_600_000,
+    handled: false
+  }, {
+    id: `7${String(now).slice(-9)}02`,
+    from: aiko,
+    text: null,
+    secret: encode(`${id}:aiko`),
+    at: now - 7_200_000,
     handled: false
   }],
   withdrawnAt: new Map(),
