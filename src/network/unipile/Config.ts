@@ -5,7 +5,8 @@
  *
  * @since 1.0.0
  */
-import { Config, Option, Redacted } from "effect"
+import { Option, Redacted, Result } from "effect"
+import type { AppSettings } from "../../platform/AppConfig.ts"
 
 /** The provider's address and key, and whether the SDK checks each answer against its validators. */
 export interface UnipileSettings {
@@ -19,15 +20,26 @@ export interface UnipileSettings {
   readonly validation: "error" | "warn"
 }
 
-/** The settings, when both `UNIPILE_DSN` and `UNIPILE_API_KEY` are set; none when either is missing. */
-export const fromEnv: Config.Config<Option.Option<UnipileSettings>> = Config.all({
-  dsn: Config.option(Config.String("UNIPILE_DSN")),
-  apiKey: Config.option(Config.Redacted("UNIPILE_API_KEY"))
-}).pipe(Config.map(({ apiKey, dsn }) =>
-  Option.isSome(dsn) && Option.isSome(apiKey)
-    ? Option.some({ dsn: dsn.value.replace(/\/+$/, ""), apiKey: apiKey.value, validation: "warn" as const })
-    : Option.none()
-))
+/**
+ * The settings of a deployment on `OUTREACH_NETWORK=unipile`, or why it cannot run: both
+ * `UNIPILE_DSN` and `UNIPILE_API_KEY` are needed, and real seats never run on the test clock
+ * (`OUTREACH_CLOCK=test` is a development setting).
+ */
+export const fromAppSettings = (
+  settings: Pick<AppSettings, "unipileDsn" | "unipileApiKey" | "clock">
+): Result.Result<UnipileSettings, string> => {
+  if (settings.clock === "test") {
+    return Result.fail("OUTREACH_NETWORK=unipile reaches real seats and cannot run on OUTREACH_CLOCK=test (a development setting): unset OUTREACH_CLOCK, or use OUTREACH_NETWORK=sandbox")
+  }
+  const missing = [
+    Option.isNone(settings.unipileDsn) ? "UNIPILE_DSN" : undefined,
+    Option.isNone(settings.unipileApiKey) ? "UNIPILE_API_KEY" : undefined
+  ].filter((name) => name !== undefined)
+  if (Option.isNone(settings.unipileDsn) || Option.isNone(settings.unipileApiKey)) {
+    return Result.fail(`OUTREACH_NETWORK=unipile needs ${missing.join(" and ")}: set them from the Unipile dashboard (docs/networks.md, "Going live")`)
+  }
+  return Result.succeed({ dsn: settings.unipileDsn.value.replace(/\/+$/, ""), apiKey: settings.unipileApiKey.value, validation: "warn" })
+}
 
 /** A key's value, for the SDK's constructor only. */
 export const reveal = (settings: UnipileSettings) => Redacted.value(settings.apiKey)
