@@ -1,7 +1,7 @@
 /**
  * The Unipile driver's own bookkeeping (`src/network/unipile/Store.ts`):
  * - `unipile_accounts`: which provider account (Unipile's `account_id`) holds each of the
- *   service's accounts, from the sign-in or the hosted link's callback;
+ *   service's accounts, from the sign-in, and the account's workspace once the service recorded it;
  * - `unipile_writes`: each write attempt, kept before it is sent (its target and text, what
  *   `outcomeOf` matches on the network after a crash) and its result once the provider answered.
  */
@@ -14,6 +14,7 @@ export default Effect.gen(function*() {
     CREATE TABLE unipile_accounts (
       account_id text PRIMARY KEY,
       provider_account_id text NOT NULL UNIQUE,
+      workspace_id text,
       linked_at_ms bigint NOT NULL
     )`
   yield* sql`

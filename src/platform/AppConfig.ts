@@ -47,6 +47,8 @@ export interface AppSettings {
   readonly unipileDsn: Option.Option<string>
   /** The Unipile access token (`UNIPILE_API_KEY`), for `OUTREACH_NETWORK=unipile`. */
   readonly unipileApiKey: Option.Option<Redacted.Redacted<string>>
+  /** The secret Unipile's webhooks carry in their `Unipile-Auth` header (`UNIPILE_WEBHOOK_SECRET`); unset, they are all refused. */
+  readonly unipileWebhookSecret: Option.Option<Redacted.Redacted<string>>
   readonly clock: "system" | "test"
   /** Sync each connected account's invitations and messages in the background (`OUTREACH_INBOX_SYNC`). */
   readonly inboxSync: boolean
@@ -109,6 +111,9 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
     unipileApiKey: Config.option(Config.Redacted("UNIPILE_API_KEY")).pipe(
       Config.map(Option.filter((key) => Redacted.value(key) !== ""))
     ),
+    unipileWebhookSecret: Config.option(Config.Redacted("UNIPILE_WEBHOOK_SECRET")).pipe(
+      Config.map(Option.filter((secret) => Redacted.value(secret).length >= 16))
+    ),
     clock: Config.Literals(["system", "test"], "OUTREACH_CLOCK").pipe(
       Config.withDefault<"system" | "test">("system")
     ),
@@ -151,6 +156,7 @@ export const defaults: AppSettings = {
   network: "sandbox",
   unipileDsn: Option.none(),
   unipileApiKey: Option.none(),
+  unipileWebhookSecret: Option.none(),
   clock: "system",
   inboxSync: true,
   triageModel: Option.none(),

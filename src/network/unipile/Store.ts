@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import { BigIntNumber } from "../../platform/Rows.ts"
 
 const LinkRow = Schema.Struct({ accountId: Schema.String, providerAccountId: Schema.String })
+const OwnerRow = Schema.Struct({ accountId: Schema.String, workspaceId: Schema.NullOr(Schema.String) })
 
 const AttemptRow = Schema.Struct({
   key: Schema.String,
@@ -35,6 +36,7 @@ export const make = Effect.gen(function*() {
   }
   const run = <A, E, R>(statement: Effect.Effect<A, E, R>) => statement.pipe(Effect.asVoid, Effect.orDie)
   const links = decode(LinkRow)
+  const owners = decode(OwnerRow)
   const attempts = decode(AttemptRow)
 
   return {
@@ -48,10 +50,14 @@ export const make = Effect.gen(function*() {
       links(sql`SELECT account_id AS "accountId", provider_account_id AS "providerAccountId"
         FROM unipile_accounts WHERE account_id = ${accountId}`).pipe(Effect.map((rows) => rows[0]?.providerAccountId)),
 
-    /** The service's account a provider account holds, if any. */
-    accountOf: (providerAccountId: string): Effect.Effect<string | undefined> =>
-      links(sql`SELECT account_id AS "accountId", provider_account_id AS "providerAccountId"
-        FROM unipile_accounts WHERE provider_account_id = ${providerAccountId}`).pipe(Effect.map((rows) => rows[0]?.accountId)),
+    /** The service's account a provider account holds, and its workspace, if any. */
+    accountOf: (providerAccountId: string): Effect.Effect<{ readonly accountId: string; readonly workspaceId: string | null } | undefined> =>
+      owners(sql`SELECT account_id AS "accountId", workspace_id AS "workspaceId"
+        FROM unipile_accounts WHERE provider_account_id = ${providerAccountId}`).pipe(Effect.map((rows) => rows[0])),
+
+    /** Keeps the workspace of a linked account, as the service recorded it. */
+    recordWorkspace: (accountId: string, workspaceId: string) =>
+      run(sql`UPDATE unipile_accounts SET workspace_id = ${workspaceId} WHERE account_id = ${accountId}`),
 
     /** Any linked provider account (for looking a person up when no account is named). */
     anyProviderAccount: links(sql`SELECT account_id AS "accountId", provider_account_id AS "providerAccountId"

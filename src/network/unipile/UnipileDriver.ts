@@ -106,7 +106,8 @@ export const make = (settings: UnipileSettings) =>
         Effect.flatMap(session(accountId, "sync"), (opened) => syncSince(opened, since)).pipe(
           Effect.withSpan("UnipileDriver.sync", { attributes: { accountId } })
         ),
-      accountRecorded: (account) => account.removed ? store.unlink(account.accountId) : Effect.void
+      accountRecorded: (account) =>
+        account.removed ? store.unlink(account.accountId) : store.recordWorkspace(account.accountId, account.workspaceId)
     })
   })
 
