@@ -14,7 +14,7 @@ import { DateTimeString, Ok, OkOnly, Uuid } from "./Envelope.ts"
 import { Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
-import { CommandNameSchema } from "../domain/Commands.ts"
+import { type CommandName, commandNames, CommandNameSchema } from "../domain/Commands.ts"
 
 const Label = Text.check(Schema.isMaxLength(80)).annotate({
   description: "Usually the rep's name, at most 80 characters",
@@ -28,6 +28,9 @@ const MinInviteQuality = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum
 const AutoWithdrawDays = Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 }))).annotate({
   description: "Pending invitations older than this are withdrawn; 1 to 90, default 21, null disables"
 })
+
+/** The commands the live network (Unipile) cannot run, as the example shows them. */
+const exampleNotSupported: ReadonlyArray<CommandName> = ["profile_viewers", "ssi", "endorse", "save_lead"]
 
 const accountExample = {
   id: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
@@ -68,26 +71,8 @@ const accountExample = {
   connectedAt: "2026-11-19T08:12:00.000Z",
   capabilities: {
     network: "unipile",
-    commands: [
-      "get_profile",
-      "get_company",
-      "search_people",
-      "search_companies",
-      "get_posts",
-      "get_post",
-      "list_chats",
-      "get_conversation",
-      "list_invites",
-      "connect",
-      "withdraw_invite",
-      "send_message",
-      "accept_invite",
-      "decline_invite",
-      "react",
-      "comment",
-      "create_post"
-    ],
-    notSupported: ["profile_viewers", "ssi", "endorse", "save_lead"]
+    commands: commandNames.filter((command) => !exampleNotSupported.includes(command)),
+    notSupported: exampleNotSupported
   }
 } as const
 

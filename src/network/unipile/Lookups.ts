@@ -22,7 +22,7 @@
 import { DateTime, Effect, Schema } from "effect"
 import type { WriteCommand } from "../../domain/Commands.ts"
 import { Reaction } from "../../domain/CommandInputs.ts"
-import type { PersonSummary } from "../../domain/NetworkModels.ts"
+import { PersonSummary } from "../../domain/NetworkModels.ts"
 import type { NetworkError } from "../NetworkErrors.ts"
 import { activityUrn } from "./Addresses.ts"
 import * as Models from "./Models.ts"
@@ -182,15 +182,7 @@ export const lookup = (
     }
   })
 
-const FromJson = Schema.fromJsonString(Schema.Struct({
-  providerId: Schema.String,
-  publicIdentifier: Schema.String,
-  profileUrl: Schema.String,
-  name: Schema.String,
-  headline: Schema.String,
-  location: Schema.String,
-  connectionDegree: Schema.Literals([1, 2, 3])
-}))
+const FromJson = Schema.fromJsonString(PersonSummary)
 const decodeFromJson = Schema.decodeUnknownOption(FromJson)
 const encodeFromJson = Schema.encodeSync(FromJson)
 

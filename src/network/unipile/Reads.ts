@@ -16,7 +16,7 @@
  *
  * @since 1.0.0
  */
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import type { ReadCommand } from "../../domain/Commands.ts"
 import type { Chat, PersonSummary } from "../../domain/NetworkModels.ts"
 import type { ReadHandlers } from "../NetworkDriver.ts"
@@ -27,18 +27,9 @@ import * as Models from "./Models.ts"
 import { CompanySearch, type LinkedinProfile, PeopleSearch, ReceivedInvitations, type UserProfile } from "./ProviderShapes.ts"
 import { ask, named, retried, type Session } from "./Session.ts"
 
-/** The read commands this driver runs. */
-export const supportedReads = [
-  "get_profile",
-  "get_company",
-  "search_people",
-  "search_companies",
-  "get_posts",
-  "get_post",
-  "list_chats",
-  "get_conversation",
-  "list_invites"
-] as const satisfies ReadonlyArray<ReadCommand>
+/** The read commands Unipile's API has no call for. */
+export const unsupportedReads = ["profile_viewers", "ssi"] as const satisfies ReadonlyArray<ReadCommand>
+type Supported = Exclude<ReadCommand, (typeof unsupportedReads)[number]>
 
 const isLinkedin = (profile: UserProfile): profile is LinkedinProfile => profile.provider === "LINKEDIN" && "headline" in profile
 
@@ -74,6 +65,24 @@ const queryOf = (session: Session, input: { readonly cursor?: string; readonly l
 
 const words = (...parts: ReadonlyArray<string | undefined>) => parts.filter((part) => part !== undefined && part !== "").join(" ")
 
+/** `POST /linkedin/search` on LinkedIn's classic search, one page of `input`. */
+const search = <S extends Schema.Decoder<unknown>>(
+  session: Session,
+  input: { readonly cursor?: string; readonly limit?: number },
+  schema: S,
+  body: { readonly category: "people" | "companies"; readonly keywords: string; readonly network_distance?: ReadonlyArray<number> }
+) =>
+  restCall(
+    session,
+    session.client.rest("linkedin.search", {
+      method: "POST",
+      path: ["linkedin", "search"],
+      parameters: queryOf(session, input),
+      headers: { "Content-Type": "application/json" },
+      body: { api: "classic", ...body }
+    }, schema)
+  )
+
 /** The chat's other attendee. */
 export const attendeeOf = (session: Session, chatId: string): Effect.Effect<PersonSummary, NetworkError> =>
   ask(session, "messaging.getAllAttendeesFromChat", (client) => client.messaging.getAllAttendeesFromChat(chatId)).pipe(
@@ -94,40 +103,23 @@ export const reads = {
         Effect.map(Models.company)
       ),
   search_people: (session, input) =>
-    restCall(
-      session,
-      session.client.rest("linkedin.search", {
-        method: "POST",
-        path: ["linkedin", "search"],
-        parameters: queryOf(session, input),
-        headers: { "Content-Type": "application/json" },
-        body: {
-          api: "classic",
-          category: "people",
-          keywords: words(input.keywords, input.title, input.company, input.location, input.industry),
-          ...(input.connectionDegree === undefined ? {} : { network_distance: [...input.connectionDegree] })
-        }
-      }, PeopleSearch)
-    ).pipe(Effect.map((found) => ({
-      items: found.items.map(Models.searchedPerson),
-      total: found.paging.total_count ?? found.items.length,
-      cursor: found.cursor ?? null
-    }))),
+    Effect.map(
+      search(session, input, PeopleSearch, {
+        category: "people",
+        keywords: words(input.keywords, input.title, input.company, input.location, input.industry),
+        ...(input.connectionDegree === undefined ? {} : { network_distance: [...input.connectionDegree] })
+      }),
+      (found) => ({ items: found.items.map(Models.searchedPerson), total: found.paging.total_count ?? found.items.length, cursor: found.cursor ?? null })
+    ),
   search_companies: (session, input) =>
-    restCall(
-      session,
-      session.client.rest("linkedin.search", {
-        method: "POST",
-        path: ["linkedin", "search"],
-        parameters: queryOf(session, input),
-        headers: { "Content-Type": "application/json" },
-        body: { api: "classic", category: "companies", keywords: words(input.keywords, input.industry, input.location) }
-      }, CompanySearch)
-    ).pipe(Effect.map((found) => {
-      const sizes = input.companySize
-      const items = found.items.map(Models.searchedCompany).filter((one) => sizes === undefined || sizes.includes(one.companySize))
-      return { items, total: found.paging.total_count ?? items.length, cursor: found.cursor ?? null }
-    })),
+    Effect.map(
+      search(session, input, CompanySearch, { category: "companies", keywords: words(input.keywords, input.industry, input.location) }),
+      (found) => {
+        const sizes = input.companySize
+        const items = found.items.map(Models.searchedCompany).filter((one) => sizes === undefined || sizes.includes(one.companySize))
+        return { items, total: found.paging.total_count ?? items.length, cursor: found.cursor ?? null }
+      }
+    ),
   get_posts: (session, input) =>
     Effect.gen(function*() {
       const identifier = input.person === undefined ? yield* companyIdentifier(input.company ?? "") : yield* personIdentifier(input.person)
@@ -201,4 +193,4 @@ export const reads = {
       total: list.items.length + (list.cursor === null || list.cursor === undefined ? 0 : 1),
       cursor: list.cursor ?? null
     })))
-} satisfies { readonly [C in (typeof supportedReads)[number]]: (session: Session, input: Parameters<NonNullable<ReadHandlers[C]>>[1]) => ReturnType<NonNullable<ReadHandlers[C]>> }
+} satisfies { readonly [C in Supported]: (session: Session, input: Parameters<NonNullable<ReadHandlers[C]>>[1]) => ReturnType<NonNullable<ReadHandlers[C]>> }

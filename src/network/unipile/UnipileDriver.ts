@@ -18,19 +18,19 @@ import * as Client from "./Client.ts"
 import { fromAppSettings, type UnipileSettings } from "./Config.ts"
 import { lookup } from "./Lookups.ts"
 import * as Models from "./Models.ts"
-import { profileOf, reads, supportedReads } from "./Reads.ts"
+import { profileOf, reads, unsupportedReads } from "./Reads.ts"
 import { open, type Session } from "./Session.ts"
 import * as SignIn from "./SignIn.ts"
 import * as Store from "./Store.ts"
 import { syncSince } from "./Syncing.ts"
-import { supportedWrites, writes } from "./Writes.ts"
+import { unsupportedWrites, writes } from "./Writes.ts"
 
 /** The driver's name. */
 export const name = "unipile"
 
 /** The commands Unipile can run, in the catalogue's order. */
 export const capabilities: ReadonlyArray<CommandName> = commandNames.filter((command) =>
-  supportedReads.some((read) => read === command) || supportedWrites.some((write) => write === command)
+  !unsupportedReads.some((read) => read === command) && !unsupportedWrites.some((write) => write === command)
 )
 
 /** The driver on `settings`; needs a migrated `SqlClient`. */

@@ -33,18 +33,9 @@ import { InvitationHandled } from "./ProviderShapes.ts"
 import { attendeeOf, personAt } from "./Reads.ts"
 import { named, type Session } from "./Session.ts"
 
-/** The write commands this driver runs. */
-export const supportedWrites = [
-  "connect",
-  "withdraw_invite",
-  "send_message",
-  "accept_invite",
-  "decline_invite",
-  "react",
-  "comment",
-  "create_post"
-] as const satisfies ReadonlyArray<WriteCommand>
-type Supported = (typeof supportedWrites)[number]
+/** The write commands Unipile's API has no call for. */
+export const unsupportedWrites = ["endorse", "save_lead"] as const satisfies ReadonlyArray<WriteCommand>
+type Supported = Exclude<WriteCommand, (typeof unsupportedWrites)[number]>
 
 /** A write ready to go: what it is matched on, the call that sends it, and its result's schema. */
 interface Plan<A> {
