@@ -180,7 +180,18 @@ export class Accounts extends Context.Service<Accounts, {
         const workingHours = input.workingHours ?? defaultWorkingHours(input.timezone ?? "UTC")
         const now = yield* Time.now
         const id = crypto.randomUUID()
-        const link = Lifecycle.issuedLink(newLink(input.baseUrl), now.ms)
+        const own = Lifecycle.issuedLink(newLink(input.baseUrl), now.ms)
+        // A network with a sign-in page of its own (a provider's hosted sign-in) answers the link.
+        const link = network.signInLink === undefined ? own : {
+          ...own,
+          url: yield* network.signInLink({
+            accountId: id,
+            workspaceId: input.workspaceId,
+            reconnect: false,
+            callbackBase: input.baseUrl,
+            expiresAtMs: own.expiresAt
+          }).pipe(Effect.mapError((error) => new Unprocessable({ error: { message: error.message, next: error.next } })))
+        }
         yield* store.transaction(Effect.gen(function*() {
           const seats = yield* store.lockSeats(input.workspaceId)
           yield* Effect.fromResult(Lifecycle.seatFree(seats.taken, seats.total))
@@ -221,7 +232,18 @@ export class Accounts extends Context.Service<Accounts, {
       })
 
       const reconnect = Effect.fn("Accounts.reconnect")(function*(workspaceId: string, id: string, baseUrl: string) {
-        const link = newLink(baseUrl)
+        const own = newLink(baseUrl)
+        const nowMs = (yield* Time.now).ms
+        const link = network.signInLink === undefined ? own : {
+          ...own,
+          url: yield* network.signInLink({
+            accountId: id,
+            workspaceId,
+            reconnect: true,
+            callbackBase: baseUrl,
+            expiresAtMs: Lifecycle.issuedLink(own, nowMs).expiresAt
+          }).pipe(Effect.mapError((error) => new Conflict({ error: { message: error.message, next: error.next } })))
+        }
         yield* transition(workspaceId, id, (row, nowMs) => Effect.fromResult(Lifecycle.reconnect(row, nowMs, link)))
         return link.url
       })

@@ -11,17 +11,20 @@
  * @since 1.0.0
  */
 import { timingSafeEqual } from "node:crypto"
-import { Effect, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Inbox } from "../inbox/Inbox.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { callbackPath, callbackToken } from "../network/unipile/Config.ts"
 import * as Store from "../network/unipile/Store.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { errorResponse } from "./Errors.ts"
 
 /** Where Unipile's webhooks are registered. */
 export const path = "/webhooks/unipile"
+
+export { callbackPath }
 
 /** The header the webhooks are registered with, carrying the secret. */
 export const secretHeader = "unipile-auth"
@@ -43,6 +46,44 @@ const refused = errorResponse(401, {
   next: "Register Unipile's webhooks with the header Unipile-Auth: <UNIPILE_WEBHOOK_SECRET> (docs/networks.md)."
 })
 
+const Callback = Schema.Struct({
+  status: Schema.Literals(["CREATION_SUCCESS", "RECONNECTED"]),
+  account_id: Schema.String,
+  name: Schema.String
+})
+const decodeCallback = Schema.decodeUnknownOption(Schema.fromJsonString(Callback))
+
+const notUnipile = errorResponse(404, { message: "This deployment does not run on Unipile.", next: "Set OUTREACH_NETWORK=unipile to receive its webhooks." })
+const handled = (done: boolean) => HttpServerResponse.jsonUnsafe({ ok: true, handled: done })
+
+/**
+ * `POST /webhooks/unipile/auth?token=`: a hosted sign-in link's callback (`notify_url`). The token
+ * is the HMAC of the link's `name` (`<workspace>:<account>`) under the webhook secret, so only a
+ * link the service issued completes an account: it becomes `warming` with its tier, products and
+ * connections read from the network.
+ */
+export const callbackLayer = HttpRouter.add(
+  "POST",
+  callbackPath,
+  Effect.gen(function*() {
+    const network = yield* NetworkDriver
+    const config = yield* AppConfig
+    if (network.name !== "unipile") return notUnipile
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const token = new URL(request.url, "http://service").searchParams.get("token") ?? ""
+    const body = decodeCallback(yield* Effect.orElseSucceed(request.text, () => ""))
+    if (Option.isNone(config.unipileWebhookSecret) || Option.isNone(body)) return refused
+    if (!same(token, callbackToken(config.unipileWebhookSecret.value, body.value.name))) return refused
+    const [workspaceId, accountId] = body.value.name.split(":")
+    if (workspaceId === undefined || accountId === undefined) return refused
+    const store = yield* Store.make
+    yield* store.link(accountId, body.value.account_id, yield* Clock.currentTimeMillis)
+    yield* store.recordWorkspace(accountId, workspaceId)
+    const done = yield* Effect.result((yield* Accounts).completeConnection(workspaceId, accountId))
+    return handled(done._tag === "Success")
+  })
+)
+
 /** The route. */
 export const layer = HttpRouter.add(
   "POST",
@@ -50,9 +91,7 @@ export const layer = HttpRouter.add(
   Effect.gen(function*() {
     const network = yield* NetworkDriver
     const config = yield* AppConfig
-    if (network.name !== "unipile") {
-      return errorResponse(404, { message: "This deployment does not run on Unipile.", next: "Set OUTREACH_NETWORK=unipile to receive its webhooks." })
-    }
+    if (network.name !== "unipile") return notUnipile
     const request = yield* HttpServerRequest.HttpServerRequest
     const given = request.headers[secretHeader]
     if (Option.isNone(config.unipileWebhookSecret) || given === undefined || !same(given, Redacted.value(config.unipileWebhookSecret.value))) {

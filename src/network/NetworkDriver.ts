@@ -95,6 +95,18 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
     readonly checkpoint: CheckpointType
     readonly code: string | undefined
   }) => Effect.Effect<SignInStep>
+  /**
+   * A sign-in link of the network's own (a provider's hosted sign-in page) for the account, answered
+   * as `connectUrl` or `reconnectUrl`; the network calls the service back under `callbackBase` once
+   * the person signed in. Optional: without it the service issues its own link (the sandbox's page).
+   */
+  readonly signInLink?: (input: {
+    readonly accountId: string
+    readonly workspaceId: string
+    readonly reconnect: boolean
+    readonly callbackBase: string
+    readonly expiresAtMs: number
+  }) => Effect.Effect<string, NetworkError>
   /** The profile of an account whose sign-in link was completed by the person. */
   readonly profileOf: (accountId: string) => Effect.Effect<AccountProfile>
   /**

@@ -8,18 +8,18 @@
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Result } from "effect"
+import { DateTime, Effect, Layer, Result } from "effect"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { commandNames, type CommandName } from "../../domain/Commands.ts"
 import { make as makeDriver, NetworkDriver, type ReadHandlers, type WriteHandlers, type WriteOutcome } from "../NetworkDriver.ts"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"
 import { personIdentifier } from "./Addresses.ts"
 import * as Client from "./Client.ts"
-import { fromAppSettings, type UnipileSettings } from "./Config.ts"
+import { callbackPath, callbackToken, fromAppSettings, type UnipileSettings } from "./Config.ts"
 import { lookup } from "./Lookups.ts"
 import * as Models from "./Models.ts"
 import { profileOf, reads, unsupportedReads } from "./Reads.ts"
-import { open, type Session } from "./Session.ts"
+import { named, open, retried, type Session } from "./Session.ts"
 import * as SignIn from "./SignIn.ts"
 import * as Store from "./Store.ts"
 import { syncSince } from "./Syncing.ts"
@@ -78,6 +78,32 @@ export const make = (settings: UnipileSettings) =>
       signIn: (input) => signIn.signIn(input),
       passCheckpoint: (input) => signIn.passCheckpoint(input),
       profileOf: signIn.profileOf,
+      signInLink: (input) =>
+        Effect.gen(function*() {
+          const secret = settings.webhookSecret
+          if (secret === undefined) {
+            return yield* Effect.fail(networkError(
+              "invalidInput",
+              "Unipile's hosted sign-in needs UNIPILE_WEBHOOK_SECRET: its callback is verified with it.",
+              "Set UNIPILE_WEBHOOK_SECRET (docs/networks.md, Going live), or sign the seat in with native-auth."
+            ))
+          }
+          const name = `${input.workspaceId}:${input.accountId}`
+          const link = {
+            api_url: settings.dsn,
+            expiresOn: DateTime.formatIso(DateTime.makeUnsafe(input.expiresAtMs)),
+            name,
+            notify_url: `${input.callbackBase}${callbackPath}?token=${callbackToken(secret, name)}`
+          }
+          const reconnecting = input.reconnect ? yield* store.providerAccountOf(input.accountId) : undefined
+          const answer = yield* retried(client.call("account.createHostedAuthLink", (sdk) =>
+            sdk.account.createHostedAuthLink(
+              reconnecting === undefined
+                ? { type: "create", providers: ["LINKEDIN"], ...link }
+                : { type: "reconnect", reconnect_account: reconnecting, ...link }
+            ))).pipe(Effect.catch(named({ command: "connect", withNote: false })))
+          return answer.url
+        }).pipe(Effect.withSpan("UnipileDriver.signInLink", { attributes: { accountId: input.accountId } })),
       identify: (address) =>
         Effect.gen(function*() {
           const identifier = yield* personIdentifier(address)

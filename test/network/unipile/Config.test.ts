@@ -14,14 +14,14 @@ const dsn = Option.some("https://api8.unipile.com:13851/")
 
 describe("the Unipile settings", () => {
   it("need UNIPILE_DSN and UNIPILE_API_KEY, and the system clock", () => {
-    const ok = fromAppSettings({ unipileDsn: dsn, unipileApiKey: key, clock: "system" })
+    const ok = fromAppSettings({ unipileDsn: dsn, unipileApiKey: key, unipileWebhookSecret: Option.none(), clock: "system" })
     assert.isTrue(Result.isSuccess(ok))
     if (Result.isSuccess(ok)) assert.strictEqual(ok.success.dsn, "https://api8.unipile.com:13851")
-    const none = fromAppSettings({ unipileDsn: Option.none(), unipileApiKey: Option.none(), clock: "system" })
+    const none = fromAppSettings({ unipileDsn: Option.none(), unipileApiKey: Option.none(), unipileWebhookSecret: Option.none(), clock: "system" })
     assert.deepStrictEqual(Result.isFailure(none) ? none.failure : "", 'OUTREACH_NETWORK=unipile needs UNIPILE_DSN and UNIPILE_API_KEY: set them from the Unipile dashboard (docs/networks.md, "Going live")')
-    const noKey = fromAppSettings({ unipileDsn: dsn, unipileApiKey: Option.none(), clock: "system" })
+    const noKey = fromAppSettings({ unipileDsn: dsn, unipileApiKey: Option.none(), unipileWebhookSecret: Option.none(), clock: "system" })
     assert.include(Result.isFailure(noKey) ? noKey.failure : "", "needs UNIPILE_API_KEY:")
-    const testClock = fromAppSettings({ unipileDsn: dsn, unipileApiKey: key, clock: "test" })
+    const testClock = fromAppSettings({ unipileDsn: dsn, unipileApiKey: key, unipileWebhookSecret: Option.none(), clock: "test" })
     assert.include(Result.isFailure(testClock) ? testClock.failure : "", "cannot run on OUTREACH_CLOCK=test")
   })
 

@@ -22,7 +22,12 @@ let clockNow = () => Date.now()
 const double = await ProviderDouble.start({ apiKey, now: () => clockNow() })
 afterAll(() => double.close())
 
-const core = App.coreWith(UnipileDriver.layer({ dsn: double.dsn, apiKey: Redacted.make(apiKey), validation: "error" }))
+const core = App.coreWith(UnipileDriver.layer({
+  dsn: double.dsn,
+  apiKey: Redacted.make(apiKey),
+  validation: "error",
+  webhookSecret: Redacted.make("live-e2e-webhook-secret")
+}))
 
 layer(serverLayer({}, Layer.empty, undefined, core), { timeout: 120_000 })("a live workspace on the Unipile double", (it) => {
   it.effect("runs all 21 commands through the Governor: supported ones complete, the others fail notSupported as listed beforehand", () =>

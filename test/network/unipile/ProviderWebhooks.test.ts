@@ -5,7 +5,7 @@
  * status of `CREDENTIALS` signs the account out, and a forged webhook is refused.
  */
 import { afterAll, assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
 import { UnipileClient, untypedYetValidator } from "unipile-node-sdk"
@@ -20,12 +20,18 @@ import { maria, tomas } from "../../support/unipile/Directory.ts"
 import * as ProviderDouble from "../../support/unipile/ProviderDouble.ts"
 
 const apiKey = "webhooks-e2e-key"
+const decodeConnected = Schema.decodeUnknownSync(Schema.Struct({ reconnected: Schema.Boolean }))
 const secret = "whs-unipile-0123456789abcdef"
 let clockNow = () => Date.now()
 const double = await ProviderDouble.start({ apiKey, now: () => clockNow() })
 afterAll(() => double.close())
 
-const core = App.coreWith(UnipileDriver.layer({ dsn: double.dsn, apiKey: Redacted.make(apiKey), validation: "error" }))
+const core = App.coreWith(UnipileDriver.layer({
+  dsn: double.dsn,
+  apiKey: Redacted.make(apiKey),
+  validation: "error",
+  webhookSecret: Redacted.make(secret)
+}))
 const settings = { unipileWebhookSecret: Option.some(Redacted.make(secret)) }
 
 /** Registers the service's endpoint with the double, as an operator does once with Unipile. */
@@ -135,6 +141,56 @@ layer(serverLayer(settings, Layer.empty, undefined, core), { timeout: 120_000 })
       assert.strictEqual(after.body.account.status, "reconnect_required")
       const signedOut = yield* outbox.list(workspace.id, { type: "account.reconnection_required" })
       assert.strictEqual(signedOut.length, 1)
+      assert.deepStrictEqual(double.violations, [])
+    }))
+
+  it.effect("connectUrl is Unipile's hosted link; its callback makes the account warming with what the network says, and reconnects it", () =>
+    Effect.gen(function*() {
+      yield* Effect.clockWith((clock) =>
+        Effect.sync(() => {
+          clockNow = () => clock.currentTimeMillisUnsafe()
+        })
+      )
+      const { keyValue: token, workspace } = yield* newWorkspace()
+      const created = yield* call("POST", "/v1/accounts/connect", { token, body: { label: "Hosted seat" } })
+      assert.strictEqual(created.status, 201, JSON.stringify(created.body))
+      const accountId: string = created.body.account.id
+      const connectUrl: string = created.body.connectUrl
+      assert.isTrue(connectUrl.startsWith(`${double.dsn}/hosted/`), connectUrl)
+
+      // A forged callback is refused and changes nothing.
+      const server = yield* HttpServer.HttpServer
+      const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
+      const forged = yield* Effect.promise(() =>
+        fetch(`http://127.0.0.1:${port}/webhooks/unipile/auth?token=00`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ status: "CREATION_SUCCESS", account_id: "someone-else", name: `${workspace.id}:${accountId}` })
+        }).then((response) => response.status)
+      )
+      assert.strictEqual(forged, 401)
+      assert.strictEqual((yield* call("GET", `/v1/accounts/${accountId}`, { token })).body.account.status, "connecting")
+
+      const done = yield* Effect.promise(() => double.completeHostedLink(connectUrl, "hosted-sales@x.io"))
+      assert.strictEqual(done.notified, 200)
+      const account = (yield* call("GET", `/v1/accounts/${accountId}`, { token })).body.account
+      assert.deepInclude(account, { status: "warming", tier: "sales_nav", connections: 1 })
+      assert.deepStrictEqual(account.products, ["sales_navigator"])
+
+      // Signed out by the network, then reconnected through a reconnection link.
+      yield* Effect.promise(() =>
+        double.emit("account_status", { AccountStatus: { account_id: done.accountId, account_type: "LINKEDIN", message: "CREDENTIALS" } })
+      )
+      assert.strictEqual((yield* call("GET", `/v1/accounts/${accountId}`, { token })).body.account.status, "reconnect_required")
+      const again = yield* call("POST", `/v1/accounts/${accountId}/reconnect`, { token })
+      assert.strictEqual(again.status, 200, JSON.stringify(again.body))
+      assert.isTrue(String(again.body.reconnectUrl).startsWith(`${double.dsn}/hosted/`))
+      const reconnected = yield* Effect.promise(() => double.completeHostedLink(again.body.reconnectUrl, "hosted-sales@x.io"))
+      assert.strictEqual(reconnected.accountId, done.accountId)
+      assert.notStrictEqual((yield* call("GET", `/v1/accounts/${accountId}`, { token })).body.account.status, "reconnect_required")
+      const outbox = yield* Outbox
+      const connectedEvents = yield* outbox.list(workspace.id, { type: "account.connected" })
+      assert.deepStrictEqual(connectedEvents.map((event) => decodeConnected(event.data).reconnected), [false, true])
       assert.deepStrictEqual(double.violations, [])
     }))
 })
