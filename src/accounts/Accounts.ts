@@ -234,6 +234,8 @@ export class Accounts extends Context.Service<Accounts, {
       const reconnect = Effect.fn("Accounts.reconnect")(function*(workspaceId: string, id: string, baseUrl: string) {
         const own = newLink(baseUrl)
         const nowMs = (yield* Time.now).ms
+        // An unknown account is refused before the network is asked for a link.
+        if (network.signInLink !== undefined) yield* store.get(workspaceId, id)
         const link = network.signInLink === undefined ? own : {
           ...own,
           url: yield* network.signInLink({
