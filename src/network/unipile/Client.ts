@@ -8,7 +8,7 @@
  * @since 1.0.0
  */
 import { Data, Effect, Schema } from "effect"
-import { type RequestInput, UnipileClient, UnsuccessfulRequestError, untypedYetValidator } from "unipile-node-sdk"
+import { InvalidResponseTypeError, type RequestInput, UnipileClient, UnsuccessfulRequestError, untypedYetValidator } from "unipile-node-sdk"
 import { reveal, type UnipileSettings } from "./Config.ts"
 
 /** What went wrong with a call to the provider. */
@@ -44,7 +44,7 @@ const failureOf = (call: string) => (error: unknown): ProviderFailure => {
     return new ProviderFailure({ call, status: 500, type: "unexpected_error", detail: "The provider answered an error without a body." })
   }
   // An answer the SDK's validator refused is the provider's fault, not the network's refusal.
-  if (error instanceof Error && error.name === "InvalidResponseTypeError") {
+  if (error instanceof InvalidResponseTypeError) {
     return new ProviderFailure({ call, status: 502, type: "invalid_response", detail: error.message.split("\n")[0] })
   }
   return new ProviderFailure({ call, status: null, type: "no_answer", detail: error instanceof Error ? error.message : String(error) })

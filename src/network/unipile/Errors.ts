@@ -23,7 +23,8 @@ import type { ProviderFailure } from "./Client.ts"
 
 /** Worth trying again: the provider did not answer, failed, or asked to slow down. */
 export const isTransient = (failure: ProviderFailure): boolean =>
-  failure.status === null || failure.status >= 500 || failure.status === 429 || failure.status === 408
+  failure.type !== "invalid_response" &&
+  (failure.status === null || failure.status >= 500 || failure.status === 429 || failure.status === 408)
 
 /** Whether the provider may have done the work although no answer said so (a write is then looked up). */
 export const isAmbiguous = (failure: ProviderFailure): boolean =>

@@ -32,6 +32,8 @@ export type Fault =
   | { readonly kind: "error"; readonly status: number; readonly type: string; readonly detail?: string }
   /** The work is done, then the connection is dropped without an answer. */
   | { readonly kind: "lostReply" }
+  /** The work is done, and the answer is a 200 whose body is not what the SDK expects (judged, so a violation). */
+  | { readonly kind: "malformed" }
 
 export interface Options {
   readonly apiKey: string
@@ -574,6 +576,7 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
         request.socket.destroy()
         return
       }
+      if (fault?.kind === "malformed") return send(response, { ...reply, status: 200, body: { object: "Unexpected" } })
       send(response, reply)
     })().catch((error: unknown) => {
       response.writeHead(500, { "content-type": "application/json" })
