@@ -5,38 +5,25 @@
  * complete with results mapped from the provider's answers, the others fail `notSupported`.
  */
 import { afterAll, assert, layer } from "@effect/vitest"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import * as App from "../../../src/App.ts"
 import { commandNames, commands, isWriteCommand } from "../../../src/domain/Commands.ts"
 import { PACING_MAX_MS } from "../../../src/domain/Job.ts"
-import * as UnipileDriver from "../../../src/network/unipile/UnipileDriver.ts"
 import { alwaysOpen, DAY, jobWhen } from "../../jobs/support.ts"
 import { call, layer as serverLayer, newWorkspace } from "../../support/TestServer.ts"
 import { maria, posts, tomas } from "../../support/unipile/Directory.ts"
-import * as ProviderDouble from "../../support/unipile/ProviderDouble.ts"
+import * as LiveService from "../../support/unipile/LiveService.ts"
 
 const apiKey = "live-e2e-key"
-// The double stamps with the service's clock (the test clock), as a real network shares real time.
-let clockNow = () => Date.now()
-const double = await ProviderDouble.start({ apiKey, now: () => clockNow() })
+const live = await LiveService.start(apiKey, "live-e2e-webhook-secret")
+const { core, double } = live
 afterAll(() => double.close())
 
-const core = App.coreWith(UnipileDriver.layer({
-  dsn: double.dsn,
-  apiKey: Redacted.make(apiKey),
-  validation: "error",
-  webhookSecret: Redacted.make("live-e2e-webhook-secret")
-}))
 
 layer(serverLayer({}, Layer.empty, undefined, core), { timeout: 120_000 })("a live workspace on the Unipile double", (it) => {
   it.effect("runs all 21 commands through the Governor: supported ones complete, the others fail notSupported as listed beforehand", () =>
     Effect.gen(function*() {
-      yield* Effect.clockWith((clock) =>
-        Effect.sync(() => {
-          clockNow = () => clock.currentTimeMillisUnsafe()
-        })
-      )
+      yield* live.follow
       const { keyValue: token, workspace } = yield* newWorkspace()
       const created = yield* call("POST", "/v1/accounts/connect", { token, body: { label: "Live seat" } })
       assert.strictEqual(created.status, 201, JSON.stringify(created.body))

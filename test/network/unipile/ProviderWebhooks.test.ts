@@ -5,33 +5,25 @@
  * status of `CREDENTIALS` signs the account out, and a forged webhook is refused.
  */
 import { afterAll, assert, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
 import { UnipileClient, untypedYetValidator } from "unipile-node-sdk"
-import * as App from "../../../src/App.ts"
 import { PACING_MAX_MS } from "../../../src/domain/Job.ts"
 import { Outbox } from "../../../src/events/Outbox.ts"
-import * as UnipileDriver from "../../../src/network/unipile/UnipileDriver.ts"
 import { alwaysOpen, DAY, jobWhen } from "../../jobs/support.ts"
 import { eventually } from "../../support/Eventually.ts"
 import { call, layer as serverLayer, newWorkspace } from "../../support/TestServer.ts"
 import { maria, tomas } from "../../support/unipile/Directory.ts"
-import * as ProviderDouble from "../../support/unipile/ProviderDouble.ts"
+import * as LiveService from "../../support/unipile/LiveService.ts"
 
 const apiKey = "webhooks-e2e-key"
 const decodeConnected = Schema.decodeUnknownSync(Schema.Struct({ reconnected: Schema.Boolean }))
 const secret = "whs-unipile-0123456789abcdef"
-let clockNow = () => Date.now()
-const double = await ProviderDouble.start({ apiKey, now: () => clockNow() })
+const live = await LiveService.start(apiKey, secret)
+const { core, double } = live
 afterAll(() => double.close())
 
-const core = App.coreWith(UnipileDriver.layer({
-  dsn: double.dsn,
-  apiKey: Redacted.make(apiKey),
-  validation: "error",
-  webhookSecret: Redacted.make(secret)
-}))
 const settings = { unipileWebhookSecret: Option.some(Redacted.make(secret)) }
 
 /** Registers the service's endpoint with the double, as an operator does once with Unipile. */
@@ -51,11 +43,7 @@ const register = (url: string) =>
 layer(serverLayer(settings, Layer.empty, undefined, core), { timeout: 120_000 })("Unipile's webhooks", (it) => {
   it.effect("a message, a relation and an account status reach the service; a forged webhook is refused", () =>
     Effect.gen(function*() {
-      yield* Effect.clockWith((clock) =>
-        Effect.sync(() => {
-          clockNow = () => clock.currentTimeMillisUnsafe()
-        })
-      )
+      yield* live.follow
       const server = yield* HttpServer.HttpServer
       const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
       const url = `http://127.0.0.1:${port}/webhooks/unipile`
@@ -115,6 +103,7 @@ layer(serverLayer(settings, Layer.empty, undefined, core), { timeout: 120_000 })
       // A reply on the network: message_received.
       yield* TestClock.adjust(60_000)
       const received = double.receiveMessage(providerAccount, tomas.providerId, "Yes, interested! Can we talk on Tuesday?")
+      const receivedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
       const message = yield* Effect.promise(() =>
         double.emit("messaging", {
           account_id: providerAccount,
@@ -124,7 +113,7 @@ layer(serverLayer(settings, Layer.empty, undefined, core), { timeout: 120_000 })
           message_id: received.messageId,
           message: "Yes, interested! Can we talk on Tuesday?",
           sender: { attendee_provider_id: tomas.providerId, attendee_name: "Tomás Ruiz" },
-          timestamp: new Date(clockNow()).toISOString(),
+          timestamp: receivedAt,
           webhook_name: "outreach messaging"
         })
       )
@@ -146,11 +135,7 @@ layer(serverLayer(settings, Layer.empty, undefined, core), { timeout: 120_000 })
 
   it.effect("connectUrl is Unipile's hosted link; its callback makes the account warming with what the network says, and reconnects it", () =>
     Effect.gen(function*() {
-      yield* Effect.clockWith((clock) =>
-        Effect.sync(() => {
-          clockNow = () => clock.currentTimeMillisUnsafe()
-        })
-      )
+      yield* live.follow
       const { keyValue: token, workspace } = yield* newWorkspace()
       const created = yield* call("POST", "/v1/accounts/connect", { token, body: { label: "Hosted seat" } })
       assert.strictEqual(created.status, 201, JSON.stringify(created.body))

@@ -5,32 +5,25 @@
  * (the answer lost), once before it reached the provider.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { Clock, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { UnipileClient } from "unipile-node-sdk"
 import { PACING_MAX_MS } from "../../../src/domain/Job.ts"
 import { Jobs } from "../../../src/jobs/Jobs.ts"
 import * as Store from "../../../src/network/unipile/Store.ts"
-import * as UnipileDriver from "../../../src/network/unipile/UnipileDriver.ts"
 import { alwaysOpen, DAY, jobAfter, jobNow } from "../../jobs/support.ts"
 import { eventually } from "../../support/Eventually.ts"
 import * as TestDatabase from "../../support/TestDatabase.ts"
 import { call, newWorkspace } from "../../support/TestServer.ts"
 import { tomas } from "../../support/unipile/Directory.ts"
-import * as ProviderDouble from "../../support/unipile/ProviderDouble.ts"
+import * as LiveService from "../../support/unipile/LiveService.ts"
 import { restartableServer } from "../../webhooks/support.ts"
 
 const apiKey = "restart-key"
-let clockNow = () => Date.now()
-const double = await ProviderDouble.start({ apiKey, now: () => clockNow() })
+const live = await LiveService.start(apiKey, "restart-webhook-secret")
+const { double, driver } = live
 afterAll(() => double.close())
-const driver = UnipileDriver.layer({
-  dsn: double.dsn,
-  apiKey: Redacted.make(apiKey),
-  validation: "error",
-  webhookSecret: Redacted.make("restart-webhook-secret")
-})
 
 const message = (text: string) => ({ person: tomas.slug, text })
 
@@ -41,11 +34,7 @@ const sentTimes = (username: string, text: string) =>
 
 const restartWithWriteInFlight = (username: string, reached: boolean) =>
   Effect.gen(function*() {
-    yield* Effect.clockWith((clock) =>
-      Effect.sync(() => {
-        clockNow = () => clock.currentTimeMillisUnsafe()
-      })
-    )
+    yield* live.follow
     const open = yield* TestDatabase.reopenable
     const first = yield* Scope.make()
     const firstContext = yield* Layer.build(restartableServer(open(), driver)).pipe(Scope.provide(first))
