@@ -27,6 +27,7 @@ import { JobWatch } from "./jobs/JobWatch.ts"
 import * as PeopleOnJobs from "./jobs/PeopleOnJobs.ts"
 import type { NetworkDriver } from "./network/NetworkDriver.ts"
 import { ApiKeys } from "./keys/ApiKeys.ts"
+import * as UnipileDriver from "./network/unipile/UnipileDriver.ts"
 import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
@@ -46,8 +47,14 @@ import { WorkflowStore } from "./workflows/WorkflowStore.ts"
 import { Workflows } from "./workflows/Workflows.ts"
 import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 
-/** The network driver chosen by `OUTREACH_NETWORK` (the sandbox is the only one so far). */
-export const network = SandboxDriver.layer
+/**
+ * The network driver chosen by `OUTREACH_NETWORK`: the simulated `sandbox` (default), or `unipile`
+ * for real seats through the provider (its settings checked at start: docs/networks.md).
+ */
+export const network = Layer.unwrap(Effect.gen(function*() {
+  const { network: chosen } = yield* AppConfig
+  return chosen === "unipile" ? UnipileDriver.layerFromConfig : SandboxDriver.layer
+}))
 
 /**
  * Reply triage chosen by `TRIAGE_MODEL_URL`: the OpenAI-compatible language model there, with

@@ -38,6 +38,7 @@ import * as McpHttp from "./mcp/McpHttp.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Cluster from "./platform/Cluster.ts"
 import * as ConnectPage from "./sandbox/http/ConnectPage.ts"
+import * as UnipileWebhooks from "./http/UnipileWebhooks.ts"
 import { SandboxClockHandlers } from "./sandbox/http/SandboxClockHandlers.ts"
 import { SandboxHandlers } from "./sandbox/http/SandboxHandlers.ts"
 
@@ -66,11 +67,15 @@ export const routes = Layer.mergeAll(
     { method: "GET", path: docsPath },
     { method: "GET", path: "/" },
     ...ConnectPage.connectRoutes,
+    { method: "POST", path: UnipileWebhooks.path },
+    { method: "POST", path: UnipileWebhooks.callbackPath },
     ...Dashboard.routes,
     { method: "POST", path: McpHttp.mcpPath },
     { method: "DELETE", path: McpHttp.mcpPath }
   ]),
   RouteServices.servicesAtBuild(ConnectPage.layer),
+  RouteServices.servicesAtBuild(UnipileWebhooks.layer),
+  RouteServices.servicesAtBuild(UnipileWebhooks.callbackLayer),
   RouteServices.servicesAtBuild(Dashboard.layer),
   apiReference,
   McpHttp.layer,

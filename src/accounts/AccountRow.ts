@@ -109,7 +109,8 @@ export const toAccount = (
   overrides: ReadonlyArray<LimitOverride>,
   usage: Usage,
   pendingInvitations: number,
-  nowMs: number
+  nowMs: number,
+  capabilities: typeof Account.Type["capabilities"]
 ): typeof Account.Type => {
   const status = statusAt(row, nowMs)
   const warmup = warmupOf(row)
@@ -135,6 +136,7 @@ export const toAccount = (
     budgets: connected ? budgetsLeft(limitsFor(row.tier, overrides), scalingAt(row, nowMs), usage) : null,
     pendingInvitations,
     reconnectUrl: row.status === "reconnect_required" ? row.linkUrl : null,
-    connectedAt: row.connectedAt
+    connectedAt: row.connectedAt,
+    capabilities
   }
 }

@@ -21,6 +21,7 @@ import * as Time from "../domain/Time.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
+import { capabilitiesOf } from "./Capabilities.ts"
 import { AccountChanges } from "./AccountChanges.ts"
 import { type AccountRow, toAccount } from "./AccountRow.ts"
 import { AccountStore } from "./AccountStore.ts"
@@ -111,6 +112,7 @@ export class Accounts extends Context.Service<Accounts, {
       const outbox = yield* Outbox
       const network = yield* NetworkDriver
       const changes = yield* AccountChanges
+      const capabilities = capabilitiesOf(network)
 
       /** The accounts' API forms; their pending invitations counted in one query for them all. */
       const views = (rows: ReadonlyArray<AccountRow>) =>
@@ -121,7 +123,7 @@ export class Accounts extends Context.Service<Accounts, {
             Effect.gen(function*() {
               const overrides = yield* store.overrides(row.id)
               const usage = yield* store.usage(row, now.ms)
-              return toAccount(row, overrides, usage, pending.get(row.id) ?? 0, now.ms)
+              return toAccount(row, overrides, usage, pending.get(row.id) ?? 0, now.ms, capabilities)
             }))
         })
       const view = (row: AccountRow) => Effect.map(views([row]), (found) => found[0])
@@ -178,7 +180,18 @@ export class Accounts extends Context.Service<Accounts, {
         const workingHours = input.workingHours ?? defaultWorkingHours(input.timezone ?? "UTC")
         const now = yield* Time.now
         const id = crypto.randomUUID()
-        const link = Lifecycle.issuedLink(newLink(input.baseUrl), now.ms)
+        const own = Lifecycle.issuedLink(newLink(input.baseUrl), now.ms)
+        // A network with a sign-in page of its own (a provider's hosted sign-in) answers the link.
+        const link = network.signInLink === undefined ? own : {
+          ...own,
+          url: yield* network.signInLink({
+            accountId: id,
+            workspaceId: input.workspaceId,
+            reconnect: false,
+            callbackBase: input.baseUrl,
+            expiresAtMs: own.expiresAt
+          }).pipe(Effect.mapError((error) => new Unprocessable({ error: { message: error.message, next: error.next } })))
+        }
         yield* store.transaction(Effect.gen(function*() {
           const seats = yield* store.lockSeats(input.workspaceId)
           yield* Effect.fromResult(Lifecycle.seatFree(seats.taken, seats.total))
@@ -219,7 +232,20 @@ export class Accounts extends Context.Service<Accounts, {
       })
 
       const reconnect = Effect.fn("Accounts.reconnect")(function*(workspaceId: string, id: string, baseUrl: string) {
-        const link = newLink(baseUrl)
+        const own = newLink(baseUrl)
+        const nowMs = (yield* Time.now).ms
+        // An unknown account is refused before the network is asked for a link.
+        if (network.signInLink !== undefined) yield* store.get(workspaceId, id)
+        const link = network.signInLink === undefined ? own : {
+          ...own,
+          url: yield* network.signInLink({
+            accountId: id,
+            workspaceId,
+            reconnect: true,
+            callbackBase: baseUrl,
+            expiresAtMs: Lifecycle.issuedLink(own, nowMs).expiresAt
+          }).pipe(Effect.mapError((error) => new Conflict({ error: { message: error.message, next: error.next } })))
+        }
         yield* transition(workspaceId, id, (row, nowMs) => Effect.fromResult(Lifecycle.reconnect(row, nowMs, link)))
         return link.url
       })

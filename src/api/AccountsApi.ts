@@ -14,6 +14,7 @@ import { DateTimeString, Ok, OkOnly, Uuid } from "./Envelope.ts"
 import { Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
+import { type CommandName, commandNames, CommandNameSchema } from "../domain/Commands.ts"
 
 const Label = Text.check(Schema.isMaxLength(80)).annotate({
   description: "Usually the rep's name, at most 80 characters",
@@ -27,6 +28,9 @@ const MinInviteQuality = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum
 const AutoWithdrawDays = Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 }))).annotate({
   description: "Pending invitations older than this are withdrawn; 1 to 90, default 21, null disables"
 })
+
+/** The commands the live network (Unipile) cannot run, as the example shows them. */
+const exampleNotSupported: ReadonlyArray<CommandName> = ["profile_viewers", "ssi", "endorse", "save_lead"]
 
 const accountExample = {
   id: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
@@ -64,8 +68,22 @@ const accountExample = {
   },
   pendingInvitations: 0,
   reconnectUrl: null,
-  connectedAt: "2026-11-19T08:12:00.000Z"
+  connectedAt: "2026-11-19T08:12:00.000Z",
+  capabilities: {
+    network: "unipile",
+    commands: commandNames.filter((command) => !exampleNotSupported.includes(command)),
+    notSupported: exampleNotSupported
+  }
 } as const
+
+/** What the account's network can do: the commands it runs; the others fail `notSupported`. */
+export const Capabilities = Schema.Struct({
+  network: Schema.String.annotate({ description: "The network driver the account runs on: `sandbox` or `unipile`", examples: ["sandbox"] }),
+  commands: Schema.Array(CommandNameSchema).annotate({ description: "The commands the account's network can run" }),
+  notSupported: Schema.Array(CommandNameSchema).annotate({
+    description: "The commands it cannot: their jobs fail `notSupported` when they run"
+  })
+}).annotate({ identifier: "Capabilities" })
 
 /** An account (a connected seat), as every endpoint returns it. */
 export const Account = Schema.Struct({
@@ -93,7 +111,8 @@ export const Account = Schema.Struct({
   }),
   pendingInvitations: Schema.Int,
   reconnectUrl: Schema.NullOr(Schema.String).annotate({ format: "uri" }),
-  connectedAt: Schema.NullOr(DateTimeString)
+  connectedAt: Schema.NullOr(DateTimeString),
+  capabilities: Capabilities
 }).annotate({ identifier: "Account", examples: [accountExample] })
 
 /** Seats of the workspace. */

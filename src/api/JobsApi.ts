@@ -36,6 +36,9 @@ const jobErrorTypeDescriptions: { readonly [T in JobErrorType]: string } = {
   invalidInput: "the network cannot use an address, id, cursor or value of the input (the message names it)",
   notFound: "nothing there on the network (an unknown invitation, a post not published yet...)",
   network: "the network failed or could not be reached; retrying later may work",
+  notSupported: "the account's network cannot do this command at all (the account's `capabilities` lists what it can)",
+  providerRateLimited: "the provider that reaches the network kept asking to slow down; retrying later will work",
+  signedOut: "the network signed the account out or restricted it; reconnect it (`POST /v1/accounts/{id}/reconnect`)",
   interrupted:
     "the service stopped while the write was in flight; it may or may not have reached the network and is never tried twice",
   accountRemoved: "the account was removed before the job ran"

@@ -79,6 +79,9 @@ export const jobErrorTypes = [
   "invalidInput",
   "notFound",
   "network",
+  "notSupported",
+  "providerRateLimited",
+  "signedOut",
   "interrupted",
   "accountRemoved"
 ] as const

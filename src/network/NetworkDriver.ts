@@ -80,6 +80,8 @@ export type WriteOutcome =
 export class NetworkDriver extends Context.Service<NetworkDriver, {
   /** The driver's name, as configured by `OUTREACH_NETWORK`. */
   readonly name: string
+  /** The commands this network can run; absent, all of them. The others fail `notSupported`. */
+  readonly capabilities?: ReadonlyArray<CommandName>
   /** Signs in with the network's own username and password (never stored). */
   readonly signIn: (input: {
     readonly accountId: string
@@ -93,6 +95,18 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
     readonly checkpoint: CheckpointType
     readonly code: string | undefined
   }) => Effect.Effect<SignInStep>
+  /**
+   * A sign-in link of the network's own (a provider's hosted sign-in page) for the account, answered
+   * as `connectUrl` or `reconnectUrl`; the network calls the service back under `callbackBase` once
+   * the person signed in. Optional: without it the service issues its own link (the sandbox's page).
+   */
+  readonly signInLink?: (input: {
+    readonly accountId: string
+    readonly workspaceId: string
+    readonly reconnect: boolean
+    readonly callbackBase: string
+    readonly expiresAtMs: number
+  }) => Effect.Effect<string, NetworkError>
   /** The profile of an account whose sign-in link was completed by the person. */
   readonly profileOf: (accountId: string) => Effect.Effect<AccountProfile>
   /**
@@ -173,14 +187,14 @@ export type WriteHandlers = {
 
 const unsupported = (driver: string, command: string) =>
   Effect.fail(networkError(
-    "invalidInput",
+    "notSupported",
     `The ${driver} network does not support ${command}.`,
-    "Use a command this network supports, or another driver."
+    "Use a command this network supports (the account's `capabilities`), or another driver."
   ))
 
 /**
  * A driver from a table of the commands it supports: for an embedder's own network. A
- * command left out of the table fails its jobs with `invalidInput` naming it.
+ * command left out of the table fails its jobs with `notSupported` naming it and the driver.
  */
 export const make = (driver: Omit<NetworkDriver["Service"], "read" | "write"> & {
   readonly reads: ReadHandlers

@@ -14,7 +14,10 @@ import { Schema } from "effect"
  * - `guardrail`: one of the network's rules forbids it (already connected, already invited, not a connection...);
  * - `noteQuotaExhausted`: a free account's sixth invitation note in a calendar month;
  * - `cannotResendYet`: an invitation within 3 weeks of withdrawing the last one (`until` says when it can go);
- * - `network`: the network failed or could not be reached; retrying later may work.
+ * - `network`: the network failed or could not be reached; retrying later may work;
+ * - `notSupported`: the account's network (its driver) cannot do this command at all;
+ * - `providerRateLimited`: the provider that reaches the network asked to slow down, and kept asking;
+ * - `signedOut`: the network signed the account out (or restricted it); it must be reconnected.
  */
 export const NetworkErrorType = Schema.Literals([
   "invalidInput",
@@ -22,7 +25,10 @@ export const NetworkErrorType = Schema.Literals([
   "guardrail",
   "noteQuotaExhausted",
   "cannotResendYet",
-  "network"
+  "network",
+  "notSupported",
+  "providerRateLimited",
+  "signedOut"
 ]).annotate({ description: "Why the network refused" })
 export type NetworkErrorType = typeof NetworkErrorType.Type
 

@@ -41,7 +41,14 @@ export interface AppSettings {
   readonly serviceName: string
   /** Makes sure a workspace owning this key exists at start. */
   readonly bootstrapKey: Option.Option<Redacted.Redacted<string>>
-  readonly network: "sandbox"
+  /** The network driver (`OUTREACH_NETWORK`): the simulated `sandbox` (default), or `unipile` for real seats. */
+  readonly network: "sandbox" | "unipile"
+  /** The Unipile API's address (`UNIPILE_DSN`, `https://apiN.unipile.com:PORT`), for `OUTREACH_NETWORK=unipile`. */
+  readonly unipileDsn: Option.Option<string>
+  /** The Unipile access token (`UNIPILE_API_KEY`), for `OUTREACH_NETWORK=unipile`. */
+  readonly unipileApiKey: Option.Option<Redacted.Redacted<string>>
+  /** The secret Unipile's webhooks carry in their `Unipile-Auth` header (`UNIPILE_WEBHOOK_SECRET`); unset, they are all refused. */
+  readonly unipileWebhookSecret: Option.Option<Redacted.Redacted<string>>
   readonly clock: "system" | "test"
   /** Sync each connected account's invitations and messages in the background (`OUTREACH_INBOX_SYNC`). */
   readonly inboxSync: boolean
@@ -97,7 +104,16 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
     otlpEndpoint: Config.option(Config.String("OTEL_EXPORTER_OTLP_ENDPOINT")),
     serviceName: Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("outreach-service")),
     bootstrapKey: Config.option(Config.Redacted("OUTREACH_BOOTSTRAP_KEY")),
-    network: Config.Literals(["sandbox"], "OUTREACH_NETWORK").pipe(Config.withDefault<"sandbox">("sandbox")),
+    network: Config.Literals(["sandbox", "unipile"], "OUTREACH_NETWORK").pipe(
+      Config.withDefault<"sandbox" | "unipile">("sandbox")
+    ),
+    unipileDsn: Config.option(Config.String("UNIPILE_DSN")).pipe(Config.map(Option.filter((dsn) => dsn !== ""))),
+    unipileApiKey: Config.option(Config.Redacted("UNIPILE_API_KEY")).pipe(
+      Config.map(Option.filter((key) => Redacted.value(key) !== ""))
+    ),
+    unipileWebhookSecret: Config.option(Config.Redacted("UNIPILE_WEBHOOK_SECRET")).pipe(
+      Config.map(Option.filter((secret) => Redacted.value(secret).length >= 16))
+    ),
     clock: Config.Literals(["system", "test"], "OUTREACH_CLOCK").pipe(
       Config.withDefault<"system" | "test">("system")
     ),
@@ -138,6 +154,9 @@ export const defaults: AppSettings = {
   serviceName: "outreach-service",
   bootstrapKey: Option.none(),
   network: "sandbox",
+  unipileDsn: Option.none(),
+  unipileApiKey: Option.none(),
+  unipileWebhookSecret: Option.none(),
   clock: "system",
   inboxSync: true,
   triageModel: Option.none(),

@@ -27,6 +27,7 @@ import peopleAuth from "../../migrations/0160_people_auth.ts"
 import clusterSecret from "../../migrations/0170_cluster_secret.ts"
 import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_delivery.ts"
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
+import unipile from "../../migrations/0230_unipile.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
@@ -51,6 +52,7 @@ export const migrations = {
   "0170_cluster_secret": clusterSecret,
   "0180_webhook_success_on_delivery": webhookSuccessOnDelivery,
   "0190_webhook_fanout_claims": webhookFanOutClaims,
+  "0230_unipile": unipile,
   "0260_triage_confidence": triageConfidence
 }
 

@@ -1,12 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type AccountRow, statusAt, toAccount } from "../../src/accounts/AccountRow.ts"
+import { capabilitiesOf } from "../../src/accounts/Capabilities.ts"
 import { accountRow } from "./support.ts"
+
+const sandbox = capabilitiesOf({ name: "sandbox" })
 
 const day = 86_400_000
 
 const account = (overrides: Partial<AccountRow>): AccountRow => accountRow(Date.UTC(2026, 0, 5, 10), overrides)
 
-const hoursAt = (row: AccountRow, iso: string) => toAccount(row, [], {}, 0, Date.parse(iso)).workingHours
+const hoursAt = (row: AccountRow, iso: string) => toAccount(row, [], {}, 0, Date.parse(iso), sandbox).workingHours
 
 describe("an account's working hours across DST changes", () => {
   it("Europe/Berlin, spring: closed on Friday evening, next opening Monday 09:00 CEST (07:00 UTC)", () => {
@@ -57,24 +60,24 @@ describe("an account's status and budgets over its warm-up", () => {
     const start = row.warmupStartedAt!
     assert.strictEqual(statusAt(row, start + 12 * day), "warming")
     assert.strictEqual(statusAt(row, start + 13 * day), "active")
-    const day1 = toAccount(row, [], {}, 0, start)
-    const day14 = toAccount(row, [], {}, 0, start + 13 * day)
+    const day1 = toAccount(row, [], {}, 0, start, sandbox)
+    const day14 = toAccount(row, [], {}, 0, start + 13 * day, sandbox)
     assert.deepStrictEqual(day1.warmup, { day: 1, of: 14 })
     assert.deepStrictEqual(day14.warmup, { day: 14, of: 14 })
     // premium invites: 20 a day, 100 a week.
     assert.strictEqual(day1.budgets!.invites.today, 4)
     assert.strictEqual(day14.budgets!.invites.today, 20)
     assert.strictEqual(day14.budgets!.invites.week, 100)
-    const yellow = toAccount({ ...row, healthLevel: "yellow" }, [], {}, 0, start + 13 * day)
+    const yellow = toAccount({ ...row, healthLevel: "yellow" }, [], {}, 0, start + 13 * day, sandbox)
     assert.strictEqual(yellow.budgets!.invites.today, 10)
-    const used = toAccount(row, [], { invites: { today: 7, week: 95, month: 95 } }, 0, start + 13 * day)
+    const used = toAccount(row, [], { invites: { today: 7, week: 95, month: 95 } }, 0, start + 13 * day, sandbox)
     assert.strictEqual(used.budgets!.invites.today, 5)
     assert.strictEqual(used.budgets!.invites.week, 5)
   })
 
   it("has no budgets and day 0 while connecting", () => {
     const row = account({ status: "connecting", warmupStartedAt: null, connectedAt: null })
-    const view = toAccount(row, [], {}, 0, Date.parse("2026-01-05T12:00:00Z"))
+    const view = toAccount(row, [], {}, 0, Date.parse("2026-01-05T12:00:00Z"), sandbox)
     assert.isNull(view.budgets)
     assert.deepStrictEqual(view.warmup, { day: 0, of: 14 })
   })

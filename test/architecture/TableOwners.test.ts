@@ -25,6 +25,8 @@ export const owners: Readonly<Record<string, string>> = {
   people: "src/people/People.ts",
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",
   sessions: "src/people-auth/Sessions.ts",
+  unipile_accounts: "src/network/unipile/Store.ts",
+  unipile_writes: "src/network/unipile/Store.ts",
   users: "src/people-auth/Users.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts",

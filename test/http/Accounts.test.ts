@@ -1,6 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
+import { commandNames } from "../../src/domain/Commands.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
@@ -38,6 +39,8 @@ layer(serverLayer())("accounts", (it) => {
       assert.strictEqual(created.body.account.workingHours.timezone, "Europe/Berlin")
       assert.deepStrictEqual(created.body.account.workingHours.days, [1, 2, 3, 4, 5])
       assert.isNull(created.body.account.budgets)
+      // The sandbox runs every command, and says so before any job does.
+      assert.deepStrictEqual(created.body.account.capabilities, { network: "sandbox", commands: commandNames, notSupported: [] })
       assert.isNull(created.body.account.connectedAt)
       assert.match(created.body.connectUrl, /^http:\/\/.+\/connect\/[A-Za-z0-9_-]+$/)
       assert.isString(created.body.expiresAt)

@@ -37,13 +37,15 @@ export const layer = (
   overrides: Partial<AppSettings> = {},
   extraRoutes: Layer.Layer<never, never, HttpRouter.HttpRouter> = Layer.empty,
   /** What the routes see as the network driver, built from the service's own (an embedder's driver). */
-  driver?: Layer.Layer<NetworkDriver, never, NetworkDriver>
+  driver?: Layer.Layer<NetworkDriver, never, NetworkDriver>,
+  /** The service's core: the sandbox's by default, or `App.coreWith` another network driver. */
+  core: Layer.Layer<Layer.Success<typeof App.core>, never, Layer.Services<typeof App.core>> = App.core
 ) =>
   Server.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
     logRequests: false,
     logAddress: false
   }).pipe(
-    Layer.provideMerge(App.core),
+    Layer.provideMerge(core),
     // The listener beneath the core, as in `App.layer`: on a PostgreSQL server the cluster's runner gives
     // its peers (itself included) the port it listens on, not the default 8080, where another process may be.
     Layer.provideMerge(httpServer),

@@ -109,7 +109,7 @@ export const serverLayer = (overrides: Partial<AppSettings> = { allowPrivateWebh
  */
 export const restartableServer = (
   database: Layer.Layer<SqlClient.SqlClient>,
-  driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient> = App.network
+  driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient | AppConfig> = App.network
 ) =>
   Server.serve(Server.routes, { logRequests: false, logAddress: false }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),

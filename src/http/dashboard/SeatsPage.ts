@@ -83,6 +83,9 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
   }</dd>
 <dt>Warm-up</dt><dd>day ${account.warmup.day} of ${account.warmup.of}</dd>
 <dt>Mode</dt><dd>${account.mode}</dd>
+<dt>Network</dt><dd>${account.capabilities.network}${
+    account.capabilities.notSupported.length === 0 ? "" : html`; cannot run ${account.capabilities.notSupported.join(", ")}`
+  }</dd>
 <dt>Working hours</dt><dd>${hours.days.map((d) => dayNames[d - 1] ?? String(d)).join(", ")} ${hours.from}–${hours.to} (${hours.timezone}): ${
     hours.openNow
       ? html`<strong>open now</strong>`
