@@ -46,3 +46,16 @@ export const withText = (kind: string, input: unknown, text: string): Record<str
   const field = textField[kind]
   return field === undefined ? undefined : { ...fieldsOf(input), [field]: text }
 }
+
+/**
+ * What a write is about, as a key that keeps writes about one target in order (`chooseWrite`): its target,
+ * lower-cased, with a profile address reduced to its slug so `https://www.linkedin.com/in/ada` and `ada`
+ * are one person. Null when it has none.
+ */
+export const aboutOf = (input: unknown): string | null => {
+  const target = targetOf(input)
+  if (target === null) return null
+  const key = target.trim().toLowerCase()
+  const profile = /\/in\/([^/?#]+)/.exec(key)
+  return profile === null ? key : profile[1]
+}
