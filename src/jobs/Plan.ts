@@ -72,12 +72,15 @@ export const pacingGap = (random: number): number => {
 const weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 const isoWeekdayShort = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
-/** `2026-03-30T07:00:00.000Z (Monday 09:00 in Europe/Berlin)`: UTC for machines, local time for people. */
-const describeInstant = (timezone: string, ms: number): string => {
+/** `Monday 09:00`: the weekday and wall-clock time in `timezone`, for people. */
+export const localWeekdayClock = (timezone: string, ms: number): string => {
   const local = new Date(ms + utcOffsetAt(timezone, ms))
-  const clock = local.toISOString().slice(11, 16)
-  return `${new Date(ms).toISOString()} (${weekdayNames[local.getUTCDay()]} ${clock} in ${timezone})`
+  return `${weekdayNames[local.getUTCDay()]} ${local.toISOString().slice(11, 16)}`
 }
+
+/** `2026-03-30T07:00:00.000Z (Monday 09:00 in Europe/Berlin)`: UTC for machines, local time for people. */
+const describeInstant = (timezone: string, ms: number): string =>
+  `${new Date(ms).toISOString()} (${localWeekdayClock(timezone, ms)} in ${timezone})`
 
 const describeHours = (hours: Hours): string => {
   const days = [...hours.days].sort((a, b) => a - b).map((day) => isoWeekdayShort[day]).join(", ")
