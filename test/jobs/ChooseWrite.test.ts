@@ -239,7 +239,7 @@ describe("simulate (the forecast)", () => {
   it("no write of another category waits for a budget it does not spend", () => {
     fc.assert(fc.property(queue, account, instant, (writes, generatedAny, nowMs) => {
       // Green health: under yellow a post's daily 1 scales to 0 and no post is ever foreseen.
-      const generated = { ...generatedAny, healthFactor: 1 }
+      const generated = { ...generatedAny, healthFactor: 1 as const }
       const outlook = simulate(loadedOf(generated, nowMs), forecastWrites(writes), nowMs)
       const comments = outlook.writes.filter((write) => write.category === "comments")
       // Comments have a budget of 0: they never start, and nothing else waits for them.
