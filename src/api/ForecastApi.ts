@@ -76,6 +76,59 @@ export const DayForecast = Schema.Struct({
   }))
 }).annotate({ identifier: "DayForecast" })
 
+/** The forecast's example in the OpenAPI document (and the dashboard's tests). */
+export const forecastExample: Forecast = {
+  accountId: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
+  from: "2026-11-23T08:00:00.000Z",
+  timezone: "Europe/Berlin",
+  pacingGapSeconds: 82.5,
+  emptyAt: "2026-11-24T09:01:22.500Z",
+  total: 2,
+  beyondCap: 0,
+  writes: [{
+    jobId: "5e0a1c3d-2b4f-4a6e-8c9d-0f1e2d3c4b5a",
+    kind: "send_message",
+    category: "messages",
+    status: "queued",
+    expectedStart: "2026-11-23T08:00:00.000Z",
+    waitsFor: null,
+    fails: null,
+    ahead: 0,
+    aheadInCategory: 0,
+    summary: "expected around Monday 09:00 (Europe/Berlin), first in line"
+  }, {
+    jobId: "7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f",
+    kind: "connect",
+    category: "invites",
+    status: "scheduled",
+    expectedStart: "2026-11-24T08:00:00.000Z",
+    waitsFor: "budget",
+    fails: null,
+    ahead: 1,
+    aheadInCategory: 0,
+    summary: "expected around Tuesday 09:00 (Europe/Berlin), first of its category, waiting for budget first"
+  }],
+  nextCursor: null,
+  awaitingApproval: [{
+    jobId: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+    kind: "connect",
+    category: "invites",
+    earliestStart: "2026-11-24T08:01:22.500Z",
+    summary: "after approval, at the earliest Tuesday 09:01 (Europe/Berlin)"
+  }],
+  assumed: [{
+    command: "connect",
+    count: 300,
+    category: "invites",
+    firstStart: "2026-11-24T08:01:22.500Z",
+    lastStart: "2026-12-29T09:12:00.000Z"
+  }],
+  days: [{ date: "2026-11-23", categories: [{ category: "messages", writes: 1, budget: 50 }] }],
+  limits: [
+    "The pause between writes is random (45 to 120 s); the forecast takes 82.5 s."
+  ]
+}
+
 /** The forecast of an account's open writes. */
 export const Forecast = Schema.Struct({
   accountId: Uuid,
@@ -99,57 +152,7 @@ export const Forecast = Schema.Struct({
   limits: Schema.Array(Schema.String).annotate({ description: "What the forecast cannot know" })
 }).annotate({
   identifier: "Forecast",
-  examples: [{
-    accountId: "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c",
-    from: "2026-11-23T08:00:00.000Z",
-    timezone: "Europe/Berlin",
-    pacingGapSeconds: 82.5,
-    emptyAt: "2026-11-24T09:01:22.500Z",
-    total: 2,
-    beyondCap: 0,
-    writes: [{
-      jobId: "5e0a1c3d-2b4f-4a6e-8c9d-0f1e2d3c4b5a",
-      kind: "send_message",
-      category: "messages",
-      status: "queued",
-      expectedStart: "2026-11-23T08:00:00.000Z",
-      waitsFor: null,
-      fails: null,
-      ahead: 0,
-      aheadInCategory: 0,
-      summary: "expected around Monday 09:00 (Europe/Berlin), first in line"
-    }, {
-      jobId: "7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f",
-      kind: "connect",
-      category: "invites",
-      status: "scheduled",
-      expectedStart: "2026-11-24T08:00:00.000Z",
-      waitsFor: "budget",
-      fails: null,
-      ahead: 1,
-      aheadInCategory: 0,
-      summary: "expected around Tuesday 09:00 (Europe/Berlin), first of its category, waiting for budget first"
-    }],
-    nextCursor: null,
-    awaitingApproval: [{
-      jobId: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
-      kind: "connect",
-      category: "invites",
-      earliestStart: "2026-11-24T08:01:22.500Z",
-      summary: "after approval, at the earliest Tuesday 09:01 (Europe/Berlin)"
-    }],
-    assumed: [{
-      command: "connect",
-      count: 300,
-      category: "invites",
-      firstStart: "2026-11-24T08:01:22.500Z",
-      lastStart: "2026-12-29T09:12:00.000Z"
-    }],
-    days: [{ date: "2026-11-23", categories: [{ category: "messages", writes: 1, budget: 50 }] }],
-    limits: [
-      "The pause between writes is random (45 to 120 s); the forecast takes 82.5 s."
-    ]
-  }]
+  examples: [forecastExample]
 })
 export type Forecast = typeof Forecast.Type
 

@@ -184,7 +184,7 @@ const nouns: Readonly<Record<Category, readonly [one: string, many: string]>> = 
 }
 
 /** `37 invitations`, `1 write`. */
-const countOf = (count: number, category: Category | null): string => {
+export const countOf = (count: number, category: Category | null): string => {
   const [one, many] = category === null ? ["write", "writes"] : nouns[category]
   return `${count} ${count === 1 ? one : many}`
 }

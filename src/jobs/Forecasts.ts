@@ -24,7 +24,16 @@ import { categoryOfCommand } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { type LoadedFacts, loadFacts } from "./AccountFacts.ts"
 import { categoryOfJob } from "./Executor.ts"
-import { EXPECTED_GAP_MS, type ForecastWrite, type Outlook, simulate, summaryOf, whenLocal, type WriteOutlook } from "./Forecast.ts"
+import {
+  countOf,
+  EXPECTED_GAP_MS,
+  type ForecastWrite,
+  type Outlook,
+  simulate,
+  summaryOf,
+  whenLocal,
+  type WriteOutlook
+} from "./Forecast.ts"
 import { JobStore, type OpenWrite } from "./JobStore.ts"
 import { aboutOf } from "./WriteTarget.ts"
 
@@ -83,6 +92,19 @@ const asForecastWrite = (job: OpenWrite): ForecastWrite => ({
 
 const isoOrNull = (ms: number | null) => ms === null ? null : Time.toIso(ms)
 
+/**
+ * What is expected to go out on the account's local `date` (`YYYY-MM-DD`), in a sentence: "Expected on
+ * 2026-11-24: 20 invitations, 12 messages." (the daily brief's line on tomorrow).
+ */
+export const expectedOn = (forecast: Forecast, date: string): string => {
+  const day = forecast.days.find((entry) => entry.date === date)
+  const counts = day === undefined ? [] : day.categories.map(({ category, writes }) => countOf(writes, category))
+  const empties = forecast.emptyAt === null ? "" : ` The queue is expected to be empty ${forecast.emptyAt.slice(0, 16).replace("T", " ")} UTC.`
+  return counts.length === 0
+    ? `Nothing is expected to go out on ${date}.${forecast.total === 0 ? "" : empties}`
+    : `Expected to go out on ${date}: ${counts.join(", ")}.${empties}`
+}
+
 export class Forecasts extends Context.Service<Forecasts, {
   /** The forecast of the account's open writes. */
   readonly forecast: (
@@ -90,6 +112,8 @@ export class Forecasts extends Context.Service<Forecasts, {
     accountId: string,
     request: ForecastRequest
   ) => Effect.Effect<Forecast, BadRequest | NotFound | Unprocessable>
+  /** One open write's forecast in a sentence; null when the job is not an open write of the account. */
+  readonly ofJob: (workspaceId: string, accountId: string, jobId: string) => Effect.Effect<string | null, NotFound>
 }>()("outreach/Forecasts") {
   static readonly layerNoDeps = Layer.effect(
     Forecasts,
@@ -110,7 +134,22 @@ export class Forecasts extends Context.Service<Forecasts, {
         if (offset === undefined) return yield* foreignCursor("the first write expected")
         const parsed = request.assume === undefined ? Result.succeed([]) : parseAssume(request.assume)
         if (Result.isFailure(parsed)) return yield* badAssume(parsed.failure)
-        const assumed = parsed.success
+        return yield* run(workspaceId, accountId, parsed.success, offset, request.limit ?? FORECAST_PAGE_DEFAULT)
+      })
+
+      const ofJob = Effect.fn("Forecasts.ofJob")(function*(workspaceId: string, accountId: string, jobId: string) {
+        const whole = yield* run(workspaceId, accountId, [], 0, FORECAST_CAP)
+        const write = whole.writes.find((entry) => entry.jobId === jobId) ?? whole.awaitingApproval.find((entry) => entry.jobId === jobId)
+        return write?.summary ?? null
+      })
+
+      const run = Effect.fnUntraced(function*(
+        workspaceId: string,
+        accountId: string,
+        assumed: ReadonlyArray<Assumption>,
+        offset: number,
+        limit: number
+      ) {
         if (!(yield* accounts.exists(workspaceId, accountId))) return yield* accountNotFound(accountId)
         const now = yield* Time.now
         const facts = yield* loadFacts(sql, accountId, now.ms)
@@ -156,7 +195,6 @@ export class Forecasts extends Context.Service<Forecasts, {
             summary: summaryOf(write, timezone, now.ms)
           }]
         })
-        const limit = request.limit ?? FORECAST_PAGE_DEFAULT
         const page = real.slice(offset, offset + limit)
         const approvedById = new Map(approved?.writes.map((write) => [write.id, write]))
         const result: Forecast = {
@@ -201,7 +239,7 @@ export class Forecasts extends Context.Service<Forecasts, {
         return result
       })
 
-      return Forecasts.of({ forecast })
+      return Forecasts.of({ forecast, ofJob })
     })
   )
 

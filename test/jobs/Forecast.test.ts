@@ -8,6 +8,8 @@ import { Clock, Effect } from "effect"
 import { TestClock } from "effect/testing"
 import type { Forecast } from "../../src/api/ForecastApi.ts"
 import type { JobRecord } from "../../src/jobs/JobRow.ts"
+import { localDate } from "../../src/domain/WorkingHours.ts"
+import { Forecasts } from "../../src/jobs/Forecasts.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/People.ts"
 import { rng } from "../../src/sandbox/Random.ts"
@@ -227,6 +229,13 @@ layer(serverLayer())("the forecast and the head-of-line rule", (it) => {
       const forecast = yield* forecastOf(token, accountId)
       assert.strictEqual(forecast.total, created.length)
       assert.isNotNull(forecast.emptyAt)
+      // Where people look: the daily brief's line on tomorrow, and the job page's sentence.
+      const brief = yield* call("GET", `/v1/accounts/${accountId}/brief`, { token })
+      const tuesday = localDate("UTC", (yield* Clock.currentTimeMillis) + DAY)
+      assert.match(brief.body.brief.tomorrow, new RegExp(`^Expected to go out on ${tuesday}: 4 invitations, `))
+      const lastInvitation = created[people.length - 1]
+      const sentence = yield* (yield* Forecasts).ofJob(workspaceId, accountId, lastInvitation.id)
+      assert.match(sentence ?? "", /^expected around Wednesday 09:\d\d \(UTC\), after 9 invitations ahead of it/)
       const ids = created.map((job) => job.id)
       yield* runLooks(accountId, allFinished(workspaceId, ids))
       const done = yield* allJobs(workspaceId, ids)
