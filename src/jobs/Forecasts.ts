@@ -180,7 +180,9 @@ export class Forecasts extends Context.Service<Forecasts, {
         const timezone = facts.row.timezone
         const jobs = new Map(open.map((job) => [job.id, job]))
         const byId = new Map<string, WriteOutlook>(outlook.writes.map((write) => [write.id, write]))
-        const real = outlook.writes.flatMap((write): Array<WriteForecast> => {
+        // The queue's own writes (the assumed ones are summed up apart), worded for the page only.
+        const real = outlook.writes.filter((write) => jobs.has(write.id))
+        const page = real.slice(offset, offset + limit).flatMap((write): Array<WriteForecast> => {
           const job = jobs.get(write.id)
           return job === undefined ? [] : [{
             jobId: job.id,
@@ -195,7 +197,6 @@ export class Forecasts extends Context.Service<Forecasts, {
             summary: summaryOf(write, timezone, now.ms)
           }]
         })
-        const page = real.slice(offset, offset + limit)
         const approvedById = new Map(approved?.writes.map((write) => [write.id, write]))
         const result: Forecast = {
           accountId,

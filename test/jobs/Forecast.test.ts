@@ -141,6 +141,20 @@ layer(serverLayer())("the forecast and the head-of-line rule", (it) => {
       assert.isNull(forecast.emptyAt)
     }))
 
+  it.effect("a write awaiting approval holds nobody back", () =>
+    Effect.gen(function*() {
+      const { accountId, workspaceId } = yield* workspaceWithAccount({ mode: "approve" })
+      const [person, other] = strangers(accountId, 2, "approval-holds-nobody")
+      const jobs = yield* Jobs
+      const held = yield* jobs.create({ workspaceId, accountId, command: "connect", input: { person } })
+      assert.strictEqual(held.status, "awaiting_approval")
+      // Withdrawing needs no approval in approve mode; with no invitation to the person the network refuses it, after it ran.
+      const next = yield* jobs.create({ workspaceId, accountId, command: "withdraw_invite", input: { person: other } })
+      yield* runLooks(accountId, finished(workspaceId, next.id))
+      assert.isNotNull((yield* jobNow(workspaceId, next.id)).startedAt)
+      assert.strictEqual((yield* jobNow(workspaceId, held.id)).status, "awaiting_approval")
+    }))
+
   it.effect("answers paged, with hypothetical writes, approvals apart, and errors in the envelope", () =>
     Effect.gen(function*() {
       const { accountId, token, workspaceId } = yield* workspaceWithAccount({ mode: "approve" })

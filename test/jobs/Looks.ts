@@ -24,14 +24,24 @@ export const nextLook = (accountId: string) =>
 
 /**
  * Moves the clock from look to look until `done` holds (checked whenever the actor sleeps), at most
- * `maxLooks` times; fails when the actor sleeps with no end while `done` does not hold.
+ * `maxLooks` times. An actor asleep with no end waits for a message (a job just created wakes it): the
+ * clock stays until it wakes, or `done` holds.
  */
 export const runLooks = <R>(accountId: string, done: Effect.Effect<boolean, never, R>, maxLooks = 5_000) =>
   Effect.gen(function*() {
+    const governor = yield* Governor
     for (let looks = 0; looks < maxLooks; looks++) {
       const until = yield* nextLook(accountId)
       if (yield* done) return looks
-      if (until === null) return yield* Effect.die(new Error(`the Governor of ${accountId} sleeps with no end, and the work is not done`))
+      if (until === null) {
+        yield* eventually(
+          `the Governor of ${accountId} to wake, or the work to be done`,
+          Effect.zip(done, governor.sleepingUntil(accountId)),
+          ([finished, sleeping]) => finished || sleeping !== null,
+          30_000
+        )
+        continue
+      }
       const now = yield* Clock.currentTimeMillis
       yield* TestClock.adjust(until - now)
     }
