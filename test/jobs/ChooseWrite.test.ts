@@ -10,6 +10,7 @@ import { defaultWorkingHours, isOpen, localDate, startOfLocalWeek } from "../../
 import { factsAt, type LoadedFacts, type PlanRow } from "../../src/jobs/AccountFacts.ts"
 import { EXPECTED_GAP_MS, type ForecastWrite, simulate } from "../../src/jobs/Forecast.ts"
 import { chooseWrite, type PlanInput, planJob, type QueuedWrite } from "../../src/jobs/Plan.ts"
+import { aboutOf } from "../../src/jobs/WriteTarget.ts"
 
 const berlin = defaultWorkingHours("Europe/Berlin")
 const alwaysOpen = { days: [1, 2, 3, 4, 5, 6, 7], from: "00:00", to: "23:59", timezone: "Europe/Berlin" }
@@ -253,5 +254,25 @@ describe("simulate (the forecast)", () => {
         for (const write of others) assert.isNotNull(write.start, `write ${write.id} is foreseen`)
       }
     }), { numRuns: 200 })
+  })
+})
+
+describe("what a write is about", () => {
+  it("a profile address and its slug are one person; other targets are themselves; a post is about nobody", () => {
+    assert.strictEqual(aboutOf({ person: "https://www.linkedin.com/in/Ada-L/?trk=x" }), "ada-l")
+    assert.strictEqual(aboutOf({ person: "ada-l" }), "ada-l")
+    assert.strictEqual(aboutOf({ invitationId: "5d1f8a2e" }), "5d1f8a2e")
+    assert.isNull(aboutOf({ text: "Hello" }))
+  })
+})
+
+describe("simulate: what the Governor would refuse", () => {
+  it("under offHoursPolicy reject, each write met outside the hours is expected to fail, and the queue is empty at once", () => {
+    const nowMs = Date.parse("2026-03-07T10:00:00Z") // a Saturday
+    const generated: Generated = { status: "active", offHoursPolicy: "reject", hours: berlin, usage: {}, gate: null, warmupFactor: 1, healthFactor: 1 }
+    const loaded = { ...loadedOf(generated, nowMs), row: { ...row(generated, nowMs), offHoursPolicy: "reject" as const } }
+    const outlook = simulate(loaded, forecastWrites([{ category: "posts", about: null }, { category: "messages", about: null }]), nowMs)
+    assert.deepStrictEqual(outlook.writes.map((write) => [write.id, write.fails?.type ?? null, write.start]), [["0", "offHours", null], ["1", "offHours", null]])
+    assert.strictEqual(outlook.emptyAt, nowMs)
   })
 })
