@@ -202,7 +202,7 @@ export const utcOffsetAt = (timezone: string, ms: number): number => {
   const start = quarter * QUARTER_HOUR_MS
   const atStart = measuredOffset(timezone, start)
   if (measuredOffset(timezone, start + QUARTER_HOUR_MS - 1) !== atStart) return measuredOffset(timezone, ms)
-  if (knownOffsets.size >= 100_000) knownOffsets.clear()
+  if (knownOffsets.size >= 20_000) knownOffsets.clear()
   knownOffsets.set(key, atStart)
   return atStart
 }

@@ -35,7 +35,7 @@ import {
   type WriteOutlook
 } from "./Forecast.ts"
 import { JobStore, type OpenWrite } from "./JobStore.ts"
-import { aboutOf } from "./WriteTarget.ts"
+import { queuedWriteOf } from "./WriteTarget.ts"
 
 /** What a caller asks of a forecast (`GET /v1/accounts/{id}/forecast`'s query). */
 export interface ForecastRequest {
@@ -84,11 +84,7 @@ export const forecastLimits: ReadonlyArray<string> = [
 
 const cursors = seqCursor("forecast")
 
-const asForecastWrite = (job: OpenWrite): ForecastWrite => ({
-  id: job.id,
-  category: categoryOfJob(job.kind, job.input),
-  about: aboutOf(job.input)
-})
+const asForecastWrite = (job: OpenWrite): ForecastWrite => ({ id: job.id, ...queuedWriteOf(job) })
 
 const isoOrNull = (ms: number | null) => ms === null ? null : Time.toIso(ms)
 

@@ -39,9 +39,9 @@ import type { JobRow } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
 import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
-import { type Choice, chooseWrite, pacingGap, planJob, type QueuedWrite } from "./Plan.ts"
+import { type Choice, chooseWrite, pacingGap, planJob } from "./Plan.ts"
 import * as Takeover from "./Takeover.ts"
-import { aboutOf } from "./WriteTarget.ts"
+import { queuedWriteOf } from "./WriteTarget.ts"
 
 const interrupted: JobFailure = {
   type: "interrupted",
@@ -81,12 +81,6 @@ interface Actor {
   /** While it sleeps between its writes: until when (epoch ms on the Clock), null without an end; else undefined. */
   sleepingUntil: number | null | undefined
 }
-
-/** A queued write as `chooseWrite` sees it. */
-export const queuedWriteOf = (job: Pick<JobRow, "kind" | "input">): QueuedWrite => ({
-  category: categoryOfJob(job.kind, job.input),
-  about: aboutOf(job.input)
-})
 
 export class Governor extends Context.Service<Governor, {
   /** Hands a just-created job to its account's owner (after it is committed). */

@@ -5,6 +5,8 @@
  *
  * @since 1.0.0
  */
+import { categoryOfJob } from "./Executor.ts"
+import type { QueuedWrite } from "./Plan.ts"
 
 /** The input field holding the text a write sends, by command (writes without text are absent). */
 const textField: Readonly<Record<string, string>> = {
@@ -59,3 +61,9 @@ export const aboutOf = (input: unknown): string | null => {
   const profile = /\/in\/([^/?#]+)/.exec(key)
   return profile === null ? key : profile[1]
 }
+
+/** A queued write as `chooseWrite` sees it: the budget it spends and what it is about. */
+export const queuedWriteOf = (job: { readonly kind: string; readonly input: unknown }): QueuedWrite => ({
+  category: categoryOfJob(job.kind, job.input),
+  about: aboutOf(job.input)
+})
