@@ -1,9 +1,10 @@
 /**
- * Cross-validates the embedded reply classifier on the training part of
- * `data/triage/replies.json` only, so settings and features can be tuned
- * without looking at the held-out part the evaluation test scores.
+ * Cross-validates the embedded reply classifier on its training replies
+ * (`data/triage/replies.json`) only, so settings and features can be tuned
+ * without looking at the evaluation set (`scripts/triage-report.ts` scores
+ * its development part).
  *
- *   node scripts/cross-validate-triage.ts [--folds 10] [--repeats 3] [--iterations n] [--l2 x] [--misses]
+ *   node scripts/cross-validate-triage.ts [--folds 10] [--repeats 3] [--iterations n] [--l2 x] [--min-rows n] [--misses]
  *
  * Folds are stratified and deterministic: within each class the examples are
  * ordered (as in the file for the first repeat, by a hash of id and repeat for
@@ -14,7 +15,7 @@
 import { parseArgs } from "node:util"
 import { Effect } from "effect"
 import { fitOptions, fromModel } from "../src/triage/Classifier.ts"
-import { type LabelledReply, repliesIn } from "../src/triage/Dataset.ts"
+import { type LabelledReply, trainingReplies } from "../src/triage/Dataset.ts"
 import { fit, type FitOptions } from "../src/triage/LogisticRegression.ts"
 import { triageClasses } from "../src/domain/TriageClass.ts"
 
@@ -24,13 +25,14 @@ const { values } = parseArgs({
     repeats: { type: "string", default: "3" },
     iterations: { type: "string", default: String(fitOptions.iterations) },
     l2: { type: "string", default: String(fitOptions.l2) },
+    "min-rows": { type: "string", default: String(fitOptions.minRows) },
     misses: { type: "boolean", default: false }
   }
 })
 
 const folds = Number(values.folds)
 const repeats = Number(values.repeats)
-const options: FitOptions = { iterations: Number(values.iterations), l2: Number(values.l2) }
+const options: FitOptions = { iterations: Number(values.iterations), l2: Number(values.l2), minRows: Number(values["min-rows"]) }
 
 // FNV-1a: a fixed, well-spread order that differs per repeat.
 const hash = (text: string): number => {
@@ -49,7 +51,7 @@ const foldsOf = (training: ReadonlyArray<LabelledReply>, repeat: number): Readon
   return result
 }
 
-const training = Effect.runSync(repliesIn("training"))
+const training = Effect.runSync(trainingReplies)
 const confusions = new Map<string, number>()
 const perRepeat: Array<number> = []
 const misses: Array<string> = []

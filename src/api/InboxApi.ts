@@ -9,7 +9,7 @@ import { Mode } from "../domain/Account.ts"
 import { InvitationSource, InvitationStatus, invitationStatuses } from "../domain/Invitation.ts"
 import { Budgets, HealthLevel } from "../domain/Limits.ts"
 import { Ssi } from "../domain/NetworkModels.ts"
-import { TriageClass } from "../domain/TriageClass.ts"
+import { Confidence, TriageClass, Unsure } from "../domain/TriageClass.ts"
 import { Account } from "./AccountsApi.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { integerQuery } from "./JobsApi.ts"
@@ -61,7 +61,9 @@ export const Brief = Schema.Struct({
     class: TriageClass,
     text: Schema.NullOr(Schema.String),
     suggestedReply: Schema.NullOr(Schema.String),
-    receivedAt: DateTimeString
+    receivedAt: DateTimeString,
+    confidence: Schema.NullOr(Confidence),
+    unsure: Unsure
   })).annotate({ description: "Replies of the look-back window: meeting and interested first, out_of_office last; newest first within a class" }),
   readyForFirstMessage: Schema.Array(Schema.Struct({
     providerId: Schema.String,
@@ -93,7 +95,9 @@ export const Brief = Schema.Struct({
       class: "meeting",
       text: "Sounds good, does Tuesday at 10am work for a call?",
       suggestedReply: "Tuesday at 10am works for me. I'll send an invite.",
-      receivedAt: "2026-11-22T08:12:00.000Z"
+      receivedAt: "2026-11-22T08:12:00.000Z",
+      confidence: 0.95,
+      unsure: false
     }],
     readyForFirstMessage: [{
       providerId: "ACoAAB8mYW5hLWdhcmNpYQ",

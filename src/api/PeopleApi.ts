@@ -10,7 +10,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ADDRESS_MAX } from "../domain/CommandInputs.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import { JobStatus } from "../domain/Job.ts"
-import { TriageClass } from "../domain/TriageClass.ts"
+import { Confidence, TriageClass, Unsure } from "../domain/TriageClass.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
@@ -116,7 +116,7 @@ const examples = {
     chatId: exampleIds.chat,
     messageId: "msg-9b8a7c6d5e4f3a2b",
     text: "Sounds good, does Tuesday at 10am work for a call?",
-    triage: { class: "meeting", suggestedReply: "Tuesday at 10am works for me. I'll send an invite." }
+    triage: { class: "meeting", suggestedReply: "Tuesday at 10am works for me. I'll send an invite.", confidence: 0.95, unsure: false }
   },
   sent: {
     kind: "message_sent",
@@ -215,7 +215,12 @@ const MessageReceivedEntry = Schema.Struct({
   chatId: Schema.String,
   messageId: Schema.String,
   text: Schema.String,
-  triage: Schema.NullOr(Schema.Struct({ class: TriageClass, suggestedReply: Schema.NullOr(Schema.String) })).annotate({
+  triage: Schema.NullOr(Schema.Struct({
+    class: TriageClass,
+    suggestedReply: Schema.NullOr(Schema.String),
+    confidence: Schema.NullOr(Confidence),
+    unsure: Unsure
+  })).annotate({
     description: "The reply's triage, as `message.received` carried it"
   })
 }).annotate({

@@ -33,6 +33,10 @@ export interface BriefReply {
   readonly text: string | null
   readonly suggestedReply: string | null
   readonly receivedAt: string
+  /** How sure triage was of the class; null for a reply recorded before confidence was. */
+  readonly confidence: number | null
+  /** The class is unsure (`isUnsure`): a person should read the reply. */
+  readonly unsure: boolean
 }
 
 /** Replies in priority order; within a class the newest first. */
@@ -53,7 +57,7 @@ export const suggestedOpener = (name: string | null, invitationNote: string | nu
 /** What the headline is made from. */
 export interface HeadlineFacts {
   readonly status: string
-  readonly replies: ReadonlyArray<Pick<BriefReply, "class">>
+  readonly replies: ReadonlyArray<Pick<BriefReply, "class" | "unsure">>
   readonly readyForFirstMessage: number
   readonly approvals: number
   readonly queued: number
@@ -74,7 +78,8 @@ const holdingStatuses: Readonly<Record<string, string>> = {
 
 /**
  * One sentence, most pressing first: a held account, then people ready to
- * talk, replies to read, new connections, approvals waiting, and otherwise
+ * talk, replies to read (and those triage is unsure of), new connections,
+ * approvals waiting, and otherwise
  * what the queue is doing.
  */
 export const headline = (facts: HeadlineFacts): string => {
@@ -92,6 +97,10 @@ export const headline = (facts: HeadlineFacts): string => {
   }
   const others = facts.replies.length - hot
   if (others > 0) parts.push(`${plural(others, "other reply", "other replies")} to read`)
+  const unsure = facts.replies.filter((r) => r.unsure).length
+  if (unsure > 0) {
+    parts.push(`triage is unsure of ${plural(unsure, "reply", "replies")}: read ${unsure === 1 ? "it" : "them"} yourself`)
+  }
   if (facts.readyForFirstMessage > 0) {
     parts.push(`${plural(facts.readyForFirstMessage, "new connection is", "new connections are")} ready for a first message`)
   }

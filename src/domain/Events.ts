@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { InvitationSource } from "./Invitation.ts"
-import { TriageClass } from "./TriageClass.ts"
+import { Confidence, TriageClass, Unsure } from "./TriageClass.ts"
 
 const Uuid = Schema.String.annotate({ format: "uuid" })
 const DateTime = Schema.String.annotate({ format: "date-time" })
@@ -24,7 +24,12 @@ export const EventData = {
     senderProviderId: Schema.String,
     text: Schema.String,
     sentAt: DateTime,
-    triage: Schema.NullOr(Schema.Struct({ class: TriageClass, suggestedReply: Schema.NullOr(Schema.String) }))
+    triage: Schema.NullOr(Schema.Struct({
+      class: TriageClass,
+      suggestedReply: Schema.NullOr(Schema.String),
+      confidence: Confidence,
+      unsure: Unsure
+    }))
   }),
   "invitation.accepted": Schema.Struct({
     accountId: Uuid,

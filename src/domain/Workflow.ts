@@ -30,7 +30,7 @@ export const MAX_WAIT_SECONDS = 90 * 24 * 3600
  */
 export const workflowStatuses = ["running", "waiting", "completed", "stopped", "failed", "cancelled"] as const
 export const WorkflowStatus = Schema.Literals(workflowStatuses).annotate({
-  description: "running, waiting (see waitingFor), completed, stopped (the person replied), failed or cancelled"
+  description: "running, waiting (see waitingFor), completed, stopped (the person replied, or a step that depends on the class of a reply met one triage is unsure of), failed or cancelled"
 })
 export type WorkflowStatus = typeof WorkflowStatus.Type
 
@@ -71,7 +71,7 @@ export const Condition = Schema.Union([
   Schema.Struct({
     type: Schema.Literal("replied"),
     classes: Schema.optionalKey(Schema.Array(TriageClass).check(Schema.isMinLength(1), Schema.isMaxLength(TriageClass.literals.length)).annotate({
-      description: "Only replies triaged into one of these classes count; omit for any reply"
+      description: "Only replies triaged into one of these classes with confidence count, and a reply triage is unsure of stops the workflow; omit for any reply"
     }))
   }),
   Schema.Struct({ type: Schema.Literal("elapsed"), seconds: Seconds })

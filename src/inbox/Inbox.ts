@@ -54,7 +54,7 @@ import { touchPerson } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { Triage } from "../triage/Triage.ts"
-import type { TriageResult } from "../domain/TriageClass.ts"
+import { isUnsure, type TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
 import { invitationsOf, recordSynced, staleInvitations } from "../accounts/Invitations.ts"
 import { recordReceived } from "../people/Messages.ts"
@@ -183,7 +183,12 @@ export class Inbox extends Context.Service<Inbox, {
                   senderProviderId: message.senderProviderId,
                   text: message.text,
                   sentAt: message.sentAt,
-                  triage: { class: triaged.class, suggestedReply: triaged.suggestedReply }
+                  triage: {
+                    class: triaged.class,
+                    suggestedReply: triaged.suggestedReply,
+                    confidence: triaged.confidence,
+                    unsure: isUnsure(triaged.confidence)
+                  }
                 }
               })
             }

@@ -11,7 +11,7 @@ import type { PersonAccount, Relationship, TimelineEntry } from "../api/PeopleAp
 import { MessageSent } from "../domain/CommandResults.ts"
 import type { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { JobStatus } from "../domain/Job.ts"
-import type { TriageClass } from "../domain/TriageClass.ts"
+import { isUnsure, type TriageClass } from "../domain/TriageClass.ts"
 
 interface Fact {
   readonly personId: string
@@ -50,6 +50,7 @@ export interface ReceivedFact extends Fact {
   readonly sentAt: string
   readonly triageClass: TriageClass | null
   readonly suggestedReply: string | null
+  readonly triageConfidence: number | null
 }
 
 /** Everything recorded about some people. */
@@ -114,7 +115,12 @@ const receivedEntry = (message: ReceivedFact): TimelineEntry => ({
   chatId: message.chatId,
   messageId: message.messageId,
   text: message.text,
-  triage: message.triageClass === null ? null : { class: message.triageClass, suggestedReply: message.suggestedReply }
+  triage: message.triageClass === null ? null : {
+    class: message.triageClass,
+    suggestedReply: message.suggestedReply,
+    confidence: message.triageConfidence,
+    unsure: isUnsure(message.triageConfidence)
+  }
 })
 
 // Within one instant, what happened later in a story comes first (newest first).

@@ -13,7 +13,7 @@
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { InboundMessage } from "../network/Sync.ts"
-import { TriageClass, type TriageResult } from "../domain/TriageClass.ts"
+import { isUnsure, TriageClass, type TriageResult } from "../domain/TriageClass.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import { type AccountPerson, namesOf } from "../accounts/Invitations.ts"
 
@@ -29,10 +29,10 @@ export const recordReceived = (
 ) =>
   sql<{ id: string }>`
     INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
-      triage_class, suggested_reply)
+      triage_class, suggested_reply, triage_confidence)
     VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
       ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
-      ${triaged.suggestedReply})
+      ${triaged.suggestedReply}, ${triaged.confidence})
     ON CONFLICT (account_id, id) DO NOTHING
     RETURNING id`.pipe(Effect.map((inserted) => inserted.length > 0))
 
@@ -56,19 +56,24 @@ export const whoHaveWritten = (sql: SqlClient.SqlClient, accountId: string, prov
     Effect.orDie
   )
 
-/** A reply as the Daily brief lists it. */
-export const ReplyRow = Schema.Struct({
+/** A reply as recorded: `from` is the sender's provider id. */
+const RecordedReply = Schema.Struct({
   chatId: Schema.String,
-  from: Schema.NullOr(Schema.String),
+  from: Schema.String,
   class: TriageClass,
   text: Schema.NullOr(Schema.String),
   suggestedReply: Schema.NullOr(Schema.String),
-  receivedAt: Timestamp
+  receivedAt: Timestamp,
+  confidence: Schema.NullOr(Schema.Number)
 })
-const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({
-  ...ReplyRow.fields,
-  from: Schema.String
-})))
+const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(RecordedReply))
+
+/** A reply as the Daily brief lists it: `from` is the person's name when known; `unsure` per `isUnsure`. */
+export const ReplyRow = Schema.Struct({
+  ...RecordedReply.fields,
+  from: Schema.NullOr(Schema.String),
+  unsure: Schema.Boolean
+})
 
 /**
  * The messages the account received since `sinceIso`, each with its sender's
@@ -79,11 +84,15 @@ export const repliesSince = (sql: SqlClient.SqlClient, accountId: string, sinceI
   Effect.gen(function*() {
     const rows = yield* sql`
       SELECT m.chat_id AS "chatId", m.sender_provider_id AS "from", COALESCE(m.triage_class, 'other') AS class, m.text,
-             m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt"
+             m.suggested_reply AS "suggestedReply", m.sent_at AS "receivedAt", m.triage_confidence AS confidence
       FROM inbox_messages m
       WHERE m.account_id = ${accountId} AND m.sent_at >= ${sinceIso}::timestamptz`.pipe(Effect.flatMap(decodeReplies))
     const names = yield* namesOf(sql, accountId, [...new Set(rows.map((row) => row.from))])
-    return rows.map((row): typeof ReplyRow.Type => ({ ...row, from: names.get(row.from) ?? null }))
+    return rows.map((row): typeof ReplyRow.Type => ({
+      ...row,
+      from: names.get(row.from) ?? null,
+      unsure: isUnsure(row.confidence)
+    }))
   }).pipe(Effect.orDie)
 
 /** A message a person sent an account, as the waits of workflows test it. */
@@ -91,7 +100,8 @@ export const MessageFrom = Schema.Struct({
   accountId: Schema.String,
   providerId: Schema.String,
   sentAt: Timestamp,
-  triageClass: Schema.NullOr(TriageClass)
+  triageClass: Schema.NullOr(TriageClass),
+  triageConfidence: Schema.NullOr(Schema.Number)
 })
 export type MessageFrom = typeof MessageFrom.Type
 const decodeMessagesFrom = Schema.decodeUnknownEffect(Schema.Array(MessageFrom))
@@ -103,7 +113,7 @@ export const messagesFrom = (
 ) =>
   pairs.length === 0 ? Effect.succeed([]) : sql`
     SELECT m.account_id::text AS "accountId", m.sender_provider_id AS "providerId", m.sent_at AS "sentAt",
-      m.triage_class AS "triageClass"
+      m.triage_class AS "triageClass", m.triage_confidence AS "triageConfidence"
     FROM jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) AS p("accountId" uuid, "providerId" text, "sinceIso" timestamptz)
     JOIN inbox_messages m ON m.account_id = p."accountId" AND m.sender_provider_id = p."providerId"
       AND m.sent_at >= p."sinceIso"`.pipe(Effect.flatMap(decodeMessagesFrom), Effect.orDie)
@@ -117,7 +127,8 @@ export const ReceivedFrom = Schema.Struct({
   text: Schema.String,
   sentAt: Timestamp,
   triageClass: Schema.NullOr(TriageClass),
-  suggestedReply: Schema.NullOr(Schema.String)
+  suggestedReply: Schema.NullOr(Schema.String),
+  triageConfidence: Schema.NullOr(Schema.Number)
 })
 const decodeReceivedFrom = Schema.decodeUnknownEffect(Schema.Array(ReceivedFrom))
 
@@ -125,7 +136,8 @@ const decodeReceivedFrom = Schema.decodeUnknownEffect(Schema.Array(ReceivedFrom)
 export const receivedFrom = (sql: SqlClient.SqlClient, providerIds: ReadonlyArray<string>) =>
   providerIds.length === 0 ? Effect.succeed([]) : sql`
     SELECT account_id::text AS "accountId", sender_provider_id AS "providerId", chat_id AS "chatId", id AS "messageId",
-      text, sent_at AS "sentAt", triage_class AS "triageClass", suggested_reply AS "suggestedReply"
+      text, sent_at AS "sentAt", triage_class AS "triageClass", suggested_reply AS "suggestedReply",
+      triage_confidence AS "triageConfidence"
     FROM inbox_messages WHERE sender_provider_id IN ${sql.in(providerIds)}`.pipe(
     Effect.flatMap(decodeReceivedFrom),
     Effect.orDie

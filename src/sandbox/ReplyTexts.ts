@@ -1,7 +1,9 @@
 /**
  * What people write back, per triage class: several templates each, in the
- * tone of real replies to B2B outreach (short, often lower-key than the
- * pitch, sometimes signed).
+ * tone of real replies to B2B outreach. Most are informal, as on a
+ * professional network people mostly write: lower case, a few words, slang,
+ * emoji, now and then French, German or Spanish; the rest are plain
+ * sentences, sometimes signed.
  *
  * @since 1.0.0
  */
@@ -18,6 +20,10 @@ export interface ReplyContext {
 
 interface Slots {
   readonly day: string
+  /** A weekday as people type it ("tues", "thu"). */
+  readonly shortDay: string
+  /** A team as people type it ("ops", "sales"). */
+  readonly shortTeam: string
   readonly time: string
   readonly colleague: string
   readonly role: string
@@ -28,7 +34,13 @@ interface Slots {
 
 type Template = (slots: Slots) => string
 
-const templates: Readonly<Record<TriageClass, ReadonlyArray<Template>>> = {
+/** How a reply is written: in plain sentences, or informally. */
+export type ReplyStyle = "plain" | "informal"
+
+/** The share of replies written informally. */
+export const informalShare = 0.6
+
+const plainTemplates: Readonly<Record<TriageClass, ReadonlyArray<Template>>> = {
   interested: [
     () => "Thanks for reaching out! This is actually timely — can you send over a bit more detail on how it works?",
     () => "Interesting. We've been looking at this problem for a while. What does pricing look like for a team our size?",
@@ -85,9 +97,74 @@ const templates: Readonly<Record<TriageClass, ReadonlyArray<Template>>> = {
   ]
 }
 
+const informalTemplates: Readonly<Record<TriageClass, ReadonlyArray<Template>>> = {
+  interested: [
+    () => "oh nice, send me more info?",
+    () => "sounds cool. pricing for a team our size?",
+    () => "ok curious, how does it work?",
+    () => "yes pls, send the deck 🙏",
+    () => "ça m'intéresse, vous avez une doc ?",
+    () => "klingt interessant, schick mir gern mehr infos"
+  ],
+  meeting: [
+    (s) => `sure, ${s.shortDay} ${s.time}?`,
+    (s) => `can do ${s.shortDay} afternoon, send an invite`,
+    () => "lets hop on a call next wk, send a few slots",
+    (s) => `${s.shortDay} at ${s.time} works 👍`,
+    () => "on s'appelle la semaine prochaine ?",
+    () => "gerne, call nächste woche?"
+  ],
+  referral: [
+    (s) => `not me, ask ${s.colleague} in ${s.shortTeam}`,
+    (s) => `wrong person 😅 ${s.colleague} handles that`,
+    (s) => `fwd'd to ${s.colleague}, they own ${s.shortTeam}`,
+    (s) => `mejor habla con ${s.colleague}, se encarga de esto`
+  ],
+  not_now: [
+    () => "not rn, ping me next quarter",
+    (s) => `swamped till ${s.month.toLowerCase()}, circle back then`,
+    () => "bad timing tbh, maybe after summer",
+    () => "pas maintenant, recontacte-moi dans quelques mois"
+  ],
+  not_interested: [
+    () => "no thx",
+    () => "not for us, good luck",
+    () => "nah we're good 👋",
+    () => "kein interesse, danke",
+    () => "no nos interesa, gracias"
+  ],
+  objection: [
+    (s) => `we already use ${s.tool} for that tho`,
+    () => "sounds pricey for a small team",
+    () => "isnt this against linkedin's rules?",
+    () => "how's this diff from sales nav?",
+    () => "ya tenemos algo parecido, qué os diferencia?"
+  ],
+  out_of_office: [
+    (s) => `ooo till ${s.returnDate}`,
+    (s) => `on vacay 🌴 back ${s.returnDate}`,
+    (s) => `away til ${s.returnDate}, will reply then`,
+    () => "je suis en congé, je réponds à mon retour"
+  ],
+  other: [
+    () => "thx for the add!",
+    () => "who's this? 😅",
+    () => "haha hey",
+    () => "👋",
+    () => "merci pour l'invitation !"
+  ]
+}
+
+const templates: Readonly<Record<ReplyStyle, Readonly<Record<TriageClass, ReadonlyArray<Template>>>>> = {
+  plain: plainTemplates,
+  informal: informalTemplates
+}
+
 const days = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
 const times = ["9:30", "10am", "11am", "2pm", "3pm", "4:30pm", "2pm CET", "10am ET"]
 const colleagues = ["Sarah", "Tom", "Priya", "Markus", "Léa", "Daniel", "Aisha", "Kenji", "Julia", "Omar"]
+const shortDays = ["mon", "tues", "wed", "thu", "fri"]
+const shortTeams = ["ops", "sales", "it", "marketing", "procurement", "revops"]
 const teams = ["procurement", "revenue operations", "IT", "our marketing", "the platform", "people operations"]
 const tools = ["HubSpot", "Salesforce", "an in-house tool", "Outreach", "a spreadsheet", "another vendor"]
 const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
@@ -95,12 +172,18 @@ const DAY_MS = 86_400_000
 
 const signatures = (name: string): ReadonlyArray<string> => ["", "", `\n\nBest,\n${name}`, `\n\n— ${name}`, `\nCheers, ${name}`]
 
-/** A reply of the class, seeded: the same generator state gives the same text. */
-export const replyText = (triageClass: TriageClass, random: Rng, context: ReplyContext): string => {
+/** A reply of the class, informal at `informalShare`, seeded: the same generator state gives the same text. */
+export const replyText = (triageClass: TriageClass, random: Rng, context: ReplyContext): string =>
+  replyTextIn(random.chance(informalShare) ? "informal" : "plain", triageClass, random, context)
+
+/** A reply of the class in the given style, seeded; informal replies go unsigned. */
+export const replyTextIn = (style: ReplyStyle, triageClass: TriageClass, random: Rng, context: ReplyContext): string => {
   const later = context.writtenAt === undefined ? null : new Date(context.writtenAt + random.int(2, 14) * DAY_MS)
   const monthNow = later === null ? random.int(0, 11) : later.getUTCMonth()
   const slots: Slots = {
     day: random.chance(0.5) ? `next ${random.pick(days)}` : random.pick(days),
+    shortDay: random.pick(shortDays),
+    shortTeam: random.pick(shortTeams),
     time: random.pick(times),
     colleague: random.pick(colleagues),
     role: random.pick(teams),
@@ -110,9 +193,12 @@ export const replyText = (triageClass: TriageClass, random: Rng, context: ReplyC
       : `${later.getUTCDate()} ${months[later.getUTCMonth()]}`,
     tool: random.pick(tools)
   }
-  const body = random.pick(templates[triageClass])(slots)
-  return triageClass === "out_of_office" || triageClass === "other" ? body : body + random.pick(signatures(context.firstName))
+  const body = random.pick(templates[style][triageClass])(slots)
+  return style === "informal" || triageClass === "out_of_office" || triageClass === "other"
+    ? body
+    : body + random.pick(signatures(context.firstName))
 }
 
-/** How many templates a class has (at least three for every class). */
-export const templateCount = (triageClass: TriageClass): number => templates[triageClass].length
+/** How many templates a class has in a style (at least three for every class and style). */
+export const templateCount = (triageClass: TriageClass, style: ReplyStyle = "plain"): number =>
+  templates[style][triageClass].length

@@ -1,7 +1,8 @@
 /**
- * The labelled replies in `data/triage/replies.json` and their fixed split
- * into a training part (what the embedded classifier is fitted on) and a
- * held-out part (only the evaluation test reads it).
+ * The labelled replies the embedded classifier is fitted on
+ * (`data/triage/replies.json`: plain and informal, some in French, German and
+ * Spanish), and the rules every labelled reply follows, there and in the
+ * evaluation set (`EvaluationSet.ts`).
  *
  * Labelling guide, so new examples stay consistent:
  * - `meeting`: proposes, accepts, moves or asks to schedule a call or meeting
@@ -16,11 +17,29 @@
  * - `out_of_office`: automatic replies and "I'm away until ..." notes.
  * - `other`: no stance on the offer (pleasantries, who-are-you, off-topic).
  *
+ * A reply with two intents ("not now, but ping Sara in Q3") takes the class
+ * that decides what the sender does next, the first of `intentPrecedence`:
+ * an absence first (nobody reads it now), then a time to talk, then another
+ * person to write to, then timing, then a closed door, then a concern to
+ * answer, then interest, and a pleasantry last.
+ *
  * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import replies from "../../data/triage/replies.json" with { type: "json" }
 import { TriageClass } from "../domain/TriageClass.ts"
+
+/** Which class wins when a reply carries two intents: the earlier in this list. */
+export const intentPrecedence: ReadonlyArray<TriageClass> = [
+  "out_of_office",
+  "meeting",
+  "referral",
+  "not_now",
+  "not_interested",
+  "objection",
+  "interested",
+  "other"
+]
 
 /** One labelled reply; `id` is `<class>-<nn>`, numbered from 1 within its class. */
 export const LabelledReply = Schema.Struct({
@@ -30,24 +49,7 @@ export const LabelledReply = Schema.Struct({
 })
 export type LabelledReply = typeof LabelledReply.Type
 
-/** Which part of the data set an example belongs to. */
-export type Split = "training" | "heldOut"
-
-/**
- * Every third example of each class (numbers 3, 6, 9, ...) is held out. The
- * rule depends only on the id, so the split is stratified by class and never
- * changes when examples are appended.
- */
-export const splitOf = (reply: LabelledReply): Split => {
-  const position = Number(reply.id.slice(reply.id.lastIndexOf("-") + 1))
-  return position % 3 === 0 ? "heldOut" : "training"
-}
-
 const decodeReplies = Schema.decodeUnknownEffect(Schema.Array(LabelledReply))
 
-/** All labelled replies, decoded; a malformed file is a defect (it ships with the code). */
-export const allReplies: Effect.Effect<ReadonlyArray<LabelledReply>> = decodeReplies(replies).pipe(Effect.orDie)
-
-/** The examples of one part of the split. */
-export const repliesIn = (split: Split): Effect.Effect<ReadonlyArray<LabelledReply>> =>
-  Effect.map(allReplies, (all) => all.filter((reply) => splitOf(reply) === split))
+/** The replies the embedded classifier is fitted on, decoded; a malformed file is a defect (it ships with the code). */
+export const trainingReplies: Effect.Effect<ReadonlyArray<LabelledReply>> = decodeReplies(replies).pipe(Effect.orDie)

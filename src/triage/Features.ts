@@ -7,6 +7,8 @@
  * @since 1.0.0
  */
 
+import { unslang } from "./Slang.ts"
+
 const monthNames =
   "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
 const weekdayNames =
@@ -30,12 +32,15 @@ const monthPattern = new RegExp(`^(?:${monthNames})$`)
 const weekdayPattern = new RegExp(`^(?:${weekdayNames})$`)
 const emojiPattern = /\p{Extended_Pictographic}/gu
 
-/** Lower-cased words of a reply with placeholders substituted; apostrophes dropped ("don't" -> "dont"). */
+/** A reply lower-cased, apostrophes dropped ("don't" -> "dont") and informal spellings in their usual form. */
+const flatten = (text: string): string => unslang(text.toLowerCase().replace(/[\u2018\u2019\u02bc`']/g, ""))
+
+/** Lower-cased words of a reply with placeholders substituted (see `flatten`). */
 export const words = (text: string): ReadonlyArray<string> => {
-  let normalised = text.toLowerCase().replace(/[\u2018\u2019\u02bc`]/g, "'").replace(emojiPattern, " xemoji ")
+  let normalised = flatten(text).replace(emojiPattern, " xemoji ")
   for (const [pattern, token] of placeholders) normalised = normalised.replace(pattern, token)
   const result: Array<string> = []
-  for (const raw of normalised.replace(/'/g, "").split(/[^\p{L}\p{N}?!]+|(?=[?!])|(?<=[?!])/u)) {
+  for (const raw of normalised.split(/[^\p{L}\p{N}?!]+|(?=[?!])|(?<=[?!])/u)) {
     if (raw.length === 0) continue
     result.push(raw)
   }
@@ -46,14 +51,14 @@ export const words = (text: string): ReadonlyArray<string> => {
 // handful of training examples per class generalise to synonyms. Matched on
 // the lower-cased text with apostrophes removed ("dont", "youd").
 const concepts: ReadonlyArray<readonly [string, RegExp]> = [
-  ["xc:later", /\b(?:later|not (?:right )?now|at the moment|for now|this (?:quarter|year|month)|next (?:week|month|quarter|year|cycle|spring|summer|autumn|fall|winter)|in (?:a few|a couple of|\d+|six|two|three) (?:weeks|months)|revisit|reconnect|check back|circle back|touch base|down the line|on hold|park (?:this|it)|paused|freeze|frozen|timing|busy|swamped|hectic|bandwidth|heads down|not ready|too early|ask me again|try (?:me )?again|reach (?:back )?out (?:again|in|when)|follow up (?:in|after)|after (?:the|our|summer|that)|until (?:the end|after|next|january|q\d))\b/],
-  ["xc:close", /\b(?:not interested|no thank|no thanks|(?:ill|hard|well|going to) pass|pass on|remove me|take me off|unsubscribe|stop (?:messaging|spamming|contacting|sending)|(?:dont|do not) (?:contact|message|follow up|add me)|decline|not for (?:me|us)|no need|not (?:a fit|relevant)|all set|were good|not looking|not open to|wont be pursuing|not going to|say no|said no|refrain|not something|no plans|not (?:the )?target|nope|nah)\b/],
-  ["xc:concern", /\b(?:expensive|steep|too (?:much|low|high|many)|afford|roi|justify|dealbreaker|deal breaker|non-starter|no-go|concern|worr(?:y|ied)|skeptic|sceptic|wary|not convinced|not sure|proof|guarantee|differen|compet|already (?:use|have|using|gives)|happy with|switch|in-house|security|gdpr|soc ?2|hipaa|compliance|legal|sso|terms|locked|exit fee|onsite|relocat|commute|below|overpromise|bad experience|mixed reviews|problem|doesnt work|wont adopt|never approve|cant|moat|just (?:a|using))/],
-  ["xc:info", /\b(?:tell me more|more (?:info|information|details)|send (?:me |over )?(?:some |the |a |what)|share (?:a |the |some |it|more)|curious|intrigued|interested in|interesting|sounds (?:great|good|cool|interesting)|open to|keen|love to (?:see|hear|learn)|(?:know|learn|hear) more|how (?:does|do|long|is)|what does|whats|is there|do you (?:have|integrate|cover|offer)|next steps|free trial|demo video|pilot|pricing|case stud|deck|one-pager)\b/],
-  ["xc:schedule", /\b(?:call|meet|meeting|chat|calendar|invite|slot|availability|available|works for me|book|booked|zoom|zoom or teams|ms teams|teams link|google meet|ring me|coffee|reschedule|move it|demo|free (?:on|all|at|this)|talk then|see you)\b/],
-  ["xc:redirect", /\b(?:colleague|right person|wrong person|best person|better (?:person|contact|placed)|not (?:me|my area|the right (?:person|contact|team))|decision maker|handles|handled by|in charge|responsible for|owns|took over|taking over|loop in|cc|ccd|forward|passed your note|shared this with|talk to|speak (?:with|to)|reach out to|contact|get in touch|you (?:want|want to|need)|youll want|youd want|your guy|intro|connect(?:ing)? (?:you )?with|direct this|go straight to|ping (?:her|him)|managed by|runs our|head of|(?:team|sales|product|marketing|tech|project|growth) lead\b|\bleads (?:our|the)\b|manager|director)/],
-  ["xc:away", /\b(?:out of (?:the )?office|ooo|away|on (?:annual |parental |maternity |paternity |medical )?leave|vacation|holiday|sabbatical|back on|back in the office|will return|returning|return on|upon my return|when im back|limited access|no access|not monitored|automatic|automated response|auto[- ]?reply|autoresponder|off until|offline)\b/],
-  ["xc:social", /\b(?:thanks for (?:connecting|the connection)|new year|merry|congrats|congratulations|who is this|do we know|lol|haha|network|bot|real person|wrong \w+ \w+|did we meet|we met)\b/]
+  ["xc:later", /\b(?:later|not (?:right )?now|at the moment|for now|this (?:quarter|year|month)|next (?:week|month|quarter|year|cycle|spring|summer|autumn|fall|winter)|in (?:a few|a couple of|\d+|six|two|three) (?:weeks|months)|revisit|reconnect|check back|circle back|touch base|down the line|on hold|park (?:this|it)|paused|freeze|frozen|timing|busy|swamped|hectic|bandwidth|heads down|not ready|too early|ask me again|try (?:me )?again|reach (?:back )?out (?:again|in|when)|follow up (?:in|after)|after (?:the|our|summer|that)|until (?:the end|after|next|january|q\d)|plus tard|pas (?:maintenant|pour le moment|le bon moment)|prochain trimestre|lannée prochaine|recontact\w*|relance\w*|später|nicht jetzt|im moment|gerade (?:nicht|schlecht)|nächstes jahr|meld dich|melden sie sich|más adelante|ahora (?:no|mismo no)|el año que viene|el próximo|después del|quizás)\b/],
+  ["xc:close", /\b(?:not interested|no thank|no thanks|(?:ill|hard|well|going to) pass|pass on|remove me|take me off|unsubscribe|stop (?:messaging|spamming|contacting|sending)|(?:dont|do not) (?:contact|message|follow up|add me)|decline|not for (?:me|us)|no need|not (?:a fit|relevant)|all set|were good|not looking|not open to|wont be pursuing|not going to|say no|said no|refrain|not something|no plans|not (?:the )?target|nope|nah|non merci|pas intéress\w*|intéresse pas|kein (?:interesse|bedarf)|nein danke|brauchen wir nicht|no (?:nos |me )?interesa|no gracias|(?:its|thats) a (?:no|hard no|pass))\b/],
+  ["xc:concern", /\b(?:expensive|steep|too (?:much|low|high|many)|afford|roi|justify|dealbreaker|deal breaker|non-starter|no-go|concern|worr(?:y|ied)|skeptic|sceptic|wary|not convinced|not sure|proof|guarantee|differen|compet|already (?:use|have|using|gives)|happy with|switch|in-house|security|gdpr|soc ?2|hipaa|compliance|legal|sso|terms|locked|exit fee|onsite|relocat|commute|below|overpromise|bad experience|mixed reviews|problem|doesnt work|wont adopt|never approve|cant|moat|just (?:a|using)|cher|rgpd|déjà|teuer|datenschutz|schon (?:ein|eine)|bereits|caro|protección de datos|ya (?:tenemos|usamos)|rabatt|descuento|bann?(?:ed|s)?|blocked|flagged|nuts|insane|ridiculous|overpriced)/],
+  ["xc:info", /\b(?:tell me more|more (?:info|information|details)|send (?:me |over )?(?:some |the |a |what)|share (?:a |the |some |it|more)|curious|intrigued|interested in|interesting|sounds (?:great|good|cool|interesting)|open to|keen|love to (?:see|hear|learn)|(?:know|learn|hear) more|how (?:does|do|long|is)|what does|whats|is there|do you (?:have|integrate|cover|offer)|next steps|free trial|demo video|pilot|pricing|case stud|deck|one-pager|plus dinfos|envoyez|présentation|la doc|mehr (?:infos|informationen)|schick|interessant|testversion|was kostet|me interesa|más info|cuéntame|cuánto cuesta|precios|combien)\b/],
+  ["xc:schedule", /\b(?:call|meet|meeting|chat|calendar|invite|slot|availability|available|works for me|book|booked|zoom|zoom or teams|ms teams|teams link|google meet|ring me|coffee|reschedule|move it|demo|free (?:on|all|at|this)|talk then|see you|appel|appeler|rdv|rendez-vous|dispo|telefonieren|termin|treffen|uhr|llamada|hablamos|hablar|reunión)\b/],
+  ["xc:redirect", /\b(?:colleague|right person|wrong person|best person|better (?:person|contact|placed)|not (?:me|my area|the right (?:person|contact|team))|decision maker|handles|handled by|in charge|responsible for|owns|took over|taking over|loop in|cc|ccd|forward|passed your note|shared this with|talk to|speak (?:with|to)|reach out to|contact|get in touch|you (?:want|want to|need)|youll want|youd want|your guy|intro|connect(?:ing)? (?:you )?with|direct this|go straight to|ping (?:her|him)|managed by|runs our|head of|(?:team|sales|product|marketing|tech|project|growth) lead\b|\bleads (?:our|the)\b|manager|director|collègue|contacte\w*|voyez avec|demande à|kollege|kollegin|zuständig|wende dich|frag|abteilung|compañer\w*|háblale|habla con|se encarga|lleva estos|equipo de|(?:in|from) (?:sales|ops|operations|marketing|procurement|purchasing|finance|hr|it|partnerships|legal))/],
+  ["xc:away", /\b(?:out of (?:the )?office|ooo|away|on (?:annual |parental |maternity |paternity |medical )?leave|vacation|holiday|sabbatical|back on|back in the office|will return|returning|return on|upon my return|when im back|limited access|no access|not monitored|automatic|automated response|auto[- ]?reply|autoresponder|off until|offline|absent|congé|vacances|urlaub|abwesend|nicht im büro|abwesenheit\w*|fuera de la oficina|vacaciones|de baja|on a plane|travell?ing|slow replies|no signal|no laptop|offsite)\b/],
+  ["xc:social", /\b(?:thanks for (?:connecting|the connection)|new year|merry|congrats|congratulations|who is this|do we know|lol|haha|network|bot|real person|wrong \w+ \w+|did we meet|we met|just (?:seeing|saw) this|merci pour|enchanté|danke für|gracias por|salut|servus|hola|bonjour|hallo|moin|buenas)\b/]
 ]
 
 // Names in the middle of a sentence (not after a full stop) point at a
@@ -74,6 +79,25 @@ const hasMidSentenceName = (text: string): boolean => {
   return false
 }
 
+const contrast = /\b(?:but|though|tho|however|although|mais|aber|pero|sino)\b/
+
+// A negation colours the words right after it: "not interested" and
+// "nicht interessant" share `neg:` features that "interested" alone lacks.
+const negators = new Set(["not", "no", "dont", "never", "cant", "wont", "isnt", "arent", "doesnt", "nicht", "kein", "keine", "pas", "ne", "jamais", "nunca", "tampoco"])
+const negationScope = 2
+
+/**
+ * Character 3- and 4-grams of a word, marked at its edges (`<intr`, `ing>`),
+ * so a misspelt or inflected word ("intresting", "interessant") still shares
+ * most of its features with the word it resembles.
+ */
+const characterGrams = (word: string): ReadonlyArray<string> => {
+  const marked = `<${word}>`
+  const result: Array<string> = []
+  for (const n of [3, 4]) for (let i = 0; i + n <= marked.length; i++) result.push(`#${marked.slice(i, i + n)}`)
+  return result
+}
+
 const lengthBucket = (count: number): string =>
   count <= 2 ? "xlen:tiny" : count <= 6 ? "xlen:short" : count <= 20 ? "xlen:medium" : "xlen:long"
 
@@ -87,11 +111,21 @@ export const features = (text: string): ReadonlySet<string> => {
   const tokens = words(text)
   const result = new Set<string>()
   result.add(lengthBucket(tokens.length))
-  const flat = text.toLowerCase().replace(/[\u2018\u2019'`]/g, "")
+  const flat = flatten(text)
   for (const [token, pattern] of concepts) if (pattern.test(flat)) result.add(token)
+  // In "X but Y" the part after the turn usually decides ("looks cool but we use HubSpot").
+  const turn = contrast.exec(flat)
+  if (turn !== null) {
+    const after = flat.slice(turn.index + turn[0].length)
+    for (const [token, pattern] of concepts) if (pattern.test(after)) result.add(`${token}:after-but`)
+  }
   if (hasMidSentenceName(text)) result.add("xc:name")
+  let negated = 0
   for (let i = 0; i < tokens.length; i++) {
     result.add(tokens[i])
+    if (negated > 0) result.add(`neg:${tokens[i]}`)
+    negated = negators.has(tokens[i]) ? negationScope : Math.max(0, negated - 1)
+    if (!tokens[i].startsWith("x")) for (const gram of characterGrams(tokens[i])) result.add(gram)
     if (monthPattern.test(tokens[i])) result.add("xmonth")
     else if (weekdayPattern.test(tokens[i])) result.add("xweekday")
     if (i + 1 < tokens.length) result.add(`${tokens[i]}_${tokens[i + 1]}`)

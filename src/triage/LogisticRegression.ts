@@ -15,11 +15,19 @@ export interface FitOptions {
   readonly iterations: number
   /** Strength of the L2 penalty on the weights and biases. */
   readonly l2: number
+  /** How many training replies a feature must occur in to be weighed (rarer ones are dropped, keeping the model small). */
+  readonly minRows: number
 }
 
-/** A fitted model: one weight per class for each feature seen in training, plus a bias per class. */
+/**
+ * A fitted model: one weight per class for each feature seen in training, plus
+ * a bias per class. The weights are one array, a row of `triageClasses.length`
+ * per feature at the row `index` gives it (few objects: a model is held for the
+ * life of the service).
+ */
 export interface LogisticModel {
-  readonly weights: ReadonlyMap<string, Float64Array>
+  readonly index: ReadonlyMap<string, number>
+  readonly weights: Float64Array
   readonly bias: Float64Array
 }
 
@@ -43,16 +51,12 @@ const softmaxInPlace = (logits: Float64Array): Float64Array => {
   return logits
 }
 
-const probabilities = (
-  weights: ReadonlyMap<string, Float64Array>,
-  bias: Float64Array,
-  featureList: ReadonlyArray<string>
-): Float64Array => {
-  const logits = Float64Array.from(bias)
+const probabilities = (model: LogisticModel, featureList: Iterable<string>): Float64Array => {
+  const logits = Float64Array.from(model.bias)
   for (const feature of featureList) {
-    const w = weights.get(feature)
-    if (w === undefined) continue
-    for (let k = 0; k < classCount; k++) logits[k] += w[k]
+    const row = model.index.get(feature)
+    if (row === undefined) continue
+    for (let k = 0; k < classCount; k++) logits[k] += model.weights[row * classCount + k]
   }
   return softmaxInPlace(logits)
 }
@@ -75,8 +79,12 @@ export const fit = (
   const ids: Array<number> = []
   const starts: Array<number> = [0]
   const targets = new Int32Array(examples.length)
+  const rows = examples.map((example) => features(example.text))
+  const seen = new Map<string, number>()
+  for (const row of rows) for (const feature of row) seen.set(feature, (seen.get(feature) ?? 0) + 1)
   examples.forEach((example, r) => {
-    for (const feature of features(example.text)) {
+    for (const feature of rows[r]) {
+      if ((seen.get(feature) ?? 0) < options.minRows) continue
       let id = index.get(feature)
       if (id === undefined) {
         id = index.size
@@ -142,15 +150,12 @@ export const fit = (
     ;[theta, previous] = [previous, theta]
     momentum = alignment > 0 ? 1 : nextMomentum
   }
-  const bias = theta.slice(biasAt)
-  const byFeature = new Map<string, Float64Array>()
-  for (const [feature, id] of index) byFeature.set(feature, theta.slice(id * classCount, (id + 1) * classCount))
-  return { weights: byFeature, bias }
+  return { index, weights: theta.slice(0, biasAt), bias: theta.slice(biasAt) }
 }
 
 /** Probabilities of every class, best first (ties keep the order of `triageClasses`). */
 export const score = (model: LogisticModel, text: string): ReadonlyArray<Scored> => {
-  const p = probabilities(model.weights, model.bias, [...features(text)])
+  const p = probabilities(model, features(text))
   return triageClasses
     .map((c, i) => ({ class: c, probability: p[i] }))
     .sort((a, b) => b.probability - a.probability)

@@ -5,11 +5,12 @@
  * the Daily brief and the `message.received` event carry them.
  *
  * Callers see only the `Triage` service. `Triage.layerEmbedded` is the
- * offline implementation: a softmax logistic regression over word, bigram
- * and concept features, fitted when the layer is built from the training
- * part of `data/triage/replies.json`, behind a few high-precision cues
- * (auto-replies, concrete meeting times, named referrals). It is
- * deterministic and classifies a reply in microseconds. Another
+ * offline implementation: a softmax logistic regression over word, bigram,
+ * character n-gram, negation and concept features, fitted ahead of time on
+ * `data/triage/replies.json` and shipped as `data/triage/model.json`, behind
+ * a few high-precision cues (auto-replies, concrete meeting times, named
+ * referrals). It loads in milliseconds, is deterministic and classifies a
+ * reply in well under a millisecond. Another
  * implementation is a different layer for the same service, chosen where the
  * application wires its layers; nothing else changes. `Triage.layerLanguageModel`
  * is one: triage by any `effect/ai` language model, with the embedded classifier
@@ -19,8 +20,10 @@
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
-import { type Classify, makeClassifier } from "./Classifier.ts"
-import { type LabelledReply, repliesIn } from "./Dataset.ts"
+import shippedModel from "../../data/triage/model.json" with { type: "json" }
+import { type Classify, fromModel, makeClassifier } from "./Classifier.ts"
+import type { LabelledReply } from "./Dataset.ts"
+import { decode, ModelFile } from "./ShippedModel.ts"
 import { TriageClass, triageClasses, type TriageResult } from "../domain/TriageClass.ts"
 
 /** What the language model is asked to return. */
@@ -44,39 +47,32 @@ const triagePrompt = (text: string): string =>
 
 export { TriageClass, triageClasses, TriageResult } from "../domain/TriageClass.ts"
 
-/**
- * The embedded classifier, fitted at the first reply it classifies rather than when its layer is
- * built: the fit was the largest part of the service's start-up (0.4-1.3 s of CPU on this
- * machine), spent before the first request could be answered, by a service that may have no
- * reply to triage for a while.
- */
-const fittedOnFirstUse = (examples: ReadonlyArray<LabelledReply>): Classify => {
-  let fitted: Classify | undefined
-  return (text) => {
-    fitted ??= makeClassifier(examples)
-    return fitted(text)
-  }
-}
+const decodeModelFile = Schema.decodeUnknownEffect(ModelFile)
+
+/** The embedded classifier with the model shipped in `data/triage/model.json` (`npm run triage:fit` writes it). */
+export const shippedClassifier: Effect.Effect<Classify> = decodeModelFile(shippedModel).pipe(
+  Effect.map((file) => fromModel(decode(file))),
+  Effect.orDie
+)
+
+/** A service over a classifier of the embedded kind. */
+const embeddedService = (classify: Classify) =>
+  Triage.of({
+    classify: Effect.fn("Triage.classify")(function*(text: string) {
+      return classify(text)
+    })
+  })
 
 export class Triage extends Context.Service<Triage, {
   /** Classifies one reply's text; empty or whitespace-only text is `other`. Never fails. */
   readonly classify: (text: string) => Effect.Effect<TriageResult>
 }>()("outreach/Triage") {
-  /** The embedded classifier fitted on the given labelled replies (tests, embedders with their own data). */
+  /** The embedded classifier fitted on the given labelled replies (tests, embedders with their own data); fits when built. */
   static readonly layerFromExamples = (examples: ReadonlyArray<LabelledReply>): Layer.Layer<Triage> =>
-    Layer.sync(Triage, () => {
-      const classify = fittedOnFirstUse(examples)
-      return Triage.of({
-        classify: Effect.fn("Triage.classify")(function*(text: string) {
-          return classify(text)
-        })
-      })
-    })
+    Layer.sync(Triage, () => embeddedService(makeClassifier(examples)))
 
-  /** The embedded classifier fitted on the training part of the shipped labelled set; works offline. */
-  static readonly layerEmbedded: Layer.Layer<Triage> = Layer.unwrap(
-    Effect.map(repliesIn("training"), (examples) => Triage.layerFromExamples(examples))
-  )
+  /** The embedded classifier with the shipped model, fitted on the training replies; works offline, loads in milliseconds. */
+  static readonly layerEmbedded: Layer.Layer<Triage> = Layer.effect(Triage, Effect.map(shippedClassifier, embeddedService))
 
   /**
    * Triage by a language model (`effect/ai`'s `LanguageModel`, whatever provider layer the
@@ -91,7 +87,7 @@ export class Triage extends Context.Service<Triage, {
       Triage,
       Effect.gen(function*() {
         const model = yield* LanguageModel.LanguageModel
-        const embedded = fittedOnFirstUse(yield* repliesIn("training"))
+        const embedded = yield* shippedClassifier
         const timeout = options.timeout ?? Duration.seconds(10)
         return Triage.of({
           classify: Effect.fn("Triage.classify")(function*(text: string) {

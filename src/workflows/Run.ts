@@ -12,7 +12,10 @@
  * pacing and guardrails to it as to any other; the workflow waits for the job
  * to finish. A job that fails ends the workflow as `failed` with the job's
  * error. With `stopOnReply` (automations) every wait also ends when the
- * person replies, and the workflow stops there.
+ * person replies, and the workflow stops there. A step that chooses by the
+ * class of the person's reply (`replied` with `classes`) counts only replies
+ * triaged with confidence, and stops the workflow on a reply triage is unsure
+ * of, rather than carrying on as if the person had not replied.
  *
  * Activities run on the service's clock (captured when this layer is built),
  * not on the cluster's real-time one.
@@ -32,6 +35,11 @@ import { type WaitCondition, waitDeferred, Waits } from "./Waits.ts"
 import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
 const replied: WaitCondition = { type: "replied" }
+const unsureReply: WaitCondition = { type: "unsureReply" }
+
+/** Whether a step's choice depends on the class of the person's reply (then an unsure reply stops the workflow). */
+const dependsOnClass = (condition: Condition): boolean => condition.type === "replied" && condition.classes !== undefined
+const unsureOutcome = "the person replied and triage is unsure of the reply's class: a person should read it"
 
 /** How a run of steps ended: went through them all (false), or the workflow ended inside (true). */
 type Ended = boolean
@@ -200,21 +208,35 @@ const registration = (serviceClock: Clock.Clock) =>
             yield* DurableClock.sleep({ name: path, duration: Duration.seconds(current.seconds), inMemoryThreshold: Duration.zero })
             return false
           })
-      case "waitFor":
+      case "waitFor": {
+        // An unsure reply is looked for last, so the indices of the other conditions keep their meaning.
+        const conditions = conditionsOf(current.condition)
         return Effect.flatMap(
           waitFor(
             `waitFor/${path}`,
-            conditionsOf(current.condition),
+            dependsOnClass(current.condition) ? [...conditions, unsureReply] : conditions,
             current.timeoutSeconds,
             "condition",
             describeCondition(current.condition)
           ),
-          (met) => met === 1 ? end(path, "stopped", "the person replied") : branch(path, met === 0, current)
+          (met) =>
+            met === conditions.length
+              ? end(path, "stopped", unsureOutcome)
+              : met === 1
+              ? end(path, "stopped", "the person replied")
+              : branch(path, met === 0, current)
         )
+      }
       case "if":
         return Effect.flatMap(
           act(`if/${path}`, Schema.Boolean, waits.holds(current.condition, executionId)),
-          (holds) => branch(path, holds, current)
+          (holds) =>
+            holds || !dependsOnClass(current.condition)
+              ? branch(path, holds, current)
+              : Effect.flatMap(
+                act(`unsure/${path}`, Schema.Boolean, waits.holds(unsureReply, executionId)),
+                (unsure) => unsure ? end(path, "stopped", unsureOutcome) : branch(path, false, current)
+              )
         )
     }
   }

@@ -27,6 +27,7 @@ import * as Time from "../domain/Time.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
 import { Condition } from "../domain/Workflow.ts"
+import { isUnsure } from "../domain/TriageClass.ts"
 import { acceptedAmong, type AccountPerson } from "../accounts/Invitations.ts"
 import { type MessageFrom, messagesFrom } from "../people/Messages.ts"
 import { BigIntNumber, Nullable, Timestamp } from "../platform/Rows.ts"
@@ -37,7 +38,12 @@ export const WaitCondition = Schema.Union([
   Condition,
   Schema.Struct({ type: Schema.Literal("jobFinished"), jobId: Schema.String }),
   /** The workflow is not paused (a paused workflow holds its next command step). */
-  Schema.Struct({ type: Schema.Literal("resumed") })
+  Schema.Struct({ type: Schema.Literal("resumed") }),
+  /**
+   * The person sent a reply since the start whose class triage is unsure of (`isUnsure`): a step that
+   * depends on the reply's class stops on it rather than carrying on.
+   */
+  Schema.Struct({ type: Schema.Literal("unsureReply") })
 ])
 export type WaitCondition = typeof WaitCondition.Type
 
@@ -93,6 +99,12 @@ interface Facts {
 const pairKey = (pair: AccountPerson) => `${pair.accountId} ${pair.providerId}`
 const personOf = (workflow: WorkflowRow): AccountPerson => ({ accountId: workflow.accountId, providerId: workflow.providerId })
 
+/** The messages the workflow's person sent its account since the workflow started. */
+const repliesSinceStart = (workflow: WorkflowRow, facts: Facts): ReadonlyArray<MessageFrom> => {
+  const since = Date.parse(workflow.createdAt)
+  return (facts.messages.get(pairKey(personOf(workflow))) ?? []).filter((message) => Date.parse(message.sentAt) >= since)
+}
+
 /**
  * Whether `condition` holds for `workflow` at `nowMs`: the one definition of every condition, for waits and
  * for `if` steps alike.
@@ -106,13 +118,15 @@ const conditionHolds = (condition: WaitCondition, workflow: WorkflowRow, facts: 
     case "accepted":
       return facts.accepted.has(pairKey(personOf(workflow)))
     case "replied": {
-      const since = Date.parse(workflow.createdAt)
+      // With classes, only a reply triaged into one of them with confidence counts.
       const classes = condition.classes
-      return (facts.messages.get(pairKey(personOf(workflow))) ?? []).some((message) =>
-        Date.parse(message.sentAt) >= since &&
-        (classes === undefined || (message.triageClass !== null && classes.includes(message.triageClass)))
+      return repliesSinceStart(workflow, facts).some((message) =>
+        classes === undefined ||
+        (message.triageClass !== null && classes.includes(message.triageClass) && !isUnsure(message.triageConfidence))
       )
     }
+    case "unsureReply":
+      return repliesSinceStart(workflow, facts).some((message) => isUnsure(message.triageConfidence))
     case "elapsed":
       return Date.parse(workflow.createdAt) + condition.seconds * 1000 <= nowMs
   }
@@ -156,10 +170,10 @@ export class Waits extends Context.Service<Waits, {
             const jobIds = [...new Set(tested.flatMap(({ condition }) => condition.type === "jobFinished" ? [condition.jobId] : []))]
             const states = yield* jobs.statesOf(jobIds)
             const unfinishedJobs = new Set([...states.values()].filter((job) => !finishedStatuses.has(job.status)).map((job) => job.id))
-            const peopleOf = (type: WaitCondition["type"]) => {
+            const peopleOf = (...types: ReadonlyArray<WaitCondition["type"]>) => {
               const earliest = new Map<string, AccountPerson & { readonly sinceIso: string }>()
               for (const { condition, workflow } of tested) {
-                if (condition.type !== type) continue
+                if (!types.includes(condition.type)) continue
                 const known = earliest.get(pairKey(personOf(workflow)))
                 if (known === undefined || Date.parse(workflow.createdAt) < Date.parse(known.sinceIso)) {
                   earliest.set(pairKey(personOf(workflow)), { ...personOf(workflow), sinceIso: workflow.createdAt })
@@ -169,7 +183,7 @@ export class Waits extends Context.Service<Waits, {
             }
             const accepted = yield* acceptedAmong(sql, peopleOf("accepted").map(({ accountId, providerId }) => ({ accountId, providerId })))
             const messages = new Map<string, Array<MessageFrom>>()
-            for (const message of yield* messagesFrom(sql, peopleOf("replied"))) {
+            for (const message of yield* messagesFrom(sql, peopleOf("replied", "unsureReply"))) {
               const key = pairKey(message)
               messages.set(key, [...(messages.get(key) ?? []), message])
             }

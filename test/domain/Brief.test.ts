@@ -40,7 +40,7 @@ describe("the Daily brief's rules", () => {
   it("headlines people ready to talk first, then other replies, connections and approvals", () => {
     const line = headline({
       ...quiet,
-      replies: [{ class: "meeting" }, { class: "interested" }, { class: "out_of_office" }],
+      replies: [{ class: "meeting", unsure: false }, { class: "interested", unsure: false }, { class: "out_of_office", unsure: false }],
       readyForFirstMessage: 2,
       approvals: 1
     })
@@ -50,8 +50,20 @@ describe("the Daily brief's rules", () => {
     )
   })
 
+  it("says how many replies triage is unsure of, after the replies to read", () => {
+    const line = headline({
+      ...quiet,
+      replies: [{ class: "interested", unsure: false }, { class: "not_now", unsure: true }, { class: "other", unsure: true }]
+    })
+    assert.strictEqual(
+      line,
+      "1 person is interested: answer them first; 2 other replies to read; triage is unsure of 2 replies: read them yourself."
+    )
+    assert.match(headline({ ...quiet, replies: [{ class: "meeting", unsure: true }] }), /triage is unsure of 1 reply: read it yourself\.$/)
+  })
+
   it("puts a held account before everything else", () => {
-    const line = headline({ ...quiet, status: "reconnect_required", replies: [{ class: "interested" }] })
+    const line = headline({ ...quiet, status: "reconnect_required", replies: [{ class: "interested", unsure: false }] })
     assert.match(line, /^The account was signed out: reconnect it before anything else; 1 person is interested/)
   })
 

@@ -64,8 +64,13 @@ describe("replies", () => {
       const ofClass = replies.filter((r) => r.class === triageClass)
       assert.isAbove(ofClass.length, 10, triageClass)
       assert.isAbove(new Set(ofClass.map((r) => r.text)).size, 2, triageClass)
-      assert.isAtLeast(templateCount(triageClass), 3)
+      assert.isAtLeast(templateCount(triageClass, "plain"), 3)
+      assert.isAtLeast(templateCount(triageClass, "informal"), 3)
     }
+    // Most people write informally: lower case, no greeting, a few words.
+    const lowerCase = replies.filter((r) => r.text === r.text.toLowerCase()).length / replies.length
+    assert.isAbove(lowerCase, 0.25)
+    assert.isTrue(replies.some((r) => /\p{Extended_Pictographic}/u.test(r.text)))
     for (const reply of replies) {
       assert.isAbove(reply.text.length, 0)
       assert.isAbove(reply.afterSeconds, 0)

@@ -1,8 +1,10 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import * as Cues from "../../src/triage/Cues.ts"
-import { repliesIn } from "../../src/triage/Dataset.ts"
-import { Triage, TriageResult } from "../../src/triage/Triage.ts"
+import { evaluationIn } from "../../src/triage/EvaluationSet.ts"
+import { rng } from "../../src/sandbox/Random.ts"
+import { replyTextIn } from "../../src/sandbox/ReplyTexts.ts"
+import { Triage, triageClasses, TriageResult } from "../../src/triage/Triage.ts"
 
 const isTriageResult = Schema.is(TriageResult)
 
@@ -84,10 +86,10 @@ layer(Triage.layerEmbedded)("Triage.classify", (it) => {
       }
     }))
 
-  it.effect("is deterministic: the same text twice, and a second fitted layer, give identical results", () =>
+  it.effect("is deterministic: the same text twice, and a second loaded layer, give identical results", () =>
     Effect.gen(function*() {
       const triage = yield* Triage
-      const texts = (yield* repliesIn("heldOut")).map((r) => r.text)
+      const texts = (yield* evaluationIn("heldOut")).map((r) => r.text)
       const first = yield* Effect.forEach(texts, (t) => triage.classify(t))
       const second = yield* Effect.forEach(texts, (t) => triage.classify(t))
       const rebuilt = yield* Effect.gen(function*() {
@@ -99,10 +101,30 @@ layer(Triage.layerEmbedded)("Triage.classify", (it) => {
       assert.deepStrictEqual(rebuilt, first)
     }))
 
+  it.effect("reads the sandbox's replies, plain and informal, as the sandbox meant them", () =>
+    Effect.gen(function*() {
+      const triage = yield* Triage
+      for (const style of ["plain", "informal"] as const) {
+        let agreed = 0
+        let total = 0
+        for (const triageClass of triageClasses) {
+          for (let i = 0; i < 40; i++) {
+            const text = replyTextIn(style, triageClass, rng("sandbox-triage", style, triageClass, i), {
+              firstName: "Ana",
+              writtenAt: Date.UTC(2026, 10, 20)
+            })
+            if ((yield* triage.classify(text)).class === triageClass) agreed++
+            total++
+          }
+        }
+        assert.isAtLeast(agreed / total, 0.9, style)
+      }
+    }))
+
   it.effect("classifies a reply well under a millisecond", () =>
     Effect.gen(function*() {
       const triage = yield* Triage
-      const texts = (yield* repliesIn("heldOut")).map((r) => r.text)
+      const texts = (yield* evaluationIn("heldOut")).map((r) => r.text)
       yield* Effect.forEach(texts, (t) => triage.classify(t))
       const rounds = 5
       const started = performance.now()

@@ -25,7 +25,7 @@ const messageReceived: NewEvent = {
     senderProviderId: "ACoAAB",
     text: "Sounds good, let's talk",
     sentAt: "2026-11-21T09:30:00.000Z",
-    triage: { class: "interested", suggestedReply: "Great, when suits you?" }
+    triage: { class: "interested", suggestedReply: "Great, when suits you?", confidence: 0.81, unsure: false }
   }
 }
 const jobCompleted: NewEvent = {

@@ -1,10 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { Inbox } from "../../src/inbox/Inbox.ts"
 import { DAY, nonAccepting, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { automationUntil, quietConnections, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
+import { automationUntil, quietConnections, reply, WORKFLOW_TEST_TIMEOUT, workflowUntil } from "./support.ts"
 
 const messages = [
   { text: "Hi, thanks for connecting! Worth a chat about onboarding?" },
@@ -13,16 +12,6 @@ const messages = [
 ]
 
 const sent = (run: any) => run.jobs.filter((job: any) => job.kind === "send_message" && job.status === "completed").length
-
-const reply = (token: string, accountId: string, person: string, text: string) =>
-  Effect.gen(function*() {
-    const received = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, {
-      token,
-      body: { type: "message_received", person, text }
-    })
-    assert.strictEqual(received.status, 200, JSON.stringify(received.body))
-    yield* (yield* Inbox).syncAccount(accountId)
-  })
 
 layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("automations", (it) => {
   it.effect("a run stops on a reply between two follow-ups; the others go on, pause and resume", () =>

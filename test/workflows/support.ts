@@ -6,6 +6,7 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
+import { Inbox } from "../../src/inbox/Inbox.ts"
 import { replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/People.ts"
 import { rng } from "../../src/sandbox/Random.ts"
@@ -60,6 +61,17 @@ export const workflowUntil = (
 /** The automation once `check` holds (see `readUntil`). */
 export const automationUntil = (token: string, id: string, check: (automation: WorkflowJson) => boolean) =>
   readUntil(token, `/v1/automations/${id}`, (body) => body.automation, check)
+
+/** The person replies to the account in the sandbox, and the account's inbox syncs it (and triages the reply). */
+export const reply = (token: string, accountId: string, person: string, text: string) =>
+  Effect.gen(function*() {
+    const received = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, {
+      token,
+      body: { type: "message_received", person, text }
+    })
+    assert.strictEqual(received.status, 200, JSON.stringify(received.body))
+    yield* (yield* Inbox).syncAccount(accountId)
+  })
 
 /** Starts a workflow through the API; asserts the 202. */
 export const startWorkflow = (token: string, body: Record<string, unknown>) =>

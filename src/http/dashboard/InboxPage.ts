@@ -34,7 +34,9 @@ const show = signedInPage((person) =>
 <h3>Replies, in the order to answer them</h3>${
         b.replies.length === 0 ? html`<p class="muted">No replies in the last 24 hours.</p>` : html`<ul>${
           b.replies.map((r) =>
-            html`<li><p><strong>${r.from ?? "Someone"}</strong> <span class="pill ${classTone[r.class] ?? "warn"}">${r.class.replace("_", " ")}</span> <span class="muted">${
+            html`<li><p><strong>${r.from ?? "Someone"}</strong> <span class="pill ${classTone[r.class] ?? "warn"}">${r.class.replace("_", " ")}</span>${
+              r.unsure ? html` <span class="pill warn" title="Triage is unsure of this reply's class">unsure: read it</span>` : ""
+            } <span class="muted">${
               when(r.receivedAt)
             }</span></p>${r.text === null ? "" : html`<p class="quote">${r.text}</p>`}${
               r.suggestedReply === null ? "" : html`<p><span class="muted">Suggested reply:</span> ${r.suggestedReply}</p>`
