@@ -17,6 +17,7 @@ import * as Server from "./Server.ts"
 import { ApprovalStore } from "./jobs/ApprovalStore.ts"
 import { Approvals } from "./jobs/Approvals.ts"
 import { Executor } from "./jobs/Executor.ts"
+import { Forecasts } from "./jobs/Forecasts.ts"
 import { Governor } from "./jobs/Governor.ts"
 import { Inbox } from "./inbox/Inbox.ts"
 import { Reports } from "./inbox/Reports.ts"
@@ -94,7 +95,7 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Jobs.layer, JobStore.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
     Approvals.layer, ApprovalStore.layer,
     WebhookDispatcher.layer, WebhookEndpoints.layer,
-    Inbox.layer, Reports.layer, workflows, Draining.layer
+    Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(driver, triage, Cluster.layer, Notices.layer)))
 
 /** The core services on the configured network (the sandbox); needs a migrated `SqlClient` and `AppConfig`. */

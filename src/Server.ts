@@ -26,6 +26,7 @@ import { answerWhileNotServing } from "./http/NotServing.ts"
 import * as Dashboard from "./http/dashboard/Dashboard.ts"
 import * as Gate from "./http/Gate.ts"
 import { IdentityHandlers } from "./http/IdentityHandlers.ts"
+import { ForecastHandlers } from "./http/ForecastHandlers.ts"
 import { InboxHandlers } from "./http/InboxHandlers.ts"
 import { JobsHandlers } from "./http/JobsHandlers.ts"
 import { KeysHandlers } from "./http/KeysHandlers.ts"
@@ -56,7 +57,7 @@ const apiReference = Layer.mergeAll(
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers]),
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, ForecastHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers]),
     Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
   ),
   Gate.layer([

@@ -9,6 +9,7 @@ import { AccountsApi } from "./AccountsApi.ts"
 import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
+import { ForecastApi } from "./ForecastApi.ts"
 import { InboxApi } from "./InboxApi.ts"
 import { documentBodyErrors, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
@@ -37,7 +38,7 @@ const mcpDescription = [
   "  a read answers with its job, completed with its result when it finishes within 10 seconds; a write answers with its job",
   "  and its `waitingFor`, through the Governor like `POST /v1/accounts/{id}/<command>`;",
   "- jobs: `get_job` (with `wait`), `list_jobs`, `cancel_job`;",
-  "- accounts: `list_accounts`, `get_account`, `get_brief`, `get_health_report`, `list_invitations`;",
+  "- accounts: `list_accounts`, `get_account`, `get_brief`, `get_health_report`, `list_invitations`, `forecast_account`;",
   "- people: `find_people`, `get_person`; workflows: `start_workflow`, `list_workflows`, `get_workflow`;",
   "  automations: `start_automation`, `list_automations`, `get_automation`;",
   "- approvals: `list_approvals`.",
@@ -58,6 +59,7 @@ export class Api extends HttpApi.make("outreach")
   .add(JobsApi)
   .add(ApprovalsApi)
   .add(InboxApi)
+  .add(ForecastApi)
   .add(PeopleApi)
   .add(WorkflowsApi)
   .add(AutomationsApi)

@@ -80,7 +80,10 @@ export const Brief = Schema.Struct({
   approvals: Schema.Int.annotate({ description: "Writes waiting for a person" }),
   budgets: Schema.NullOr(Budgets),
   workingHours: Schema.Struct({ openNow: Schema.Boolean, nextOpening: Schema.NullOr(DateTimeString) }),
-  headline: Schema.String.annotate({ description: "One sentence, the most pressing first" })
+  headline: Schema.String.annotate({ description: "One sentence, the most pressing first" }),
+  tomorrow: Schema.String.annotate({
+    description: "What the forecast (`GET /v1/accounts/{id}/forecast`) expects to go out on the account's next local day, per category"
+  })
 }).annotate({
   identifier: "Brief",
   examples: [{
@@ -106,7 +109,8 @@ export const Brief = Schema.Struct({
     approvals: 2,
     budgets: null,
     workingHours: { openNow: true, nextOpening: null },
-    headline: "1 person is ready to talk (1 asks for a meeting): answer them first; 1 new connection is ready for a first message; 2 writes wait for your approval."
+    headline: "1 person is ready to talk (1 asks for a meeting): answer them first; 1 new connection is ready for a first message; 2 writes wait for your approval.",
+    tomorrow: "Expected to go out on 2026-11-23: 20 invitations, 2 messages. The queue is expected to be empty 2026-11-24 09:05 UTC."
   }]
 })
 

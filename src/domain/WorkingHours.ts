@@ -154,7 +154,7 @@ const formatterFor = (timezone: string): Intl.DateTimeFormat => {
   return formatter
 }
 
-const wallClockAt = (timezone: string, ms: number): WallClock => {
+const formattedWallClock = (timezone: string, ms: number): WallClock => {
   const fields = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 }
   for (const part of formatterFor(timezone).formatToParts(ms)) {
     switch (part.type) {
@@ -179,10 +179,44 @@ const utcOfWallClock = (wall: WallClock): number => {
   return date.getTime()
 }
 
+const wholeSecondOf = (ms: number): number => ms - (((ms % 1000) + 1000) % 1000)
+
+const measuredOffset = (timezone: string, ms: number): number =>
+  utcOfWallClock(formattedWallClock(timezone, ms)) - wholeSecondOf(ms)
+
+/**
+ * Offsets known per zone and quarter of an hour (UTC). Zones change their offset at whole quarters of an
+ * hour, and never twice within one: a quarter whose two ends show one offset has it throughout, and is
+ * kept; one with a change inside is measured at each instant asked. Asking `Intl` is what costs (the
+ * forecast asks thousands of times per answer), so the rules below ask it once per quarter at most.
+ */
+const QUARTER_HOUR_MS = 900_000
+const knownOffsets = new Map<string, number>()
+
 /** Local wall-clock time minus UTC at `ms`, in milliseconds (+3_600_000 for Berlin in winter). */
 export const utcOffsetAt = (timezone: string, ms: number): number => {
-  const wholeSecond = ms - (((ms % 1000) + 1000) % 1000)
-  return utcOfWallClock(wallClockAt(timezone, ms)) - wholeSecond
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS)
+  const key = `${timezone} ${quarter}`
+  const known = knownOffsets.get(key)
+  if (known !== undefined) return known
+  const start = quarter * QUARTER_HOUR_MS
+  const atStart = measuredOffset(timezone, start)
+  if (measuredOffset(timezone, start + QUARTER_HOUR_MS - 1) !== atStart) return measuredOffset(timezone, ms)
+  if (knownOffsets.size >= 20_000) knownOffsets.clear()
+  knownOffsets.set(key, atStart)
+  return atStart
+}
+
+const wallClockAt = (timezone: string, ms: number): WallClock => {
+  const local = new Date(wholeSecondOf(ms) + utcOffsetAt(timezone, ms))
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds()
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The Daily brief and the Health report of an account: the facts gathered
  * from what syncing recorded, the jobs and the account, then read through
- * the pure rules of `domain/Brief.ts` and `domain/HealthReport.ts`.
+ * the pure rules of `domain/Brief.ts` and `domain/HealthReport.ts`; the
+ * brief's line on tomorrow comes from the forecast.
  *
  * @since 1.0.0
  */
@@ -15,8 +16,9 @@ import { headline, inPriorityOrder, suggestedOpener } from "../domain/Brief.ts"
 import { invitationsOf, networkOf, recommendationsOf, weakestPillar } from "../domain/HealthReport.ts"
 import * as Time from "../domain/Time.ts"
 import { rampFactor, warmupFinishesOn } from "../domain/Warmup.ts"
-import { localDate } from "../domain/WorkingHours.ts"
+import { localDate, startOfNextLocalDay } from "../domain/WorkingHours.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
+import { expectedOn, Forecasts } from "../jobs/Forecasts.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { acceptanceSince, pendingSentAt } from "../accounts/Invitations.ts"
@@ -41,6 +43,7 @@ export class Reports extends Context.Service<Reports, {
       const accounts = yield* Accounts
       const network = yield* NetworkDriver
       const jobs = yield* JobStore
+      const forecasts = yield* Forecasts
 
       const brief = Effect.fn("Reports.brief")(function*(workspaceId: string, accountId: string, hours: number) {
         const account = yield* accounts.get(workspaceId, accountId)
@@ -54,6 +57,10 @@ export class Reports extends Context.Service<Reports, {
         const byKind: Record<string, number> = {}
         for (const row of open) byKind[row.kind] = (byKind[row.kind] ?? 0) + row.count
         const sorted = inPriorityOrder(replies)
+        const timezone = account.workingHours.timezone
+        const forecast = yield* forecasts.forecast(workspaceId, accountId, { limit: 1 }).pipe(
+          Effect.catchTags({ BadRequest: Effect.die, Unprocessable: Effect.die })
+        )
         const queue = {
           queued: countOf("queued"),
           scheduled: countOf("scheduled"),
@@ -89,7 +96,8 @@ export class Reports extends Context.Service<Reports, {
             openNow: account.workingHours.openNow,
             nextOpening: account.workingHours.nextOpening,
             hours
-          })
+          }),
+          tomorrow: expectedOn(forecast, localDate(timezone, startOfNextLocalDay(timezone, now.ms)))
         }
         return result
       })
@@ -149,5 +157,5 @@ export class Reports extends Context.Service<Reports, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Reports.layerNoDeps.pipe(Layer.provide([Accounts.layer, JobStore.layer]))
+  static readonly layer = Reports.layerNoDeps.pipe(Layer.provide([Accounts.layer, JobStore.layer, Forecasts.layer]))
 }

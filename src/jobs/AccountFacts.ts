@@ -16,7 +16,7 @@ import type { SqlClient } from "effect/sql"
 import { scalingAt, statusAt, workingHoursOf } from "../accounts/AccountRow.ts"
 import { planRowOf, type PlanRow } from "../accounts/AccountStore.ts"
 import { budgetOf } from "../accounts/Budgets.ts"
-import { type Category, type LimitOverride, limitsFor, periodStart, type Usage } from "../domain/Limits.ts"
+import { type Category, type LimitOverride, limitsFor, periodStart, type Usage, type UsageCounts } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { PlanInput } from "./Plan.ts"
 
@@ -89,4 +89,24 @@ export const afterJob = (
       }
     }
   }
+}
+
+/**
+ * The facts carried into the local day of `nowMs`: the usage of each period that has turned since they
+ * were loaded starts again from nothing, as a new load would count it. The forecast moves time forward
+ * with it; the Governor loads the facts again instead.
+ */
+export const rolledOver = (loaded: LoadedFacts, nowMs: number): LoadedFacts => {
+  if (sameDay(loaded, nowMs)) return loaded
+  const { timezone } = loaded.row
+  const turned = (period: "weekly" | "monthly") => periodStart(period, timezone, nowMs) !== periodStart(period, timezone, loaded.dayStart)
+  const newWeek = turned("weekly")
+  const newMonth = turned("monthly")
+  const usage: Record<string, UsageCounts> = {}
+  for (const [category, counts] of Object.entries(loaded.usage)) {
+    if (counts !== undefined) {
+      usage[category] = { today: 0, week: newWeek ? 0 : counts.week, month: newMonth ? 0 : counts.month }
+    }
+  }
+  return { ...loaded, usage, dayStart: periodStart("daily", timezone, nowMs) }
 }

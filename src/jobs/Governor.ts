@@ -1,13 +1,14 @@
 /**
  * The Governor: one actor per account that runs its writes one at a time, in
- * order, inside working hours, budgets, warm-up, health and pacing; reads run
- * beside it without waiting for the writes.
+ * order, inside working hours, budgets, warm-up, health and pacing; a write
+ * waiting for its own category's budget lets the writes of other categories
+ * pass (`chooseWrite`). Reads run beside it without waiting for the writes.
  *
  * Each account is an `effect/cluster` entity ({@link AccountEntity}), so
  * exactly one runner of the cluster owns it, and its actor lives there. Any
  * server hands it work by an entity message; the work itself lives in
- * PostgreSQL (the `jobs` table is the durable queue). The actor looks at the
- * head of the account's queue, asks `planJob` whether it may run now, and
+ * PostgreSQL (the `jobs` table is the durable queue). The actor asks
+ * `chooseWrite` which of the account's queued writes may run now, and
  * either starts it (recording the attempt first, so a crash never runs a write
  * twice), fails it, or records why it waits and sleeps on the `Clock` until
  * then or until woken. While the account has open work it keeps its entity
@@ -38,8 +39,9 @@ import type { JobRow } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
 import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
-import { pacingGap, planJob } from "./Plan.ts"
+import { type Choice, chooseWrite, pacingGap, planJob } from "./Plan.ts"
 import * as Takeover from "./Takeover.ts"
+import { queuedWriteOf } from "./WriteTarget.ts"
 
 const interrupted: JobFailure = {
   type: "interrupted",
@@ -76,6 +78,8 @@ interface Actor {
   kept: boolean
   /** What it read of its account for planning, and until when (real time, epoch ms) it goes by it. */
   facts: { readonly loaded: LoadedFacts; readonly until: number } | undefined
+  /** While it sleeps between its writes: until when (epoch ms on the Clock), null without an end; else undefined. */
+  sleepingUntil: number | null | undefined
 }
 
 export class Governor extends Context.Service<Governor, {
@@ -87,6 +91,12 @@ export class Governor extends Context.Service<Governor, {
   readonly actors: Effect.Effect<number>
   /** Of those, the actors with nothing to do, waiting for a message. */
   readonly waiting: Effect.Effect<number>
+  /**
+   * Until when the account's actor (when it lives here) sleeps between writes: epoch ms on the Clock, null
+   * without an end, undefined when it is not asleep (acting, or not here). Lets a test move a test clock to
+   * exactly the Governor's next look.
+   */
+  readonly sleepingUntil: (accountId: string) => Effect.Effect<number | null | undefined>
 }>()("outreach/Governor") {
   /**
    * The Governor, running for the layer's lifetime; needs the cluster's `Sharding`, `Notices`, the job stores,
@@ -356,33 +366,79 @@ export class Governor extends Context.Service<Governor, {
           yield* Entity.keepAlive(open)
         })
 
-      /** One look at the head of the account's write queue; then waits as long as there is nothing to do. */
+      /**
+       * Records the waits `chooseWrite` found for the account's writes: the one that meets a wait of the whole
+       * account, and each that waits for its own category's budget. Those following them keep what they showed
+       * (`queue` when never looked at). A wait already recorded is not written again.
+       */
+      const recordWaits = (actor: Actor, choice: Choice) =>
+        Effect.gen(function*() {
+          const waits = choice.held.filter((write) => write.direct)
+          const shown = choice._tag === "Wait" && choice.index !== null
+            ? [...waits, { index: choice.index, reason: choice.reason, until: choice.until }]
+            : waits
+          for (const { index, reason, until } of shown) {
+            const job = actor.writes[index]
+            const recorded = job.waitingUntil === null ? null : Date.parse(job.waitingUntil)
+            if (job.waitingReason === reason && recorded === until) continue
+            yield* store.setWaiting(job.id, reason, until)
+            actor.writes[index] = {
+              ...job,
+              status: until === null ? "queued" : "scheduled",
+              waitingReason: reason,
+              waitingUntil: until === null ? null : Time.toIso(until)
+            }
+          }
+        })
+
+      /** Takes a write out of the actor's queue (it started or finished). */
+      const dropWrite = (actor: Actor, job: JobRow) => {
+        actor.writes = actor.writes.filter((write) => write.id !== job.id)
+      }
+
+      /** Waits like `idle`, showing until when (`sleepingUntil`). */
+      const sleep = (actor: Actor, until: number | null) =>
+        Effect.suspend(() => {
+          actor.sleepingUntil = until
+          return idle(actor, until)
+        }).pipe(Effect.ensuring(Effect.sync(() => actor.sleepingUntil = undefined)))
+
+      /**
+       * One look at the account's write queue: `chooseWrite` names the write to act on (the oldest, unless it
+       * waits for its category's budget); then waits as long as there is nothing to do.
+       */
       const step = (actor: Actor) =>
         Effect.gen(function*() {
           if (actor.stale) yield* look(actor)
-          const job = actor.writes[0]
           yield* keepAlive(actor)
-          if (job === undefined) {
+          if (actor.writes.length === 0) {
             waiting.count++
-            return yield* idle(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
+            return yield* sleep(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
           }
-          const decision = yield* decide(actor, job)
-          switch (decision._tag) {
+          const current = yield* factsOf(actor)
+          if (current === undefined) {
+            const [job] = actor.writes
+            yield* failUnstarted(job, removed)
+            return dropWrite(actor, job)
+          }
+          const choice = chooseWrite(actor.writes.map(queuedWriteOf), current.account, current.nowMs)
+          yield* recordWaits(actor, choice)
+          switch (choice._tag) {
             case "Run": {
-              if (yield* start(actor, job, decision.row)) {
-                actor.writes.shift()
-                return
-              }
+              const job = actor.writes[choice.index]
+              if (yield* start(actor, job, current.row)) return dropWrite(actor, job)
               // The write slot is taken by a write no fiber here runs (a dead process's): settle it, then look again.
               if ((yield* look(actor)).settled > 0) return
               // Or the pacing gate moved meanwhile: look again shortly.
               return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.seconds(1)))
             }
+            case "Fail": {
+              const job = actor.writes[choice.index]
+              yield* failUnstarted(job, choice.error)
+              return dropWrite(actor, job)
+            }
             case "Wait":
-              return yield* idle(actor, decision.until)
-            case "Done":
-              actor.writes.shift()
-              return
+              return yield* sleep(actor, choice.until)
           }
         })
 
@@ -419,7 +475,8 @@ export class Governor extends Context.Service<Governor, {
             stale: false,
             parked: new Set(),
             kept: false,
-            facts: undefined
+            facts: undefined,
+            sleepingUntil: undefined
           }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
@@ -517,7 +574,8 @@ export class Governor extends Context.Service<Governor, {
             }),
         wake,
         actors: Effect.sync(() => actors.size),
-        waiting: Effect.sync(() => waiting.count)
+        waiting: Effect.sync(() => waiting.count),
+        sleepingUntil: (accountId) => Effect.sync(() => actors.get(accountId)?.sleepingUntil)
       })
     })
   )

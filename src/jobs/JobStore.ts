@@ -74,6 +74,11 @@ export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.Str
 export type OpenCount = typeof OpenCount.Type
 const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
 
+/** An open write as the forecast reads it: no more than planning needs. */
+export const OpenWrite = Schema.Struct({ id: Schema.String, kind: Schema.String, status: JobStatus, input: Schema.Unknown })
+export type OpenWrite = typeof OpenWrite.Type
+const decodeOpenWrites = Schema.decodeUnknownEffect(Schema.Array(OpenWrite))
+
 /** A job's kind and where it stands, as other tables' readers show it beside their own rows. */
 export const JobState = Schema.Struct({ id: Schema.String, kind: Schema.String, status: JobStatus })
 export type JobState = typeof JobState.Type
@@ -91,6 +96,11 @@ export class JobStore extends Context.Service<JobStore, {
   readonly statesOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, JobState>>
   /** The account's work not finished (queued, scheduled or running; reads and writes), oldest first. */
   readonly openOf: (accountId: string) => Effect.Effect<ReadonlyArray<JobRow>>
+  /**
+   * The account's writes not finished (queued, scheduled, awaiting approval or running), oldest first, at most
+   * `limit`: what the forecast runs the Governor over.
+   */
+  readonly openWritesOf: (accountId: string, limit: number) => Effect.Effect<ReadonlyArray<OpenWrite>>
   /** Accounts with work not finished (queued, scheduled or running). */
   readonly accountsWithOpenWork: Effect.Effect<ReadonlyArray<string>>
   /** Records why a job waits; with `until` it is `scheduled` with that `eta`, else `queued`. */
@@ -224,6 +234,12 @@ export class JobStore extends Context.Service<JobStore, {
           SELECT ${select} FROM jobs j
           WHERE j.account_id = ${accountId} AND j.status IN ('queued', 'scheduled', 'running')
           ORDER BY j.seq`)
+
+      const openWritesOf = (accountId: string, limit: number) =>
+        sql`
+          SELECT id::text AS id, kind, status, input FROM jobs
+          WHERE account_id = ${accountId} AND is_write AND status IN ('queued', 'scheduled', 'awaiting_approval', 'running')
+          ORDER BY seq LIMIT ${limit}`.pipe(Effect.flatMap(decodeOpenWrites), Effect.orDie)
 
       const accountsWithOpenWork = sql<{ id: string }>`
         SELECT DISTINCT account_id::text AS id FROM jobs WHERE status IN ('queued', 'scheduled', 'running')`.pipe(
@@ -437,6 +453,7 @@ export class JobStore extends Context.Service<JobStore, {
         list,
         statesOf,
         openOf,
+        openWritesOf,
         accountsWithOpenWork,
         setWaiting,
         claim: (job) => claims.submit(job).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),

@@ -72,12 +72,15 @@ export const pacingGap = (random: number): number => {
 const weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 const isoWeekdayShort = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
-/** `2026-03-30T07:00:00.000Z (Monday 09:00 in Europe/Berlin)`: UTC for machines, local time for people. */
-const describeInstant = (timezone: string, ms: number): string => {
+/** `Monday 09:00`: the weekday and wall-clock time in `timezone`, for people. */
+export const localWeekdayClock = (timezone: string, ms: number): string => {
   const local = new Date(ms + utcOffsetAt(timezone, ms))
-  const clock = local.toISOString().slice(11, 16)
-  return `${new Date(ms).toISOString()} (${weekdayNames[local.getUTCDay()]} ${clock} in ${timezone})`
+  return `${weekdayNames[local.getUTCDay()]} ${local.toISOString().slice(11, 16)}`
 }
+
+/** `2026-03-30T07:00:00.000Z (Monday 09:00 in Europe/Berlin)`: UTC for machines, local time for people. */
+const describeInstant = (timezone: string, ms: number): string =>
+  `${new Date(ms).toISOString()} (${localWeekdayClock(timezone, ms)} in ${timezone})`
 
 const describeHours = (hours: Hours): string => {
   const days = [...hours.days].sort((a, b) => a - b).map((day) => isoWeekdayShort[day]).join(", ")
@@ -194,3 +197,92 @@ const planRead = (input: PlanInput): Plan => {
  * roll over; working hours, pacing and `readsOnlyUntil` do not apply.
  */
 export const planJob = (input: PlanInput): Plan => input.job.isWrite ? planWrite(input) : planRead(input)
+
+// ---------------------------------------------------------------------------
+// Which write of the account runs next
+// ---------------------------------------------------------------------------
+
+/** A write of the account's queue (not started, not awaiting approval), as choosing the next write sees it. */
+export interface QueuedWrite {
+  /** The category it spends; null when it spends none. */
+  readonly category: Category | null
+  /** Whom or what it is about (a person, a chat, an invitation), null when nothing: writes about one target keep their order. */
+  readonly about: string | null
+}
+
+/**
+ * A write passed over: it waits for its category's budget (`direct`: its own plan said so; otherwise an
+ * earlier write of its category did), or (`queue`) behind an earlier write about the same target that waits.
+ */
+export interface HeldWrite {
+  readonly index: number
+  readonly reason: WaitReason
+  readonly until: number | null
+  readonly direct: boolean
+}
+
+/**
+ * The write of the account to act on now, by its index in the queue: run it, fail it, or wait. `Wait.index`
+ * is the write that waits for a reason of the whole account (hours, pacing, status), or null when every
+ * write waits for a budget (`until` is then the earliest refill). `held` lists the writes passed over.
+ */
+export type Choice =
+  | { readonly _tag: "Run"; readonly index: number; readonly held: ReadonlyArray<HeldWrite> }
+  | { readonly _tag: "Fail"; readonly index: number; readonly error: JobFailure; readonly held: ReadonlyArray<HeldWrite> }
+  | {
+    readonly _tag: "Wait"
+    readonly index: number | null
+    readonly reason: WaitReason
+    readonly until: number | null
+    readonly held: ReadonlyArray<HeldWrite>
+  }
+
+const earliest = (held: ReadonlyArray<HeldWrite>): number | null =>
+  held.reduce<number | null>((least, write) =>
+    write.until === null ? least : least === null ? write.until : Math.min(least, write.until), null)
+
+/**
+ * Chooses which of the account's queued writes (in creation order) may run at `nowMs`; the Governor and
+ * the forecast both ask it. Writes go one at a time, in creation order, with one exception: a write that
+ * waits for its category's daily, weekly or monthly budget steps aside, and with it every later write of
+ * that category (its order kept) and every later write about the same target; the next write of another
+ * category with room is planned instead. A write held behind its target does not hold its category. Waits
+ * of the whole account (its status, reads only, working hours, pacing) hold every write: `planJob` checks
+ * them before the budget, so the first write that is not held meets them. Pure.
+ */
+export const chooseWrite = (
+  queue: ReadonlyArray<QueuedWrite>,
+  account: PlanInput["account"],
+  nowMs: number
+): Choice => {
+  const blockedCategories = new Map<Category, number | null>()
+  const blockedTargets = new Map<string, number | null>()
+  const held: Array<HeldWrite> = []
+  const blockTarget = (about: string | null, until: number | null) => {
+    if (about !== null && !blockedTargets.has(about)) blockedTargets.set(about, until)
+  }
+  for (let index = 0; index < queue.length; index++) {
+    const { about, category } = queue[index]
+    const categoryUntil = category === null ? undefined : blockedCategories.get(category)
+    if (categoryUntil !== undefined) {
+      held.push({ index, reason: "budget", until: categoryUntil, direct: false })
+      blockTarget(about, categoryUntil)
+      continue
+    }
+    const targetUntil = about === null ? undefined : blockedTargets.get(about)
+    if (targetUntil !== undefined) {
+      held.push({ index, reason: "queue", until: targetUntil, direct: false })
+      continue
+    }
+    const plan = planJob({ nowMs, job: { isWrite: true, category }, account })
+    if (plan._tag === "Run") return { _tag: "Run", index, held }
+    if (plan._tag === "Fail") return { _tag: "Fail", index, error: plan.error, held }
+    if (plan.reason !== "budget" || category === null) {
+      return { _tag: "Wait", index, reason: plan.reason, until: plan.until, held }
+    }
+    blockedCategories.set(category, plan.until)
+    blockTarget(about, plan.until)
+    held.push({ index, reason: "budget", until: plan.until, direct: true })
+  }
+  return { _tag: "Wait", index: null, reason: "budget", until: earliest(held), held }
+}

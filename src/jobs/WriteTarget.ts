@@ -5,6 +5,8 @@
  *
  * @since 1.0.0
  */
+import { categoryOfJob } from "./Executor.ts"
+import type { QueuedWrite } from "./Plan.ts"
 
 /** The input field holding the text a write sends, by command (writes without text are absent). */
 const textField: Readonly<Record<string, string>> = {
@@ -46,3 +48,22 @@ export const withText = (kind: string, input: unknown, text: string): Record<str
   const field = textField[kind]
   return field === undefined ? undefined : { ...fieldsOf(input), [field]: text }
 }
+
+/**
+ * What a write is about, as a key that keeps writes about one target in order (`chooseWrite`): its target,
+ * lower-cased, with a profile address reduced to its slug so `https://www.linkedin.com/in/ada` and `ada`
+ * are one person. Null when it has none.
+ */
+export const aboutOf = (input: unknown): string | null => {
+  const target = targetOf(input)
+  if (target === null) return null
+  const key = target.trim().toLowerCase()
+  const profile = /\/in\/([^/?#]+)/.exec(key)
+  return profile === null ? key : profile[1]
+}
+
+/** A queued write as `chooseWrite` sees it: the budget it spends and what it is about. */
+export const queuedWriteOf = (job: { readonly kind: string; readonly input: unknown }): QueuedWrite => ({
+  category: categoryOfJob(job.kind, job.input),
+  about: aboutOf(job.input)
+})

@@ -18,6 +18,7 @@ import { starter as workflowStarter, workflowRecord } from "../http/WorkflowsHan
 import { Inbox } from "../inbox/Inbox.ts"
 import { Reports } from "../inbox/Reports.ts"
 import { Approvals } from "../jobs/Approvals.ts"
+import { Forecasts } from "../jobs/Forecasts.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { People } from "../people/People.ts"
@@ -76,6 +77,7 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
   const accounts = yield* Accounts
   const inbox = yield* Inbox
   const reports = yield* Reports
+  const forecasts = yield* Forecasts
   const people = yield* People
   const workflows = yield* Workflows
   const automations = yield* Automations
@@ -108,6 +110,8 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
       inWorkspace((id) => Effect.map(reports.brief(id, accountId, hours ?? 24), (brief) => ({ brief }))),
     get_health_report: ({ accountId }) =>
       inWorkspace((id) => Effect.map(reports.healthReport(id, accountId), (report) => ({ report }))),
+    forecast_account: ({ accountId, ...query }) =>
+      inWorkspace((id) => Effect.map(forecasts.forecast(id, accountId, query), (forecast) => ({ forecast }))),
     list_invitations: ({ accountId, status }) =>
       inWorkspace((id) => Effect.map(inbox.invitations(id, accountId, status ?? "pending"), (invitations) => ({ invitations }))),
     find_people: (query) => inWorkspace((id) => people.list(id, query)),

@@ -22,6 +22,7 @@ import { Account, Seats } from "../api/AccountsApi.ts"
 import { Approval, approvalListQuery } from "../api/ApprovalsApi.ts"
 import { Automation, StartAutomation } from "../api/AutomationsApi.ts"
 import { Uuid } from "../api/Envelope.ts"
+import { Forecast, forecastQuery } from "../api/ForecastApi.ts"
 import { Brief, briefQuery, HealthReport, Invitation, invitationQuery } from "../api/InboxApi.ts"
 import { Job, jobListQuery, jobWaitQuery } from "../api/JobsApi.ts"
 import { PersonRecord, searchQuery, TimelineEntry } from "../api/PeopleApi.ts"
@@ -148,6 +149,13 @@ export const ServiceTools = Toolkit.make(
     "One account's health: network size, stale invitations, SSI, warm-up and recommendations.",
     Schema.Struct({ accountId }),
     { report: HealthReport },
+    read
+  ),
+  tool(
+    "forecast_account",
+    "When one account's queued writes are expected to go out, each with what it waits for first, and when its queue empties; `assume` (such as connect:300) asks what-if without creating anything.",
+    Schema.Struct({ accountId, ...forecastQuery }),
+    { forecast: Forecast },
     read
   ),
   tool("list_invitations", "The invitations one account sent, newest first.", Schema.Struct({ accountId, ...invitationQuery }), {

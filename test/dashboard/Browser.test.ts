@@ -274,6 +274,8 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         await page.getByRole("link", { name: "People", exact: true }).click()
         await screenshot(page, "people")
         await page.getByRole("link", { name: "Seats", exact: true }).click()
+        // The seat's forecast: both writes were decided, so nothing is queued.
+        assert.include(await page.locator("section.forecast").first().innerText(), "Nothing is queued.")
         await screenshot(page, "seats")
         await page.getByRole("link", { name: "Inbox", exact: true }).click()
         await screenshot(page, "inbox")

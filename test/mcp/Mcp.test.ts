@@ -49,8 +49,8 @@ layer(serverLayer())("the MCP server", (it) => {
       const client = yield* assistant(keyValue)
       const { tools } = yield* Effect.promise(() => client.listTools())
       const byName = new Map(tools.map((tool) => [tool.name, tool]))
-      assert.strictEqual(tools.length, 38)
-      for (const name of ["get_profile", "search_people", "ssi", "get_job", "list_jobs", "list_approvals", "get_brief", "find_people"]) {
+      assert.strictEqual(tools.length, 39)
+      for (const name of ["get_profile", "search_people", "ssi", "get_job", "list_jobs", "list_approvals", "get_brief", "find_people", "forecast_account"]) {
         const hints = byName.get(name)?.annotations
         assert.strictEqual(hints?.readOnlyHint, true, name)
         assert.strictEqual(hints?.destructiveHint, false, name)
@@ -99,6 +99,14 @@ layer(serverLayer())("the MCP server", (it) => {
 
       const pending = yield* callTool(client, "list_approvals", {})
       assert.deepStrictEqual(pending.body.approvals.map((a: { jobId: string }) => a.jobId), [invite.body.job.id])
+      // The forecast lists it apart, and answers what-ifs without creating anything.
+      const forecast = yield* callTool(client, "forecast_account", { accountId, assume: "connect:25" })
+      assert.isFalse(forecast.isError, JSON.stringify(forecast.body))
+      assert.deepStrictEqual(forecast.body.forecast.awaitingApproval.map((a: { jobId: string }) => a.jobId), [invite.body.job.id])
+      assert.strictEqual(forecast.body.forecast.assumed[0].count, 25)
+      const badAssume = yield* callTool(client, "forecast_account", { accountId, assume: "ssi:1" })
+      assert.isTrue(badAssume.isError)
+      assert.strictEqual(badAssume.body.error.type, "badRequest")
       // The job went through the same path as REST: the integrator sees it waiting too.
       const seen = yield* call("GET", `/v1/jobs/${invite.body.job.id}`, { token })
       assert.strictEqual(seen.body.job.status, "awaiting_approval")

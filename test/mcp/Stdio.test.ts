@@ -36,7 +36,7 @@ layer(serverLayer())("the stdio entry", (it) => {
         (client) => Effect.promise(() => client.close())
       )
       const { tools } = yield* Effect.promise(() => client.listTools())
-      assert.strictEqual(tools.length, 38)
+      assert.strictEqual(tools.length, 39)
       assert.include(tools.map((tool) => tool.name), "send_message")
       const accounts = yield* Effect.promise(() => client.callTool({ name: "list_accounts", arguments: {} }))
       assert.isFalse(accounts.isError === true)

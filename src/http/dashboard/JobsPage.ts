@@ -1,7 +1,7 @@
 /**
  * `/dashboard/jobs`: the job timeline of each account (newest first, through
  * the Jobs service), and `/dashboard/jobs/{id}`: one job with why it waits,
- * its result or its error.
+ * when it is expected to start (the forecast), its result or its error.
  *
  * @since 1.0.0
  */
@@ -10,6 +10,8 @@ import { HttpRouter } from "effect/http"
 import { Accounts } from "../../accounts/Accounts.ts"
 import * as Time from "../../domain/Time.ts"
 import type { JobRecord } from "../../jobs/JobRow.ts"
+import { isFinished } from "../../domain/Job.ts"
+import { Forecasts } from "../../jobs/Forecasts.ts"
 import { Jobs } from "../../jobs/Jobs.ts"
 import { framed } from "./Frame.ts"
 import { html } from "./Html.ts"
@@ -75,6 +77,7 @@ const list = signedInPage((person, request) =>
 const detail = signedInPage((person) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
+    const forecasts = yield* Forecasts
     const now = yield* Time.now
     const params = yield* HttpRouter.params
     const found = yield* Effect.result(jobs.get(person.workspaceId, params["id"] ?? ""))
@@ -82,11 +85,15 @@ const detail = signedInPage((person) =>
       return problemPage(404, "Job not found", "There is no such job in this workspace.", html`<a href="${base}/jobs">All jobs</a>`)
     }
     const job = found.success
+    const expected = isFinished(job.status) || job.status === "running"
+      ? null
+      : yield* forecasts.ofJob(person.workspaceId, job.accountId, job.id).pipe(Effect.orElseSucceed(() => null))
     return yield* framed(person, {
       title: `Job ${job.kind}`,
       section: "/jobs",
       body: html`<div class="card">
 <p>Status <span class="pill ${statusClass(job.status)}" id="job-status">${job.status}</span>${waiting(job, now.ms)}</p>
+${expected === null ? "" : html`<p id="job-forecast">Forecast: ${expected}.</p>`}
 <dl class="facts">
 <dt>Job</dt><dd>${job.id}</dd>
 <dt>Created</dt><dd>${when(job.createdAt)}</dd>

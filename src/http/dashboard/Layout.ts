@@ -72,6 +72,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1r
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 .row { display: flex; flex-wrap: wrap; gap: 1rem; }
+ul.plain { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; }
+.forecast meter { width: 6rem; vertical-align: middle; }
 .row > * { flex: 1 1 16rem; }
 .quote { white-space: pre-wrap; background: #f6f8fa; border-radius: 6px; padding: .5rem .75rem; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; margin: .75rem 0; }

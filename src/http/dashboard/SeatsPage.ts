@@ -1,7 +1,7 @@
 /**
  * `/dashboard/seats`: each seat's status, health, warm-up day, budgets left
  * today and this week, working hours (open now or when they next open), mode,
- * and what its unfinished jobs wait for. Owners and admins change the mode,
+ * what its unfinished jobs wait for, and the forecast of its writes by day. Owners and admins change the mode,
  * working hours, off-hours policy and daily limits; the values are checked
  * with the API's own schemas and applied through the Accounts service.
  *
@@ -13,9 +13,11 @@ import { Accounts } from "../../accounts/Accounts.ts"
 import { type Account, UpdateAccount } from "../../api/AccountsApi.ts"
 import { LimitUpdate } from "../../domain/Limits.ts"
 import * as Time from "../../domain/Time.ts"
+import { Forecasts } from "../../jobs/Forecasts.ts"
 import { Jobs } from "../../jobs/Jobs.ts"
+import { forecastTimeline } from "./ForecastView.ts"
 import { framed, noticeFrom } from "./Frame.ts"
-import { html } from "./Html.ts"
+import { html, type Html } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
 import { isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
@@ -45,7 +47,13 @@ const waits = (person: Person, account: AccountView) =>
     return [...reasons].map(([reason, count]) => `${count} waiting for ${reason.replace("_", " ")}`)
   })
 
-const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<string>, nowMs: number) => {
+/** The seat's forecast, drawn; nothing for a seat not connected yet. */
+const forecastOf = (person: Person, account: AccountView) =>
+  account.budgets === null
+    ? Effect.succeed(html``)
+    : Effect.map((Forecasts.use((forecasts) => forecasts.forecast(person.workspaceId, account.id, { limit: 1 }))).pipe(Effect.orDie), forecastTimeline)
+
+const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<string>, forecast: Html, nowMs: number) => {
   const hours = account.workingHours
   const budgets = account.budgets === null
     ? html`<p class="muted">Budgets start once the seat is connected.</p>`
@@ -96,6 +104,7 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
 <dt>Waiting</dt><dd>${waiting.length === 0 ? "nothing" : waiting.join("; ")}</dd>
 </dl>
 ${budgets}
+${forecast}
 ${account.reconnectUrl === null ? "" : html`<p><a class="button" href="${account.reconnectUrl}">Reconnect this seat</a></p>`}
 ${settings}
 </article>`
@@ -106,7 +115,8 @@ const render = (person: Person, options: { readonly notice?: string | undefined;
     const now = yield* Time.now
     const { accounts, seats } = yield* (yield* Accounts).list(person.workspaceId)
     const cards = yield* Effect.forEach(accounts, (account) =>
-      Effect.map(waits(person, account), (waiting) => seatCard(person, account, waiting, now.ms)))
+      Effect.map(Effect.zip(waits(person, account), forecastOf(person, account)), ([waiting, forecast]) =>
+        seatCard(person, account, waiting, forecast, now.ms)))
     return yield* framed(person, {
       title: "Seats",
       section: "/seats",
