@@ -10,7 +10,7 @@ import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { InboxApi } from "./InboxApi.ts"
-import { documentBodyErrors, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
+import { documentBearerScheme, documentBodyErrors, documentBodyExamples, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { PeopleApi } from "./PeopleApi.ts"
@@ -89,6 +89,7 @@ export class Api extends HttpApi.make("outreach")
       "",
       mcpDescription
     ].join("\n"),
-    transform: (spec) => documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))
+    transform: (spec) =>
+      documentBodyExamples(documentBearerScheme(documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))))
   }))
 {}

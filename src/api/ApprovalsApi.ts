@@ -136,7 +136,7 @@ export const approvalListQuery = {
   status: ApprovalStatus.annotate({ description: "Only approvals in this status (default `pending`)" }).pipe(
     Schema.withDecodingDefaultTypeKey(Effect.succeed("pending" as const))
   ),
-  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's approvals" })),
+  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's approvals", examples: ["0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c"] })),
   cursor: Schema.optionalKey(Cursor),
   limit: ListLimit
 }

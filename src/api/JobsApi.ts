@@ -393,7 +393,7 @@ const jobPageExample = { ok: true, jobs: [exampleOf(contracts.connect.job)], nex
 /** Commands and jobs: the 21 command endpoints, `POST /v1/jobs`, and reading, listing and cancelling jobs. */
 /** The filters of `GET /v1/jobs` (and of the assistants' `list_jobs`). */
 export const jobListQuery = {
-  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's jobs" })),
+  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's jobs", examples: [exampleIds.account] })),
   status: Schema.optionalKey(JobStatus.annotate({ description: "Only jobs in this status" })),
   kind: Schema.optionalKey(CommandNameSchema.annotate({ description: "Only jobs of this command" })),
   cursor: Schema.optionalKey(Cursor),
