@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { type CommandKind, type CommandName, CommandNameSchema, commands, type CommandSpec } from "../domain/Commands.ts"
 import { Mode } from "../domain/Account.ts"
@@ -360,8 +360,11 @@ export const listLimitRange: IntegerRange = {
   example: LIST_LIMIT_DEFAULT
 }
 
-/** `GET /v1/jobs` and `GET /v1/approvals` page size: 1 to 200, default 50. */
-export const ListLimit = integerQuery(listLimitRange).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(LIST_LIMIT_DEFAULT)))
+/**
+ * The page size of the lists: 1 to 200; left out, the handler takes `LIST_LIMIT_DEFAULT`.
+ * Optional on both sides, so a typed client may leave it out too.
+ */
+export const ListLimit = Schema.optionalKey(integerQuery(listLimitRange))
 
 /** An opaque page cursor: the `nextCursor` of the previous page. */
 export const Cursor = Text.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({

@@ -9,7 +9,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Account, Seats } from "../api/AccountsApi.ts"
-import { Approval, decodeApproval } from "../api/ApprovalsApi.ts"
+import { Approval, APPROVAL_STATUS_DEFAULT, decodeApproval } from "../api/ApprovalsApi.ts"
 import { Automation } from "../api/AutomationsApi.ts"
 import { Brief, HealthReport, Invitation } from "../api/InboxApi.ts"
 import { decodeJob, Job } from "../api/JobsApi.ts"
@@ -185,7 +185,7 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
       inWorkspace((id) =>
         Effect.gen(function*() {
           const page = yield* approvals.list(id, {
-            status: query.status,
+            status: query.status ?? APPROVAL_STATUS_DEFAULT,
             accountId: query.accountId,
             cursor: query.cursor,
             limit: query.limit

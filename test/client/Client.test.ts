@@ -34,7 +34,8 @@ layer(serverLayer())("the typed client", (it) => {
       })
       assert.isUndefined(headers["idempotent-replayed"])
       assert.strictEqual(created.job.status, "awaiting_approval")
-      const { approvals } = yield* client.approvals.list({ query: { status: "pending", limit: 50 } })
+      // Optional query fields have their defaults: status `pending`, limit 50.
+      const { approvals } = yield* client.approvals.list({ query: {} })
       const approval = approvals.find((a) => a.jobId === created.job.id)
       assert.isDefined(approval)
       yield* client.approvals.approve({ params: { id: approval?.id ?? "" }, payload: {} })

@@ -133,7 +133,7 @@ layer(serverLayer())("the client packages, packed and installed offline", (it) =
       writeFileSync(join(dir, "consumer.ts"), [
         `import { makePromise, OutreachError } from "outreach-client"`,
         `const client = makePromise({ baseUrl: "http://127.0.0.1:8080", apiKey: "svc_" })`,
-        `export const approvals: Promise<{ readonly approvals: ReadonlyArray<{ readonly id: string }> }> = client.approvals.list({ query: { status: "pending", limit: 50 } })`,
+        `export const approvals: Promise<{ readonly approvals: ReadonlyArray<{ readonly id: string }> }> = client.approvals.list({ query: {} })`,
         `export const isError = (error: unknown): string | undefined => error instanceof OutreachError ? error.type : undefined`,
         `// @ts-expect-error: a command's input is checked`,
         `export const wrong = client.jobs.create({ headers: {}, payload: { account: "x", command: "connect", input: { nobody: 1 } } })`
