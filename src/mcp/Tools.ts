@@ -123,7 +123,7 @@ const commandTitles: { readonly [C in CommandName]: string } = {
 const commandJob = (spec: CommandSpec<string, CommandKind, Schema.Codec<unknown, unknown>, Schema.Codec<unknown, unknown>>) =>
   Schema.StructWithRest(
     Schema.Struct({
-      id: Arguments.jobId,
+      id: Schema.String.annotate({ description: "The job's id" }),
       kind: Schema.Literal(spec.name),
       status: JobStatus,
       result: Schema.NullOr(OpenAnswer)
