@@ -222,14 +222,15 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.post("nativeAuth", "/v1/accounts/:id/native-auth", {
       params: id,
       payload: Schema.Struct({
-        username: Text.check(Schema.isMaxLength(320)),
-        password: Schema.Redacted(Text.check(Schema.isMaxLength(200))).annotate({
+        username: Text.check(Schema.isMaxLength(320)).annotate({ examples: ["ada@example.com"] }),
+        password: Schema.Redacted(Text.check(Schema.isMaxLength(200)).annotate({ examples: ["correct horse battery staple"] })).annotate({
           description: "Used once to sign in; never stored or logged"
         }),
         country: Schema.optionalKey(Text.check(
           Schema.isPattern(/^[A-Za-z]{2}$/u, { message: "must be a 2-letter ISO 3166-1 country code such as GB" })
         ).annotate({
-          description: "ISO 3166-1 alpha-2 country code"
+          description: "ISO 3166-1 alpha-2 country code",
+          examples: ["GB"]
         }))
       }).annotate({ identifier: "NativeAuth", examples: [{ username: "ada@example.com", password: Redacted.make("correct horse battery staple"), country: "GB" }] }),
       success: SignInOutcome,

@@ -11,7 +11,7 @@ import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { ForecastApi } from "./ForecastApi.ts"
 import { InboxApi } from "./InboxApi.ts"
-import { documentBodyErrors, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
+import { documentBearerScheme, documentBodyErrors, documentBodyExamples, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { PeopleApi } from "./PeopleApi.ts"
@@ -33,17 +33,21 @@ const mcpDescription = [
   "`Authorization: Bearer svc_...` API key, checked on every request, so a revoked key fails the assistant's very next call;",
   "and every request counts against the key's 600 a minute. Desktop assistants use `npm run mcp` (stdio, bridged to this server).",
   "",
-  "Tools, derived from this document's schemas:",
+  "Tools, derived from this document's schemas, with closed arguments (an unknown one is an error naming it), ids named",
+  "`<thing>Id`, numbers as numbers, a title each and annotations that hold (a write is idempotent only with its `idempotencyKey`):",
   "- one per command, named as the command (`get_profile` ... `create_post`), taking `{accountId, input, idempotencyKey?}`:",
   "  a read answers with its job, completed with its result when it finishes within 10 seconds; a write answers with its job",
   "  and its `waitingFor`, through the Governor like `POST /v1/accounts/{id}/<command>`;",
   "- jobs: `get_job` (with `wait`), `list_jobs`, `cancel_job`;",
   "- accounts: `list_accounts`, `get_account`, `get_brief`, `get_health_report`, `list_invitations`, `forecast_account`;",
-  "- people: `find_people`, `get_person`; workflows: `start_workflow`, `list_workflows`, `get_workflow`;",
-  "  automations: `start_automation`, `list_automations`, `get_automation`;",
+  "- people: `find_people`, `get_person`;",
+  "- workflows: `start_workflow`, `list_workflows`, `get_workflow`, `pause_workflow`, `resume_workflow`, `stop_workflow`;",
+  "- automations: `start_automation`, `list_automations`, `get_automation`, `pause_automation`, `resume_automation`, `stop_automation`;",
   "- approvals: `list_approvals`.",
   "",
-  "Resources: `outreach://accounts/{accountId}/brief`, `outreach://accounts/{accountId}/health-report` and `outreach://openapi.json`.",
+  "Prompts: `review_approvals`, `triage_replies`, `plan_campaign`. Resources: `outreach://accounts/{accountId}/brief`,",
+  "`outreach://accounts/{accountId}/health-report`, and `outreach://openapi.json`: an index of this document's operation groups,",
+  "each group's own document at `outreach://openapi/<group>`.",
   "",
   "What an assistant may not do: decide an approval (it may only list them; a person or an API key decides, over REST or in",
   "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope."
@@ -87,6 +91,7 @@ export class Api extends HttpApi.make("outreach")
       "",
       mcpDescription
     ].join("\n"),
-    transform: (spec) => documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))
+    transform: (spec) =>
+      documentBodyExamples(documentBearerScheme(documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))))
   }))
 {}

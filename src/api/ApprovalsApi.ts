@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { writeCommands } from "../domain/Commands.ts"
 import { MESSAGE_MAX, NonBlankText } from "../domain/CommandInputs.ts"
@@ -132,11 +132,12 @@ const ApprovalPage = Ok({
 
 /** Approvals: list the writes waiting for a person, approve (optionally with new text) or reject them. */
 /** The filters of `GET /v1/approvals` (and of the assistants' `list_approvals`). */
+/** The approvals a list shows when it names no status. */
+export const APPROVAL_STATUS_DEFAULT = "pending"
+
 export const approvalListQuery = {
-  status: ApprovalStatus.annotate({ description: "Only approvals in this status (default `pending`)" }).pipe(
-    Schema.withDecodingDefaultTypeKey(Effect.succeed("pending" as const))
-  ),
-  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's approvals" })),
+  status: Schema.optionalKey(ApprovalStatus.annotate({ description: "Only approvals in this status (default `pending`)" })),
+  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's approvals", examples: ["0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c"] })),
   cursor: Schema.optionalKey(Cursor),
   limit: ListLimit
 }

@@ -10,7 +10,7 @@ import { Category } from "../domain/Limits.ts"
 import { Text } from "../domain/Text.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, NotFound, Unprocessable } from "./Errors.ts"
-import { Cursor, integerQuery } from "./JobsApi.ts"
+import { Cursor, type IntegerRange, integerQuery } from "./JobsApi.ts"
 import { Authentication } from "./Security.ts"
 
 /** The most open writes one forecast runs over (oldest first); those beyond are counted, not forecast. */
@@ -167,16 +167,19 @@ export const Assume = Text.check(
   examples: ["connect:300"]
 })
 
-/** The query of `GET /v1/accounts/{id}/forecast` (and of the assistants' `forecast_account`). */
+/** The forecast's page size: 1 to `FORECAST_PAGE_MAX` writes. */
+export const forecastLimitRange: IntegerRange = {
+  minimum: 1,
+  maximum: FORECAST_PAGE_MAX,
+  description: `Writes per page, 1 to ${FORECAST_PAGE_MAX} (default ${FORECAST_PAGE_DEFAULT})`,
+  example: FORECAST_PAGE_DEFAULT
+}
+
+/** The query of `GET /v1/accounts/{id}/forecast` (the assistants' `forecast_account` takes its `limit` as a number). */
 export const forecastQuery = {
   assume: Schema.optionalKey(Assume),
   cursor: Schema.optionalKey(Cursor),
-  limit: Schema.optionalKey(integerQuery({
-    minimum: 1,
-    maximum: FORECAST_PAGE_MAX,
-    description: `Writes per page, 1 to ${FORECAST_PAGE_MAX} (default ${FORECAST_PAGE_DEFAULT})`,
-    example: FORECAST_PAGE_DEFAULT
-  }))
+  limit: Schema.optionalKey(integerQuery(forecastLimitRange))
 }
 
 export class ForecastApi extends HttpApiGroup.make("forecast")

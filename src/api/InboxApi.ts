@@ -12,7 +12,7 @@ import { Ssi } from "../domain/NetworkModels.ts"
 import { Confidence, TriageClass, Unsure } from "../domain/TriageClass.ts"
 import { Account } from "./AccountsApi.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
-import { integerQuery } from "./JobsApi.ts"
+import { type IntegerRange, integerQuery } from "./JobsApi.ts"
 import { NotFound } from "./Errors.ts"
 import { Authentication } from "./Security.ts"
 
@@ -147,14 +147,15 @@ export type HealthReport = typeof HealthReport.Type
 export const invitationQuery = { status: Schema.optionalKey(InvitationFilter) }
 
 /** The look-back of `GET /v1/accounts/{id}/brief` (and of the assistants' `get_brief`). */
-export const briefQuery = {
-  hours: Schema.optionalKey(integerQuery({
-    minimum: 1,
-    maximum: 168,
-    description: "Look-back for replies, 1 to 168 hours (default 24)",
-    example: 24
-  }))
+export const briefHoursRange: IntegerRange = {
+  minimum: 1,
+  maximum: 168,
+  description: "Look-back for replies, 1 to 168 hours (default 24)",
+  example: 24
 }
+
+/** The look-back of `GET /v1/accounts/{id}/brief`. */
+export const briefQuery = { hours: Schema.optionalKey(integerQuery(briefHoursRange)) }
 
 export class InboxApi extends HttpApiGroup.make("inbox")
   .add(

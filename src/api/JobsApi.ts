@@ -7,7 +7,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Schema, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { type CommandKind, type CommandName, CommandNameSchema, commands, type CommandSpec } from "../domain/Commands.ts"
 import { Mode } from "../domain/Account.ts"
@@ -323,20 +323,30 @@ export type CreateJob = typeof CreateJob.Type
 // Reading, listing and cancelling jobs
 
 const LIST_LIMIT_MAX = 200
-const LIST_LIMIT_DEFAULT = 50
+export const LIST_LIMIT_DEFAULT = 50
 
 export const jobId = { id: Uuid.annotate({ description: "The job's id" }) }
+
+/** What an integer parameter accepts and says about itself. */
+export interface IntegerRange {
+  readonly minimum: number
+  readonly maximum: number
+  readonly description: string
+  readonly example: number
+}
+
+/** An integer argument in JSON (the assistants' tools take numbers as numbers). */
+export const integerArgument = (options: IntegerRange) =>
+  Schema.Int.check(Schema.isBetween({ minimum: options.minimum, maximum: options.maximum })).annotate({
+    description: options.description,
+    examples: [options.example]
+  })
 
 /**
  * An integer query parameter. Its OpenAPI form is the query string's (a
  * string of digits), so the description and range are put there.
  */
-export const integerQuery = (options: {
-  readonly minimum: number
-  readonly maximum: number
-  readonly description: string
-  readonly example: number
-}) =>
+export const integerQuery = (options: IntegerRange) =>
   Schema.String.check(Schema.isPattern(new RegExp(decimalRange(options.minimum, options.maximum), "u"))).annotate({
     description: options.description,
     examples: [String(options.example)]
@@ -345,13 +355,19 @@ export const integerQuery = (options: {
     SchemaTransformation.numberFromString
   ))
 
-/** `GET /v1/jobs` and `GET /v1/approvals` page size: 1 to 200, default 50. */
-export const ListLimit = integerQuery({
+/** The page size of lists: 1 to 200, default 50. */
+export const listLimitRange: IntegerRange = {
   minimum: 1,
   maximum: LIST_LIMIT_MAX,
   description: `Items per page, 1 to ${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT})`,
   example: LIST_LIMIT_DEFAULT
-}).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(LIST_LIMIT_DEFAULT)))
+}
+
+/**
+ * The page size of the lists: 1 to 200; left out, the handler takes `LIST_LIMIT_DEFAULT`.
+ * Optional on both sides, so a typed client may leave it out too.
+ */
+export const ListLimit = Schema.optionalKey(integerQuery(listLimitRange))
 
 /** An opaque page cursor: the `nextCursor` of the previous page. */
 export const Cursor = Text.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
@@ -363,12 +379,15 @@ const NextCursor = Schema.NullOr(Schema.String).annotate({
   description: "Pass as `cursor` for the next page; null on the last page"
 })
 
-const Wait = integerQuery({
+/** The long-poll of a job, in seconds. */
+export const waitRange: IntegerRange = {
   minimum: 0,
   maximum: MAX_WAIT_SECONDS,
   description: `Long-poll: wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for the job to finish; the answer comes as soon as it does, or with the job as it is when the time is up`,
   example: MAX_WAIT_SECONDS
-})
+}
+
+const Wait = integerQuery(waitRange)
 
 const JobPage = Ok({
   jobs: Schema.Array(Job).annotate({ description: "Newest first" }),
@@ -380,7 +399,7 @@ const jobPageExample = { ok: true, jobs: [exampleOf(contracts.connect.job)], nex
 /** Commands and jobs: the 21 command endpoints, `POST /v1/jobs`, and reading, listing and cancelling jobs. */
 /** The filters of `GET /v1/jobs` (and of the assistants' `list_jobs`). */
 export const jobListQuery = {
-  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's jobs" })),
+  account: Schema.optionalKey(Uuid.annotate({ description: "Only this account's jobs", examples: [exampleIds.account] })),
   status: Schema.optionalKey(JobStatus.annotate({ description: "Only jobs in this status" })),
   kind: Schema.optionalKey(CommandNameSchema.annotate({ description: "Only jobs of this command" })),
   cursor: Schema.optionalKey(Cursor),

@@ -75,3 +75,68 @@ export const documentBodyErrors = (spec: Json): Json => {
 
 /** Adds the OpenAPI 3.1 top-level `webhooks` section: one request per event type. */
 export const documentWebhooks = (spec: Json): Json => ({ ...spec, webhooks: webhooksSection() })
+
+/**
+ * Writes HTTP auth schemes in lowercase (`bearer`), as RFC 9110 registers them: the API
+ * reference (Scalar) shows `Authorization: Bearer ...` in its snippets only then, and
+ * `Basic username:password` for the capitalised `Bearer` that `HttpApiSecurity.bearer` emits.
+ */
+export const documentBearerScheme = (spec: Json): Json => {
+  const components = isObject(spec["components"]) ? spec["components"] : {}
+  const schemes = isObject(components["securitySchemes"]) ? components["securitySchemes"] : {}
+  for (const scheme of Object.values(schemes)) {
+    if (isObject(scheme) && scheme["type"] === "http" && typeof scheme["scheme"] === "string") {
+      scheme["scheme"] = scheme["scheme"].toLowerCase()
+    }
+  }
+  return spec
+}
+
+/** The first example a JSON Schema carries, at its top or on one of its `allOf` checks. */
+const firstExample = (schema: unknown): unknown => {
+  if (!isObject(schema)) return undefined
+  if (Array.isArray(schema["examples"]) && schema["examples"].length > 0) return schema["examples"][0]
+  return Array.isArray(schema["allOf"]) ? schema["allOf"].map(firstExample).find((example) => example !== undefined) : undefined
+}
+
+/** An object schema's example made of its properties' own examples, when each property has one. */
+const examplesOfProperties = (schema: unknown): unknown => {
+  if (!isObject(schema) || !isObject(schema["properties"])) return undefined
+  const entries = Object.entries(schema["properties"]).map(([key, property]) => [key, firstExample(property)] as const)
+  return entries.every(([, example]) => example !== undefined) ? Object.fromEntries(entries) : undefined
+}
+
+/**
+ * Gives each JSON request body an `example` (its schema's first, or one made of its properties'
+ * own), and each query or header parameter the first example of its schema: the API reference builds its
+ * snippets from these, and reads no example inside an `allOf`. Without them it puts `""` where a
+ * UUID is due, and assembles a body from every property's example, which breaks the body's
+ * rules (`person` and `company` together in `get_posts`).
+ */
+export const documentBodyExamples = (spec: Json): Json => {
+  const components = isObject(spec["components"]) ? spec["components"] : {}
+  const schemas = isObject(components["schemas"]) ? components["schemas"] : {}
+  const paths = isObject(spec["paths"]) ? spec["paths"] : {}
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      const parameters = isObject(operation) && Array.isArray(operation["parameters"]) ? operation["parameters"] : []
+      for (const parameter of parameters) {
+        // Path parameters stay `{id}` in the snippets, for the reader to fill in.
+        const example = isObject(parameter) && parameter["in"] !== "path" && !("example" in parameter)
+          ? firstExample(parameter["schema"])
+          : undefined
+        if (isObject(parameter) && example !== undefined) parameter["example"] = example
+      }
+      const body = isObject(operation) && isObject(operation["requestBody"]) ? operation["requestBody"] : undefined
+      const content = body !== undefined && isObject(body["content"]) ? body["content"] : undefined
+      const json = content !== undefined && isObject(content["application/json"]) ? content["application/json"] : undefined
+      if (json === undefined || !isObject(json["schema"]) || "example" in json) continue
+      const ref = json["schema"]["$ref"]
+      const schema = typeof ref === "string" ? schemas[ref.replace("#/components/schemas/", "")] : json["schema"]
+      const example = firstExample(schema) ?? examplesOfProperties(schema)
+      if (example !== undefined) json["example"] = example
+    }
+  }
+  return spec
+}

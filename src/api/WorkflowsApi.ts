@@ -125,7 +125,7 @@ const change = (name: "pause" | "resume" | "cancel", summary: string, descriptio
 
 /** The filters of `GET /v1/workflows` (and of the assistants' `list_workflows`). */
 export const workflowListQuery = {
-  automation: Schema.optionalKey(Uuid.annotate({ description: "Only the runs of this automation" })),
+  automation: Schema.optionalKey(Uuid.annotate({ description: "Only the runs of this automation", examples: ["3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a98"] })),
   cursor: Schema.optionalKey(Cursor),
   limit: ListLimit
 }

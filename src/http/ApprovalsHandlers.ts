@@ -6,8 +6,8 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import { decodeApproval } from "../api/ApprovalsApi.ts"
-import { decodeJob } from "../api/JobsApi.ts"
+import { APPROVAL_STATUS_DEFAULT, decodeApproval } from "../api/ApprovalsApi.ts"
+import { decodeJob, LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { CurrentPrincipal, type Principal } from "../domain/Principal.ts"
 import type { ApprovalRecord } from "../jobs/Approvals.ts"
 import { Approvals } from "../jobs/Approvals.ts"
@@ -35,10 +35,10 @@ export const ApprovalsHandlers = Layer.unwrap(Effect.gen(function*() {
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const page = yield* approvals.list(principal.workspaceId, {
-            status: query.status,
+            status: query.status ?? APPROVAL_STATUS_DEFAULT,
             accountId: query.account,
             cursor: query.cursor,
-            limit: query.limit
+            limit: query.limit ?? LIST_LIMIT_DEFAULT
           })
           const decoded = yield* Effect.forEach(page.approvals, (a) => decodeApproval(a)).pipe(Effect.orDie)
           return { ok, approvals: decoded, nextCursor: page.nextCursor }

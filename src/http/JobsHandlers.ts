@@ -8,7 +8,7 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import { acceptedJob, decodeJob, decodeJobOf, JobAnswer } from "../api/JobsApi.ts"
+import { acceptedJob, decodeJob, decodeJobOf, JobAnswer, LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { type CommandName, commands } from "../domain/Commands.ts"
 import { isFinished } from "../domain/Job.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
@@ -97,7 +97,7 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
             status: query.status,
             kind: query.kind,
             cursor: query.cursor,
-            limit: query.limit
+            limit: query.limit ?? LIST_LIMIT_DEFAULT
           })
           const decoded = yield* Effect.forEach(page.jobs, (job) => decodeJob(job)).pipe(Effect.orDie)
           return { ok, jobs: decoded, nextCursor: page.nextCursor }

@@ -6,6 +6,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { People } from "../people/People.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
@@ -17,7 +18,7 @@ export const PeopleHandlers = Layer.unwrap(Effect.gen(function*() {
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
-          const page = yield* people.list(workspaceId, query)
+          const page = yield* people.list(workspaceId, { ...query, limit: query.limit ?? LIST_LIMIT_DEFAULT })
           return { ok: true as const, people: page.people, nextCursor: page.nextCursor }
         }))
       .handle("get", ({ params }) =>

@@ -6,6 +6,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { acceptedAnswer } from "../api/Idempotent.ts"
 import { StartWorkflow, Workflow } from "../api/WorkflowsApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
@@ -84,7 +85,7 @@ export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
-          const page = yield* workflows.list(workspaceId, { automationId: query.automation, cursor: query.cursor, limit: query.limit })
+          const page = yield* workflows.list(workspaceId, { automationId: query.automation, cursor: query.cursor, limit: query.limit ?? LIST_LIMIT_DEFAULT })
           return { ok: true as const, workflows: page.workflows.map(workflowRecord), nextCursor: page.nextCursor }
         }))
       .handle("get", ({ params }) =>

@@ -18,6 +18,7 @@ import { Admitted } from "../http/Admission.ts"
 import { errorResponse } from "../http/Errors.ts"
 import { bearerToken } from "../http/Gate.ts"
 import { onFirstUse } from "../http/OnFirstUse.ts"
+import * as Prompts from "./Prompts.ts"
 import * as Resources from "./Resources.ts"
 import * as ToolHandlers from "./ToolHandlers.ts"
 import { CommandTools, ServiceTools } from "./Tools.ts"
@@ -35,7 +36,9 @@ export const serverInfo = {
   instructions: [
     "Drive the workspace's connected accounts on the professional network.",
     "Every command is a job: reads answer with their result; writes go through the account's Governor (working hours, budgets, pacing, warm-up) and, in `approve` and `assist` modes, wait for a person's approval.",
-    "You may list approvals, never decide them. Follow a job with get_job (use `wait` instead of polling)."
+    "You may list approvals, never decide them. Follow a job with get_job (use `wait` instead of polling).",
+    "Arguments are closed (an unknown one is an error naming it), ids are `<thing>Id` and numbers are numbers; give a write an `idempotencyKey` to make a retry safe.",
+    "The prompts review_approvals, triage_replies and plan_campaign walk through the daily work; outreach://openapi.json indexes the REST API."
   ].join(" ")
 }
 
@@ -62,11 +65,12 @@ const Authenticated = HttpRouter.middleware<{ provides: CurrentPrincipal }>()(Ef
     })
 }))
 
-/** Tools, their handlers and the resources. */
+/** Tools, their handlers, the resources and the prompts. */
 const registrations = Layer.mergeAll(
   McpServer.toolkit(CommandTools),
   McpServer.toolkit(ServiceTools),
-  Resources.layer
+  Resources.layer,
+  Prompts.layer
 ).pipe(Layer.provide(ToolHandlers.layer))
 
 /** `POST /mcp` on the router, built at its first request; needs the core services. */

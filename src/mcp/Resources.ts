@@ -1,17 +1,26 @@
 /**
  * What an assistant can read as MCP resources: each account's daily brief and
- * health report (URI templates), and the API's OpenAPI document.
+ * health report (URI templates), and the API's contract as a short index with
+ * one OpenAPI document per operation group (`OpenApiIndex.ts`).
+ *
+ * A read that fails (an account of another workspace, say) answers an error
+ * whose message is the REST envelope's `type`, `message` and `next`.
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Schema } from "effect"
+import { Data, Effect, Layer, Schema } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
-import { OpenApi } from "effect/http-api"
-import { Api } from "../api/Api.ts"
 import { Uuid } from "../api/Envelope.ts"
 import { Brief, HealthReport } from "../api/InboxApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Reports } from "../inbox/Reports.ts"
+import * as OpenApiIndex from "./OpenApiIndex.ts"
+
+/** A resource that could not be read; its message is the REST envelope's, for the assistant. */
+class ResourceUnavailable extends Data.TaggedError("ResourceUnavailable")<{ readonly message: string }> {}
+
+const withMessage = (failure: { readonly error: { readonly type: string; readonly message: string; readonly next: string } }) =>
+  new ResourceUnavailable({ message: `${failure.error.type}: ${failure.error.message} ${failure.error.next}` })
 
 const accountId = McpSchema.param("accountId", Uuid)
 
@@ -34,7 +43,7 @@ const reports = Layer.unwrap(Effect.gen(function*() {
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
           return yield* briefJson(yield* service.brief(workspaceId, id, 24))
-        })
+        }).pipe(Effect.mapError(withMessage))
     }),
     McpServer.resource`outreach://accounts/${accountId}/health-report`({
       name: "Health report",
@@ -44,19 +53,33 @@ const reports = Layer.unwrap(Effect.gen(function*() {
         Effect.gen(function*() {
           const { workspaceId } = yield* CurrentPrincipal
           return yield* reportJson(yield* service.healthReport(workspaceId, id))
-        })
+        }).pipe(Effect.mapError(withMessage))
     })
   )
 }))
 
-/** The OpenAPI 3.1 document of the REST API, as served at `/openapi.json`. */
-const openApi = McpServer.resource({
-  uri: "outreach://openapi.json",
-  name: "OpenAPI document",
-  description: "The REST API's contract: every endpoint, field, error and example.",
-  mimeType: "application/json",
-  content: Effect.sync(() => JSON.stringify(OpenApi.fromApi(Api)))
-})
+/** The contract's index (`outreach://openapi.json`), and one OpenAPI document per operation group. */
+const openApi = Layer.unwrap(Effect.sync(() => {
+  const groups = OpenApiIndex.groups()
+  return Layer.mergeAll(
+    McpServer.resource({
+      uri: OpenApiIndex.indexUri,
+      name: "REST API index",
+      description: "The REST API's operation groups, each with its operations and the resource holding its OpenAPI document.",
+      mimeType: "application/json",
+      content: Effect.succeed(OpenApiIndex.index(groups))
+    }),
+    ...groups.map((group) =>
+      McpServer.resource({
+        uri: group.uri,
+        name: `REST API: ${group.name}`,
+        description: `OpenAPI 3.1 document of the ${group.name} operations: ${group.operations.length} operations, their schemas and examples.`,
+        mimeType: "application/json",
+        content: Effect.sync(group.document)
+      })
+    )
+  )
+}))
 
 /** Every resource; needs `Reports`, and the caller as `CurrentPrincipal` per request. */
 export const layer = Layer.mergeAll(reports, openApi)

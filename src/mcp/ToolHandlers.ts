@@ -1,14 +1,21 @@
 /**
  * What the assistant's tools do: each calls the same services, with the same
  * rules, as its REST endpoint, for the workspace of the credential that
- * authenticated the request (`CurrentPrincipal`).
+ * authenticated the request (`CurrentPrincipal`), and answers what the REST
+ * endpoint answers, encoded by the REST schema.
  *
  * @since 1.0.0
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { Accounts } from "../accounts/Accounts.ts"
-import { decodeApproval } from "../api/ApprovalsApi.ts"
-import { decodeJob } from "../api/JobsApi.ts"
+import { Account, Seats } from "../api/AccountsApi.ts"
+import { Approval, APPROVAL_STATUS_DEFAULT, decodeApproval } from "../api/ApprovalsApi.ts"
+import { Automation } from "../api/AutomationsApi.ts"
+import { Forecast } from "../api/ForecastApi.ts"
+import { Brief, HealthReport, Invitation } from "../api/InboxApi.ts"
+import { decodeJob, Job } from "../api/JobsApi.ts"
+import { PersonRecord, TimelineEntry } from "../api/PeopleApi.ts"
+import { Workflow } from "../api/WorkflowsApi.ts"
 import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { automationRecord, starter as automationStarter } from "../http/AutomationsHandlers.ts"
@@ -24,7 +31,7 @@ import { Jobs } from "../jobs/Jobs.ts"
 import { People } from "../people/People.ts"
 import { Automations } from "../workflows/Automations.ts"
 import { Workflows } from "../workflows/Workflows.ts"
-import { CommandTools, READ_WAIT_SECONDS, ServiceTools, type ToolError } from "./Tools.ts"
+import { CommandTools, OpenAnswer, READ_WAIT_SECONDS, ServiceTools, type ToolError } from "./Tools.ts"
 
 /** A service's failure as the tool's: the envelope of the REST API, unchanged. */
 const asToolError = (failure: {
@@ -35,6 +42,16 @@ const workspace = CurrentPrincipal.use((principal) => Effect.succeed(principal.w
 
 /** A job as the contract shows it. */
 const jobOf = (record: unknown) => decodeJob(record).pipe(Effect.orDie)
+
+/**
+ * The JSON a tool answers: `value` encoded by the REST answer's schema
+ * (`fields`), as `GET /v1/...` would send it, without its `ok`.
+ */
+const answer = <F extends Schema.Struct.Fields>(fields: F) => {
+  const encode = Schema.encodeEffect(Schema.toCodecJson(Schema.Struct(fields)))
+  const asObject = Schema.decodeUnknownEffect(OpenAnswer)
+  return (value: Schema.Struct<F>["Type"]) => Effect.orDie(Effect.flatMap(encode(value), asObject))
+}
 
 const jobs = Effect.gen(function*() {
   const service = yield* Jobs
@@ -56,7 +73,7 @@ export const commandHandlers = CommandTools.toLayer(Effect.gen(function*() {
   (params: { readonly accountId: string; readonly input: unknown; readonly idempotencyKey?: string | undefined }) =>
     Effect.gen(function*() {
       const workspaceId = yield* workspace
-      const answer = yield* accept({
+      const accepted = yield* accept({
         workspaceId,
         endpoint: JobIntake.commandEndpoint(params.accountId, name),
         accountId: params.accountId,
@@ -64,7 +81,7 @@ export const commandHandlers = CommandTools.toLayer(Effect.gen(function*() {
         input: params.input,
         key: params.idempotencyKey
       })
-      const created = yield* jobOf(answer.job)
+      const created = yield* jobOf(accepted.job)
       const record: unknown = commands[name].kind === "read" ? yield* watch(workspaceId, created.id, READ_WAIT_SECONDS) : created
       return { job: yield* jobOf(record) }
     }).pipe(Effect.mapError(asToolError))
@@ -87,63 +104,100 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
   const inWorkspace = <A, E extends Parameters<typeof asToolError>[0], R>(f: (workspaceId: string) => Effect.Effect<A, E, R>) =>
     Effect.flatMap(workspace, f).pipe(Effect.mapError(asToolError))
   const jobsOf = (records: ReadonlyArray<JobRecord>) => Effect.forEach(records, jobOf)
+  const oneJob = answer({ job: Job })
+  const oneWorkflow = answer({ workflow: Workflow })
+  const oneAutomation = answer({ automation: Automation })
+  const jobPage = answer({ jobs: Schema.Array(Job), nextCursor: Schema.NullOr(Schema.String) })
+  const accountList = answer({ accounts: Schema.Array(Account), seats: Seats })
+  const oneAccount = answer({ account: Account })
+  const oneBrief = answer({ brief: Brief })
+  const oneReport = answer({ report: HealthReport })
+  const oneForecast = answer({ forecast: Forecast })
+  const invitationList = answer({ invitations: Schema.Array(Invitation) })
+  const peoplePage = answer({ people: Schema.Array(PersonRecord), nextCursor: Schema.NullOr(Schema.String) })
+  const personAnswer = answer({ person: PersonRecord, timeline: Schema.Array(TimelineEntry) })
+  const workflowPage = answer({ workflows: Schema.Array(Workflow), nextCursor: Schema.NullOr(Schema.String) })
+  const automationList = answer({ automations: Schema.Array(Automation) })
+  const approvalPage = answer({ approvals: Schema.Array(Approval), nextCursor: Schema.NullOr(Schema.String) })
+  const workflowChange = (change: typeof workflows.pause) => ({ workflowId }: { readonly workflowId: string }) =>
+    inWorkspace((id) => Effect.flatMap(change(id, workflowId), (view) => oneWorkflow({ workflow: workflowRecord(view) })))
+  const automationChange = (change: typeof automations.pause) => ({ automationId }: { readonly automationId: string }) =>
+    inWorkspace((id) => Effect.flatMap(change(id, automationId), (view) => oneAutomation({ automation: automationRecord(view) })))
 
   return {
-    get_job: ({ jobId, wait }) => inWorkspace((id) => Effect.map(Effect.flatMap(watch(id, jobId, wait), jobOf), (job) => ({ job }))),
+    get_job: ({ jobId, wait }) => inWorkspace((id) => Effect.flatMap(Effect.flatMap(watch(id, jobId, wait), jobOf), (job) => oneJob({ job }))),
     list_jobs: (query) =>
       inWorkspace((id) =>
         Effect.gen(function*() {
           const page = yield* jobService.list(id, {
-            accountId: query.account,
+            accountId: query.accountId,
             status: query.status,
             kind: query.kind,
             cursor: query.cursor,
             limit: query.limit
           })
-          return { jobs: yield* jobsOf(page.jobs), nextCursor: page.nextCursor }
+          return yield* jobPage({ jobs: yield* jobsOf(page.jobs), nextCursor: page.nextCursor })
         })
       ),
-    cancel_job: ({ jobId }) => inWorkspace((id) => Effect.map(Effect.flatMap(jobService.cancel(id, jobId), jobOf), (job) => ({ job }))),
-    list_accounts: () => inWorkspace((id) => accounts.list(id)),
-    get_account: ({ accountId }) => inWorkspace((id) => Effect.map(accounts.get(id, accountId), (account) => ({ account }))),
+    cancel_job: ({ jobId }) =>
+      inWorkspace((id) => Effect.flatMap(Effect.flatMap(jobService.cancel(id, jobId), jobOf), (job) => oneJob({ job }))),
+    list_accounts: () => inWorkspace((id) => Effect.flatMap(accounts.list(id), accountList)),
+    get_account: ({ accountId }) => inWorkspace((id) => Effect.flatMap(accounts.get(id, accountId), (account) => oneAccount({ account }))),
     get_brief: ({ accountId, hours }) =>
-      inWorkspace((id) => Effect.map(reports.brief(id, accountId, hours ?? 24), (brief) => ({ brief }))),
+      inWorkspace((id) => Effect.flatMap(reports.brief(id, accountId, hours ?? 24), (brief) => oneBrief({ brief }))),
     get_health_report: ({ accountId }) =>
-      inWorkspace((id) => Effect.map(reports.healthReport(id, accountId), (report) => ({ report }))),
+      inWorkspace((id) => Effect.flatMap(reports.healthReport(id, accountId), (report) => oneReport({ report }))),
     forecast_account: ({ accountId, ...query }) =>
-      inWorkspace((id) => Effect.map(forecasts.forecast(id, accountId, query), (forecast) => ({ forecast }))),
+      inWorkspace((id) => Effect.flatMap(forecasts.forecast(id, accountId, query), (forecast) => oneForecast({ forecast }))),
     list_invitations: ({ accountId, status }) =>
-      inWorkspace((id) => Effect.map(inbox.invitations(id, accountId, status ?? "pending"), (invitations) => ({ invitations }))),
-    find_people: (query) => inWorkspace((id) => people.list(id, query)),
-    get_person: ({ personId }) => inWorkspace((id) => people.get(id, personId)),
-    start_workflow: ({ idempotencyKey, ...payload }) =>
-      inWorkspace((id) => Effect.map(startWorkflow(id, payload, idempotencyKey), ({ workflow }) => ({ workflow }))),
+      inWorkspace((id) =>
+        Effect.flatMap(inbox.invitations(id, accountId, status ?? "pending"), (invitations) => invitationList({ invitations }))
+      ),
+    find_people: (query) => inWorkspace((id) => Effect.flatMap(people.list(id, query), peoplePage)),
+    get_person: ({ personId }) => inWorkspace((id) => Effect.flatMap(people.get(id, personId), personAnswer)),
+    start_workflow: ({ accountId, idempotencyKey, ...payload }) =>
+      inWorkspace((id) =>
+        Effect.flatMap(startWorkflow(id, { account: accountId, ...payload }, idempotencyKey), ({ workflow }) => oneWorkflow({ workflow }))
+      ),
     list_workflows: (query) =>
       inWorkspace((id) =>
-        Effect.map(
-          workflows.list(id, { automationId: query.automation, cursor: query.cursor, limit: query.limit }),
-          (page) => ({ workflows: page.workflows.map(workflowRecord), nextCursor: page.nextCursor })
+        Effect.flatMap(
+          workflows.list(id, { automationId: query.automationId, cursor: query.cursor, limit: query.limit }),
+          (page) => workflowPage({ workflows: page.workflows.map(workflowRecord), nextCursor: page.nextCursor })
         )
       ),
     get_workflow: ({ workflowId }) =>
-      inWorkspace((id) => Effect.map(workflows.get(id, workflowId), (view) => ({ workflow: workflowRecord(view) }))),
-    start_automation: ({ idempotencyKey, ...payload }) =>
-      inWorkspace((id) => Effect.map(startAutomation(id, payload, idempotencyKey), ({ automation }) => ({ automation }))),
+      inWorkspace((id) => Effect.flatMap(workflows.get(id, workflowId), (view) => oneWorkflow({ workflow: workflowRecord(view) }))),
+    pause_workflow: workflowChange(workflows.pause),
+    resume_workflow: workflowChange(workflows.resume),
+    stop_workflow: workflowChange(workflows.cancel),
+    start_automation: ({ accountId, idempotencyKey, ...payload }) =>
+      inWorkspace((id) =>
+        Effect.flatMap(
+          startAutomation(id, { account: accountId, ...payload }, idempotencyKey),
+          ({ automation }) => oneAutomation({ automation })
+        )
+      ),
     list_automations: () =>
-      inWorkspace((id) => Effect.map(automations.list(id), (all) => ({ automations: all.map(automationRecord) }))),
+      inWorkspace((id) => Effect.flatMap(automations.list(id), (all) => automationList({ automations: all.map(automationRecord) }))),
     get_automation: ({ automationId }) =>
-      inWorkspace((id) => Effect.map(automations.get(id, automationId), (view) => ({ automation: automationRecord(view) }))),
+      inWorkspace((id) =>
+        Effect.flatMap(automations.get(id, automationId), (view) => oneAutomation({ automation: automationRecord(view) }))
+      ),
+    pause_automation: automationChange(automations.pause),
+    resume_automation: automationChange(automations.resume),
+    stop_automation: automationChange(automations.stop),
     list_approvals: (query) =>
       inWorkspace((id) =>
         Effect.gen(function*() {
           const page = yield* approvals.list(id, {
-            status: query.status,
-            accountId: query.account,
+            status: query.status ?? APPROVAL_STATUS_DEFAULT,
+            accountId: query.accountId,
             cursor: query.cursor,
             limit: query.limit
           })
           const decoded = yield* Effect.forEach(page.approvals, (approval) => decodeApproval(approval)).pipe(Effect.orDie)
-          return { approvals: decoded, nextCursor: page.nextCursor }
+          return yield* approvalPage({ approvals: decoded, nextCursor: page.nextCursor })
         })
       )
   }

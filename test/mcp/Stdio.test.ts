@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
+import { toolNames } from "../../src/mcp/Tools.ts"
 import { layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 
 const entry = new URL("../../src/mcp-stdio.ts", import.meta.url).pathname
@@ -36,7 +37,7 @@ layer(serverLayer())("the stdio entry", (it) => {
         (client) => Effect.promise(() => client.close())
       )
       const { tools } = yield* Effect.promise(() => client.listTools())
-      assert.strictEqual(tools.length, 39)
+      assert.strictEqual(tools.length, toolNames.length)
       assert.include(tools.map((tool) => tool.name), "send_message")
       const accounts = yield* Effect.promise(() => client.callTool({ name: "list_accounts", arguments: {} }))
       assert.isFalse(accounts.isError === true)
