@@ -27,6 +27,8 @@ import peopleAuth from "../../migrations/0160_people_auth.ts"
 import clusterSecret from "../../migrations/0170_cluster_secret.ts"
 import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_delivery.ts"
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
+import writeFences from "../../migrations/0200_write_fences.ts"
+import sandboxWriteAttempts from "../../migrations/0201_sandbox_write_attempts.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -49,7 +51,9 @@ export const migrations = {
   "0160_people_auth": peopleAuth,
   "0170_cluster_secret": clusterSecret,
   "0180_webhook_success_on_delivery": webhookSuccessOnDelivery,
-  "0190_webhook_fanout_claims": webhookFanOutClaims
+  "0190_webhook_fanout_claims": webhookFanOutClaims,
+  "0200_write_fences": writeFences,
+  "0201_sandbox_write_attempts": sandboxWriteAttempts
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -305,7 +305,13 @@ export const plan = (
  * Creates the jobs through their servers (each under its token as `Idempotency-Key`, so a retry
  * after a dead connection is the same job). A job counts as created only once acknowledged (202).
  */
-export const create = (fleet: Fleet, jobs: ReadonlyArray<PlannedJob>, fallback = true) =>
+export const create = (
+  fleet: Fleet,
+  jobs: ReadonlyArray<PlannedJob>,
+  fallback = true,
+  /** Told each request's answer status (undefined: no answer). */
+  answered?: (status: number | undefined) => void
+) =>
   Effect.forEach(jobs, (job) =>
     Effect.gen(function*() {
       const preferred = fleet.servers[job.via]
@@ -317,6 +323,7 @@ export const create = (fleet: Fleet, jobs: ReadonlyArray<PlannedJob>, fallback =
         job.input,
         { "idempotency-key": job.token }
       )
+      answered?.(answer?.status)
       if (answer?.status === 202) {
         job.id = String(answer.body.job.id)
         job.createdAtMs = Date.now()
@@ -342,6 +349,8 @@ export interface Drive {
   readonly during: (step: number, doneRatio: number, moved: Effect.Effect<void>) => Effect.Effect<void, Error, Scope.Scope>
   /** Real time the scenario may take, in ms. */
   readonly budgetMs: number
+  /** Told each job creation's answer status (undefined: no answer). */
+  readonly answered?: (status: number | undefined) => void
   /** Steps without a finished job after which the rest counts as stuck (20 by default)... */
   readonly stallSteps?: number
   /**
@@ -429,7 +438,7 @@ export const drive = (options: Drive) =>
         options.during(step, Math.max(0, lastFinished) / jobs.length, Deferred.await(moved))
       )
       const uncreated = jobs.filter((job) => job.id === undefined)
-      yield* create(fleet, uncreated.slice(0, options.wave))
+      yield* create(fleet, uncreated.slice(0, options.wave), true, options.answered)
       const ids = jobs.flatMap((job) => job.id === undefined ? [] : [job.id])
       const stepMs = randomInt(60_000, 120_001)
       const before = yield* progress(query, ids, now, stepMs)
@@ -537,7 +546,7 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
       // Idempotency-Key), which sends twice whatever the network allows twice.
       const tokenOf = (column: string) => sql.unsafe(`substring(${column} from 'chaos-[0-9a-f]+-[0-9]+-[0-9]+')`)
       const evidence = yield* sql<{ evidence: string; token: string }>`
-        SELECT 'sandbox_writes key' AS evidence, key AS token FROM sandbox_writes GROUP BY key HAVING count(*) > 1
+        SELECT 'sandbox_writes key' AS evidence, key AS token FROM sandbox_writes WHERE NOT refused GROUP BY key HAVING count(*) > 1
         UNION ALL
         SELECT 'invitation', ${tokenOf("note")} FROM sandbox_invitations WHERE note LIKE 'Hello, chaos-%'
           GROUP BY 2 HAVING count(*) > 1
@@ -548,7 +557,8 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
         SELECT 'job', ${tokenOf("COALESCE(input->>'note', input->>'text')")} FROM jobs
           WHERE COALESCE(input->>'note', input->>'text') LIKE 'Hello, chaos-%' GROUP BY 2 HAVING count(*) > 1`
       const notCompleted = yield* sql<{ n: string }>`
-        SELECT count(*) AS n FROM sandbox_writes w JOIN jobs j ON j.id::text = w.key WHERE j.status <> 'completed'`
+        SELECT count(DISTINCT w.key) AS n FROM sandbox_writes w JOIN jobs j ON j.id::text = w.key
+        WHERE NOT w.refused AND w.result IS NOT NULL AND j.status <> 'completed'`
       return {
         rows,
         evidence,
