@@ -166,10 +166,11 @@ export class Governor extends Context.Service<Governor, {
       const claimed = (job: JobRow, fence: number | null) =>
         Effect.gen(function*() {
           const exit = yield* Effect.exit(store.claim(job, fence))
-          if (Exit.isSuccess(exit)) return exit.value
+          // A write's claim may have committed in a batch whose answer was lost, and be refused when tried again alone.
+          if (Exit.isSuccess(exit) && (exit.value || fence === null)) return exit.value
           const row = yield* fencing.durably(job.accountId, store.byId(job.id))
           const mine = Option.isSome(row) && row.value?.status === "running" && (fence === null || row.value.fence === fence)
-          yield* log(job, `the answer to its claim was lost; it was ${mine ? "" : "not "}committed`)
+          if (Exit.isFailure(exit)) yield* log(job, `the answer to its claim was lost; it was ${mine ? "" : "not "}committed`)
           return mine
         })
 
