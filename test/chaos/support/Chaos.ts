@@ -608,18 +608,36 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
 
 /** Prints the scenario's table, its details and timings. */
 export const report = (title: string, counts: Counts, notes: ReadonlyArray<string>) => {
-  const columns: ReadonlyArray<[string, number]> = [
-    ["jobs", counts.jobs],
-    ["acknowledged", counts.acknowledged],
-    ["completed", counts.completed],
-    ["failed", counts.failed],
-    ["lost", counts.lost],
-    ["doubled", counts.doubled],
-    ["stuck", counts.stuck],
-    ["interrupted", counts.interrupted],
+  const columns: ReadonlyArray<readonly [string, number]> = [
+    ...jobColumns(counts, counts.doubled),
     ["job events", counts.events],
     ["undelivered", counts.undelivered]
   ]
+  printTable(title, columns, [
+    `failed by type: ${JSON.stringify(counts.failures)}; stuck by status: ${JSON.stringify(counts.stuckStatuses)}`,
+    `doubled writes, by evidence (two jobs for one request, two invitations or messages with one token, one key twice): ${
+      JSON.stringify(counts.doubles)
+    }`,
+    `writes that reached the network but whose job is not completed: ${counts.wentOutButNotCompleted}; ` +
+    `events delivered more than once: ${counts.redelivered}`,
+    ...notes
+  ])
+}
+
+/** The columns of every scenario's table about its jobs, with `doubled` as the scenario counts it. */
+export const jobColumns = (counts: Counts, doubled: number): ReadonlyArray<readonly [string, number]> => [
+  ["jobs", counts.jobs],
+  ["acknowledged", counts.acknowledged],
+  ["completed", counts.completed],
+  ["failed", counts.failed],
+  ["lost", counts.lost],
+  ["doubled", doubled],
+  ["stuck", counts.stuck],
+  ["interrupted", counts.interrupted]
+]
+
+/** Prints a scenario's table (one row of named counts) under its title, then `lines`. */
+export const printTable = (title: string, columns: ReadonlyArray<readonly [string, number]>, lines: ReadonlyArray<string>) => {
   const widths = columns.map(([name, value]) => Math.max(name.length, String(value).length))
   const line = (cells: ReadonlyArray<string>) => "| " + cells.map((cell, i) => cell.padStart(widths[i])).join(" | ") + " |"
   const rule = "|" + widths.map((width) => "-".repeat(width + 2)).join("|") + "|"
@@ -629,13 +647,7 @@ export const report = (title: string, counts: Counts, notes: ReadonlyArray<strin
     line(columns.map(([name]) => name)),
     rule,
     line(columns.map(([, value]) => String(value))),
-    `failed by type: ${JSON.stringify(counts.failures)}; stuck by status: ${JSON.stringify(counts.stuckStatuses)}`,
-    `doubled writes, by evidence (two jobs for one request, two invitations or messages with one token, one key twice): ${
-      JSON.stringify(counts.doubles)
-    }`,
-    `writes that reached the network but whose job is not completed: ${counts.wentOutButNotCompleted}; ` +
-    `events delivered more than once: ${counts.redelivered}`,
-    ...notes,
+    ...lines,
     ""
   ].join("\n"))
 }
