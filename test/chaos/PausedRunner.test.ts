@@ -3,14 +3,16 @@
  * servers on one PostgreSQL, each creating the jobs of its own accounts;
  * three times a server is stopped with SIGSTOP for 25 to 40 seconds (longer
  * than its 10-second shard lease: the others take its accounts over and
- * settle its running writes), then resumed with SIGCONT, while the workload
- * goes on on the others. A resumed runner must send nothing its successor
+ * settle its running writes), at a moment one of its writes is in flight
+ * when one shows, then resumed with SIGCONT, while the workload goes on on
+ * the others. A resumed runner must send nothing its successor
  * settled: no job key attempted twice on the network, no two writes of one
  * account in flight at once, nothing lost or stuck.
  */
 import { assert, it } from "@effect/vitest"
 import { randomInt } from "node:crypto"
 import { Effect } from "effect"
+import { realSleep } from "./support/Chaos.ts"
 import { inBackground, pause, runFenced, whenWriting } from "./support/FencedScenario.ts"
 
 it.live("chaos 5: a runner stopped longer than its lease, three rounds under load", () =>
@@ -27,8 +29,9 @@ it.live("chaos 5: a runner stopped longer than its lease, three rounds under loa
       budgetMs: 300_000,
       stallSteps: 30,
       chaos: (world) => (step, _done, moved) =>
-        // A round once the last one ended and settled, at a random moment of a step with writes running.
-        rounds >= 3 || step < 2 || Date.now() < busyUntil ? Effect.void : inBackground(
+        // A round once the last one ended, when a write of the server shows; each step lasts a second of real time
+        // at least, so the workload spans the three rounds (a minute or two of test clock a second).
+        rounds >= 3 || step < 2 || Date.now() < busyUntil ? realSleep(1_000) : inBackground(
           world,
           Effect.gen(function*() {
             const server = world.fleet.servers[rounds % 3]

@@ -103,7 +103,9 @@ export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArra
         lines("the network cannot tell whether it went out")
       } failed interrupted`
     }
-    return { servers, start, kill, live, base, settled }
+    /** How often the processes logged a line containing `pattern`. */
+    const logged = (pattern: string) => processes.map((running) => running.output().split(pattern).length - 1).reduce((a, b) => a + b, 0)
+    return { servers, start, kill, live, base, settled, logged }
   })
 
 export type Fleet = Effect.Success<ReturnType<typeof fleet>>

@@ -59,6 +59,10 @@ export const runFenced = (spec: FencedScenario) =>
       `driving: ${driven.ended} after ${driven.testClockHours.toFixed(1)} h of test clock, then ${rest.ended} ` +
       `after the chaos ended (${rest.testClockHours.toFixed(1)} h more)`,
       world.fleet.settled(),
+      `fencing in the servers' logs: ${world.fleet.logged("shard lease lost")} lease losses, ` +
+      `${world.fleet.logged("write given up before it was sent")} writes given up before sending, ` +
+      `${world.fleet.logged("write cut off before the network answered")} calls cut off, ` +
+      `${world.fleet.logged("the answer to its claim was lost")} claims whose answer was lost`,
       ...failures.map((row) => `failed ${row.n}x: ${row.type}: ${row.message}`),
       `longest wait of an open job no actor had looked at: ${world.unlooked.longest()} ms (real time)`,
       ...world.notes,
