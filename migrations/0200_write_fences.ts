@@ -3,8 +3,9 @@
  * grows: the runner whose actor takes the account (at activation, and again
  * after it doubted its lease) raises it, and every write attempt it records
  * carries it. A job's `fence` is the epoch of the runner that claimed its
- * running attempt and `attempt` counts its attempts; a claim, an attempt's
- * record and an ending are refused once a newer owner exists. And an index of
+ * running attempt and `attempt` counts its attempts; a claim and an attempt's
+ * record are refused once a newer owner exists, and an ending lands only on
+ * the attempt it is about. And an index of
  * the jobs no actor has looked at yet, for the sweep that finds a message lost
  * on its way to an account's owner.
  */
