@@ -107,10 +107,10 @@ export const tracking = Layer.effectContext(Effect.gen(function*() {
       }),
     refresh: (address, shardIds) =>
       Effect.gen(function*() {
-        const asked = Array.from(shardIds, String)
+        const ids = Array.from(shardIds)
         const sent = yield* now
-        const got = yield* storage.refresh(address, asked.length === 0 ? [] : Array.from(shardIds))
-        yield* learn(sent, asked, got)
+        const got = yield* storage.refresh(address, ids)
+        yield* learn(sent, ids.map(String), got)
         return got
       }),
     release: (address, shardId) =>
