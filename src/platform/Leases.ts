@@ -9,8 +9,10 @@
  *
  * The leases are learnt by wrapping the cluster's `RunnerStorage`: a lock
  * acquired or refreshed counts from the moment its statement was sent (the
- * database stamps it later, so the lease really ends later), and a lock a
- * refresh no longer returns is lost at once. A heartbeat looks every 250 ms
+ * database stamps it later, so the lease really ends later); a lock a
+ * refresh no longer returns, or whose refresh failed, is lost at once (a lock
+ * session that ended took its locks with it); a late refresh lets the lease
+ * run down. A heartbeat looks every 250 ms
  * of real time: a gap of more than 2 seconds (the process was stopped, a
  * frozen VM, a laptop lid), or a wall clock that moved apart from the
  * monotonic one (a clock jump, a suspend), puts every lease in doubt until a
@@ -109,7 +111,11 @@ export const tracking = Layer.effectContext(Effect.gen(function*() {
       Effect.gen(function*() {
         const ids = Array.from(shardIds)
         const sent = yield* now
-        const got = yield* storage.refresh(address, ids)
+        // A refresh that fails leaves the locks in doubt (a lock session that ended lost them at once).
+        const got = yield* storage.refresh(address, ids).pipe(Effect.onError(() => {
+          const doubted = new Set(ids.map(String).filter((shard) => held.has(shard)))
+          return doubted.size === 0 ? Effect.void : lose({ shards: doubted, reason: "a lock refresh failed" })
+        }))
         yield* learn(sent, ids.map(String), got)
         return got
       }),
