@@ -1,6 +1,7 @@
 /**
  * Chaos 5 (issue #29): a runner frozen with its writes in flight. Three
- * servers on one PostgreSQL, each creating the jobs of its own accounts;
+ * servers on one PostgreSQL, 800 jobs, each server creating the jobs of its
+ * own accounts;
  * three times a server is stopped with SIGSTOP for 25 to 40 seconds (longer
  * than its 10-second shard lease: the others take its accounts over and
  * settle its running writes), at a moment one of its writes is in flight
@@ -23,15 +24,15 @@ it.live("chaos 5: a runner stopped longer than its lease, three rounds under loa
       id: "5",
       title: "5. SIGSTOP of one of three servers for 25-40 s, three rounds under load (then SIGCONT)",
       servers: ["a", "b", "c"],
-      jobsPerAccount: 30,
+      jobsPerAccount: 40,
       via: (a) => a % 3,
       wave: 40,
       budgetMs: 300_000,
       stallSteps: 30,
       chaos: (world) => (step, _done, moved) =>
-        // A round once the last one ended, when a write of the server shows; each step lasts a second of real time
+        // A round once the last one ended, when a write of the server shows; each step lasts 1.2 s of real time
         // at least, so the workload spans the three rounds (a minute or two of test clock a second).
-        rounds >= 3 || step < 2 || Date.now() < busyUntil ? realSleep(1_000) : inBackground(
+        rounds >= 3 || step < 2 || Date.now() < busyUntil ? realSleep(1_200) : inBackground(
           world,
           Effect.gen(function*() {
             const server = world.fleet.servers[rounds % 3]
