@@ -19,6 +19,7 @@ import { inBackground, runFenced } from "./support/FencedScenario.ts"
 it.live("chaos 6: connections killed in ten rounds, and a 15-second PostgreSQL outage", () =>
   Effect.gen(function*() {
     const killAt = Chaos.randomSteps(10, 2, 24)
+    const began = Date.now()
     let outage = false
     const { longestUnlookedMs, verdict } = yield* runFenced({
       id: "6",
@@ -41,7 +42,7 @@ it.live("chaos 6: connections killed in ten rounds, and a 15-second PostgreSQL o
               if (pids.length > 0) yield* sql`SELECT pg_terminate_backend(pid) FROM unnest(${pids}::int[]) AS pid`
               return pids
             }))
-            world.notes.push(`step ${step}: ${killed.length} sessions ended`)
+            world.notes.push(`step ${step}: ${killed.length} sessions ended, ${((Date.now() - began) / 1000).toFixed(1)} s into the scenario`)
             Chaos.log(world.scenario, `step ${step}: ${killed.length} sessions ended`)
           }
           if (!outage && doneRatio >= 0.6) {
@@ -58,7 +59,8 @@ it.live("chaos 6: connections killed in ten rounds, and a 15-second PostgreSQL o
               world.unlooked.resume()
               const healthy = yield* Effect.forEach(world.fleet.live(), (server) => Chaos.healthy(world.fleet.base(server)))
               world.notes.push(
-                `PostgreSQL stopped at step ${step} for 15 s: started again after ${Date.now() - stoppedAt} ms; ` +
+                `PostgreSQL stopped at step ${step} for 15 s, ${((stoppedAt - began) / 1000).toFixed(1)} s into the scenario: ` +
+                  `started again after ${Date.now() - stoppedAt} ms; ` +
                   `every server answered /healthz 200 again: ${healthy.every(Boolean)} (${Date.now() - stoppedAt} ms after the stop)`
               )
             }))

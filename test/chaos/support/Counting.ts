@@ -102,6 +102,8 @@ export const watchUnlooked = (query: Query) =>
   Effect.gen(function*() {
     const firstSeen = new Map<string, number>()
     let longest = 0
+    /** When (epoch ms) the longest wait was last seen going on. */
+    let longestSeenAt = 0
     const look = query(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // The head of each account's writes (those behind it wait for it: a reason of their own), and the reads.
@@ -122,12 +124,16 @@ export const watchUnlooked = (query: Query) =>
       for (const id of open) if (!firstSeen.has(id)) firstSeen.set(id, now)
       for (const [id, since] of firstSeen) {
         if (!open.has(id)) firstSeen.delete(id)
-        else longest = Math.max(longest, now - since)
+        else if (now - since > longest) {
+          longest = now - since
+          longestSeenAt = now
+        }
       }
       yield* realSleep(500)
     })))
     return {
       longest: () => longest,
+      longestSeenAt: () => longestSeenAt,
       /** Until `resume`, waits have a reason of their own (a database outage, say): they are not counted. */
       excuse: () => {
         excused = true
