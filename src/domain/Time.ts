@@ -26,3 +26,9 @@ export const liveSleep = (duration: Duration.Input): Effect.Effect<void> =>
 export const liveNow: Effect.Effect<number> = Clock.currentTimeMillis.pipe(
   Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
 )
+
+/** A monotonic instant in real time (ms): for how long something took, it never jumps with the wall clock. */
+export const monotonicMs: Effect.Effect<number> = Clock.monotonicTimeNanos.pipe(
+  Effect.map((nanos) => Number(nanos / 1_000_000n)),
+  Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+)

@@ -6,7 +6,7 @@
  *
  * @since 1.0.0
  */
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
 import { type CommandName, commands, isCommandName, isWriteCommand } from "../domain/Commands.ts"
 import { checkInviteQuality } from "../domain/InviteQuality.ts"
@@ -27,6 +27,25 @@ export type Outcome =
     readonly spend: { readonly category: Category; readonly units: number } | null
   }
   | { readonly _tag: "Failed"; readonly error: JobFailure }
+  /** A write given up before its driver call (its lease or its owner would not hold): it surely did not go out. */
+  | { readonly _tag: "NotSent"; readonly reason: string }
+  /** A write whose call may have reached the network but whose answer never came (its deadline, a lease lost). */
+  | { readonly _tag: "Unsettled"; readonly reason: string }
+
+/** A write given up before its driver call. */
+export class GaveUp extends Data.TaggedError("GaveUp")<{ readonly reason: string }> {}
+/** A write whose driver call was cut off before it answered. */
+export class Unanswered extends Data.TaggedError("Unanswered")<{ readonly reason: string }> {}
+
+/**
+ * How a write reaches the network, given by its owner: `send` records the attempt with its fencing token,
+ * makes sure the owner's lease outlasts the call's deadline, then runs the driver call bounded by it.
+ */
+export interface WriteGate {
+  /** The attempt's fencing token (the owner's epoch of the account). */
+  readonly fence: number
+  readonly send: <A>(call: Effect.Effect<A, NetworkError>) => Effect.Effect<A, NetworkError | GaveUp | Unanswered>
+}
 
 /**
  * What a write that a crash left running came to, as the network knows it: `Completed` with its
@@ -66,10 +85,16 @@ const completed = (kind: string, input: unknown, result: unknown): Extract<Outco
 }
 
 export class Executor extends Context.Service<Executor, {
-  /** Runs a started job as its account; never fails (a refusal is a `Failed` outcome). */
-  readonly run: (job: JobRow, account: AccountRow) => Effect.Effect<Outcome>
-  /** Asks the network whether a write left running by a dead process happened (`NetworkDriver.outcomeOf`). */
-  readonly recover: (job: JobRow) => Effect.Effect<Recovery>
+  /**
+   * Runs a started job as its account; never fails (a refusal is a `Failed` outcome). A write reaches the
+   * network only through its `gate`.
+   */
+  readonly run: (job: JobRow, account: AccountRow, gate: WriteGate | null) => Effect.Effect<Outcome>
+  /**
+   * Asks the network whether a write whose answer is unknown happened (`NetworkDriver.outcomeOf`), as the
+   * account's owner of epoch `fence`.
+   */
+  readonly recover: (job: JobRow, fence: number) => Effect.Effect<Recovery>
 }>()("outreach/JobExecutor") {
   static readonly layerNoDeps = Layer.effect(
     Executor,
@@ -115,7 +140,7 @@ export class Executor extends Context.Service<Executor, {
 
       const calls = callsOf(network)
 
-      const call = <C extends CommandName>(job: JobRow, kind: C, input: unknown, account: AccountRow) =>
+      const call = <C extends CommandName>(job: JobRow, kind: C, input: unknown, account: AccountRow, gate: WriteGate | null) =>
         Effect.gen(function*() {
           const ready = calls[kind](input)
           if (Option.isNone(ready)) {
@@ -129,14 +154,22 @@ export class Executor extends Context.Service<Executor, {
             const refusal = yield* guardrails(job, account, kind, input)
             if (refusal !== null) return failed(refusal)
           }
-          const result: unknown = yield* ready.value(account.id, { key: job.id })
+          const send = ready.value(account.id, { key: job.id, fence: gate?.fence ?? 0 })
+          if (isWriteCommand(kind) && gate === null) return yield* Effect.die(new Error(`write ${job.id} was run without its gate`))
+          const result: unknown = gate !== null && isWriteCommand(kind) ? yield* gate.send(send) : yield* send
           const encoded = yield* Schema.encodeUnknownEffect(commands[kind].result)(result).pipe(Effect.orDie)
           return completed(kind, input, encoded)
-        }).pipe(Effect.catchTag("NetworkError", (error) => Effect.succeed(fromNetwork(error))))
+        }).pipe(
+          Effect.catchTags({
+            NetworkError: (error) => Effect.succeed(fromNetwork(error)),
+            GaveUp: ({ reason }): Effect.Effect<Outcome> => Effect.succeed({ _tag: "NotSent", reason }),
+            Unanswered: ({ reason }): Effect.Effect<Outcome> => Effect.succeed({ _tag: "Unsettled", reason })
+          })
+        )
 
-      const run = (job: JobRow, account: AccountRow) =>
+      const run = (job: JobRow, account: AccountRow, gate: WriteGate | null) =>
         isCommandName(job.kind)
-          ? call(job, job.kind, job.input, account).pipe(
+          ? call(job, job.kind, job.input, account, gate).pipe(
             Effect.withSpan("Executor.run", { attributes: { "job.id": job.id, "job.kind": job.kind } })
           )
           : Effect.succeed(failed({
@@ -145,11 +178,11 @@ export class Executor extends Context.Service<Executor, {
             next: "Create the job with one of the commands in the API reference."
           }))
 
-      const recover = (job: JobRow): Effect.Effect<Recovery> =>
+      const recover = (job: JobRow, fence: number): Effect.Effect<Recovery> =>
         Effect.gen(function*() {
           const kind = job.kind
           if (network.outcomeOf === undefined || !isWriteCommand(kind)) return unknown
-          const known = yield* network.outcomeOf(job.accountId, kind, job.id)
+          const known = yield* network.outcomeOf(job.accountId, kind, job.id, fence)
           if (known._tag === "NotHappened") return { _tag: "NotReached" } as const
           if (known._tag === "Unknown") return unknown
           const spec = commands[kind]

@@ -24,7 +24,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option, Queue, Random, Stream, type Tracer } from "effect"
+import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue, Random, Stream, type Tracer } from "effect"
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
@@ -40,6 +40,7 @@ import { JobStore } from "./JobStore.ts"
 import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
 import { type Choice, chooseWrite, pacingGap, planJob } from "./Plan.ts"
+import * as Fencing from "./Fencing.ts"
 import * as Takeover from "./Takeover.ts"
 import { queuedWriteOf } from "./WriteTarget.ts"
 
@@ -80,6 +81,13 @@ interface Actor {
   facts: { readonly loaded: LoadedFacts; readonly until: number } | undefined
   /** While it sleeps between its writes: until when (epoch ms on the Clock), null without an end; else undefined. */
   sleepingUntil: number | null | undefined
+  /**
+   * Its owner epoch of the account: the fencing token of its writes (`JobStore.takeAccount`). Undefined until it
+   * first needs one, and again once this runner may have lost the account: taken anew before the next write.
+   */
+  epoch: number | undefined
+  /** When (monotonic real time, ms) it took the account under `epoch`. */
+  takenAt: number
 }
 
 export class Governor extends Context.Service<Governor, {
@@ -135,16 +143,60 @@ export class Governor extends Context.Service<Governor, {
       const approvalWake = yield* Queue.sliding<true>(1)
       const notices = yield* Notices
 
+      const fencing = yield* Fencing.make({
+        onLoss: (lost) =>
+          Effect.sync(() => {
+            for (const actor of actors.values()) if (lost(actor.accountId)) actor.epoch = undefined
+          })
+      })
+      /** A write left running by a previous owner is settled this long after its account was taken. */
+      const settleAfterMs = fencing.deadlineMs + 1_000
+
       const aboutJob = (job: JobRow) => Effect.annotateLogs({ jobId: job.id, accountId: job.accountId, kind: job.kind })
       const log = (job: JobRow, message: string) => Effect.logWarning(message).pipe(aboutJob(job))
 
-      const finish = (job: JobRow, ending: Parameters<typeof store.finish>[1], from: Parameters<typeof store.finish>[2]) =>
+      const finish = (
+        job: JobRow,
+        ending: Parameters<typeof store.finish>[1],
+        from: Parameters<typeof store.finish>[2],
+        fence?: number | null
+      ) =>
         Effect.gen(function*() {
-          const done = yield* store.finish(job, ending, from)
+          const done = yield* store.finish(job, ending, from, fence)
           if (done !== undefined) {
             yield* watch.finished(job.id)
             yield* Effect.logInfo(`job ${done.status}`).pipe(aboutJob(job))
           }
+        })
+
+      /**
+       * Claims a job (a write as the owner of epoch `fence`). When the claim's answer is lost with its connection,
+       * what was committed is read back before anything else: a write whose running mark cannot be seen is not sent.
+       */
+      const claimed = (job: JobRow, fence: number | null) =>
+        Effect.gen(function*() {
+          const exit = yield* Effect.exit(store.claim(job, fence))
+          // A write's claim may have committed in a batch whose answer was lost, and be refused when tried again alone.
+          if (Exit.isSuccess(exit) && (exit.value || fence === null)) return exit.value
+          const row = yield* fencing.durably(job.accountId, store.byId(job.id))
+          const mine = Option.isSome(row) && row.value?.status === "running" && (fence === null || row.value.fence === fence)
+          if (Exit.isFailure(exit)) yield* log(job, `the answer to its claim was lost; it was ${mine ? "" : "not "}committed`)
+          return mine
+        })
+
+      /**
+       * Takes the account for this actor's writes (a new owner epoch), while this runner's lease of its shard
+       * holds; the epoch, or undefined when the lease does not hold.
+       */
+      const take = (actor: Actor) =>
+        Effect.gen(function*() {
+          if (actor.epoch !== undefined) return actor.epoch
+          if (!(yield* fencing.holds(actor.accountId))) return undefined
+          const epoch = yield* store.takeAccount(actor.accountId, runner)
+          actor.takenAt = yield* Time.monotonicMs
+          actor.epoch = epoch
+          yield* Effect.logDebug(`took the account for its writes (epoch ${epoch})`)
+          return epoch
         })
 
       /** When the account may write again after a write attempt: now plus a pacing gap. */
@@ -156,8 +208,21 @@ export class Governor extends Context.Service<Governor, {
        */
       const start = (actor: Actor, job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
-          if (!(yield* store.claim(job))) return false
-          const outcome = yield* executor.run(job, row)
+          const fence = job.isWrite ? actor.epoch : null
+          if (fence === undefined || !(yield* claimed(job, fence))) return false
+          const outcome = yield* executor.run(job, row, fence === null ? null : fencing.gate(job, fence))
+          if (outcome._tag === "NotSent" || outcome._tag === "Unsettled") {
+            actor.stale = true
+            if (outcome._tag === "NotSent") {
+              yield* log(job, `write given up before it was sent, queued again: ${outcome.reason}`)
+              yield* fencing.durably(job.accountId, store.requeue(job.id, fence))
+              return true
+            }
+            // Its outcome is unknown: the account is taken anew, and the write settled once the lease rule allows.
+            actor.epoch = undefined
+            yield* log(job, `write cut off before the network answered, settled later by what the network knows: ${outcome.reason}`)
+            return true
+          }
           // Every write that was attempted spaces the next one, whatever its outcome.
           const writesNotBefore = job.isWrite ? yield* nextWriteAt : null
           // What the actor knows of its account counts this job's spend and gate at once.
@@ -165,13 +230,15 @@ export class Governor extends Context.Service<Governor, {
             const spend = outcome._tag === "Completed" ? outcome.spend : null
             actor.facts = { ...actor.facts, loaded: afterJob(actor.facts.loaded, spend, writesNotBefore) }
           }
-          yield* finish(
-            job,
-            outcome._tag === "Completed"
-              ? { _tag: "Completed", result: outcome.result, spend: outcome.spend, writesNotBefore }
-              : { _tag: "Failed", error: outcome.error, writesNotBefore },
-            ["running"]
-          )
+          const ending: Parameters<typeof store.finish>[1] = outcome._tag === "Completed"
+            ? { _tag: "Completed", result: outcome.result, spend: outcome.spend, writesNotBefore }
+            : { _tag: "Failed", error: outcome.error, writesNotBefore }
+          // A lost answer to the ending's commit is found out by finishing again (guarded by status and fence).
+          const recorded = yield* fencing.durably(job.accountId, finish(job, ending, ["running"], fence))
+          if (Option.isNone(recorded)) {
+            actor.epoch = undefined
+            actor.stale = true
+          }
           return true
         }).pipe(
           (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
@@ -315,21 +382,25 @@ export class Governor extends Context.Service<Governor, {
 
       const isOpenRead = (job: JobRow) => !job.isWrite && runnableStatuses.includes(job.status)
 
-      /** A write a dead process left running: settled by what the network knows of it, never sent twice. */
-      const settleWrite = (job: JobRow) =>
+      /**
+       * A write a previous owner left running (a dead process, a runner that lost the account, or this one before it
+       * took the account anew), once the lease rule allows: settled by what the network knows of it, asked as the
+       * owner of epoch `epoch`, never sent twice. Each ending is guarded by the fence the job was read with.
+       */
+      const settleWrite = (job: JobRow, epoch: number) =>
         Effect.gen(function*() {
-          const recovery = yield* executor.recover(job)
+          const recovery = yield* executor.recover(job, epoch)
           switch (recovery._tag) {
             case "Completed": {
-              yield* finish(job, { ...recovery, writesNotBefore: yield* nextWriteAt }, ["running"])
-              return yield* log(job, "write left running by a dead process had reached the network: completed with its result")
+              yield* finish(job, { ...recovery, writesNotBefore: yield* nextWriteAt }, ["running"], job.fence)
+              return yield* log(job, "write left running by a previous owner had reached the network: completed with its result")
             }
             case "NotReached":
-              yield* store.requeue(job.id)
-              return yield* log(job, "write left running by a dead process had not reached the network: queued again")
+              yield* store.requeue(job.id, job.fence)
+              return yield* log(job, "write left running by a previous owner had not reached the network: queued again")
             case "Unknown":
-              yield* finish(job, { _tag: "Failed", error: interrupted, writesNotBefore: null }, ["running"])
-              return yield* log(job, "write left running by a dead process: the network cannot tell whether it went out, so it failed")
+              yield* finish(job, { _tag: "Failed", error: interrupted, writesNotBefore: null }, ["running"], job.fence)
+              return yield* log(job, "write left running by a previous owner: the network cannot tell whether it went out, so it failed")
           }
         })
 
@@ -344,17 +415,39 @@ export class Governor extends Context.Service<Governor, {
           const open = yield* store.openOf(actor.accountId)
           actor.writes = open.filter((job) => job.isWrite && runnableStatuses.includes(job.status))
           const left = open.filter((job) => job.status === "running" && !inFlight.has(job.id))
+          let settled = 0
+          /** When (monotonic ms) to look again for the writes left running that could not be settled yet. */
+          let settleAt: number | null = null
+          const later = (at: number) => settleAt = settleAt === null ? at : Math.min(settleAt, at)
           for (const job of left) {
-            if (job.isWrite) {
-              yield* settleWrite(job)
-            } else {
+            if (!job.isWrite) {
               yield* store.requeue(job.id)
               yield* log(job, "read left running by a dead process: queued again")
               yield* submitRead(actor, job.id)
+              settled++
+              continue
             }
+            // This actor's own attempt whose ending it could not record: the account is taken anew first.
+            if (actor.epoch !== undefined && job.fence === actor.epoch) actor.epoch = undefined
+            const epoch = yield* take(actor)
+            const now = yield* Time.monotonicMs
+            if (epoch === undefined || (job.fence !== null && job.fence > epoch)) {
+              // This runner's lease does not hold, or a newer owner wrote: nothing to settle here.
+              actor.epoch = undefined
+              later(now + 1_000)
+              continue
+            }
+            // The lease rule: the previous owner's lease lapsed before this one took the account; its call, cut off
+            // at its deadline, has then been over for a whole deadline more.
+            if (now < actor.takenAt + settleAfterMs) {
+              later(actor.takenAt + settleAfterMs)
+              continue
+            }
+            yield* settleWrite(job, epoch)
+            settled++
           }
           if (left.some((job) => job.isWrite)) actor.stale = true
-          return { reads: open.filter(isOpenRead), settled: left.length }
+          return { reads: open.filter(isOpenRead), settled, settleAt }
         })
 
       /** Keeps the account's entity in memory while it has open work; lets it go when it has none. */
@@ -426,11 +519,16 @@ export class Governor extends Context.Service<Governor, {
           switch (choice._tag) {
             case "Run": {
               const job = actor.writes[choice.index]
-              if (yield* start(actor, job, current.row)) return dropWrite(actor, job)
-              // The write slot is taken by a write no fiber here runs (a dead process's): settle it, then look again.
-              if ((yield* look(actor)).settled > 0) return
-              // Or the pacing gate moved meanwhile: look again shortly.
-              return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.seconds(1)))
+              // A write is started only while this runner's lease of the account holds, under its owner epoch.
+              const holds = (yield* fencing.holds(actor.accountId)) && (yield* take(actor)) !== undefined
+              if (holds && (yield* start(actor, job, current.row))) return dropWrite(actor, job)
+              // The write slot is taken by a write no fiber here runs (a previous owner's): settle it, then look again.
+              const looked = yield* look(actor)
+              if (looked.settled > 0) return
+              // Or the lease rule holds it back, the lease does not hold, or the pacing gate moved: look again then.
+              const now = yield* Time.monotonicMs
+              const wait = looked.settleAt === null ? 1_000 : Math.min(10_000, Math.max(50, looked.settleAt - now))
+              return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.millis(wait)))
             }
             case "Fail": {
               const job = actor.writes[choice.index]
@@ -476,7 +574,9 @@ export class Governor extends Context.Service<Governor, {
             parked: new Set(),
             kept: false,
             facts: undefined,
-            sleepingUntil: undefined
+            sleepingUntil: undefined,
+            epoch: undefined,
+            takenAt: 0
           }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))
@@ -527,6 +627,45 @@ export class Governor extends Context.Service<Governor, {
         })
 
       yield* Takeover.run({ residents: actors, wake, openWork: store.accountsWithOpenWork })
+
+      /**
+       * Finds work whose message to its owner was lost (with its connection, say): an open job of an account of this
+       * runner that no actor has looked at for a whole round and that no actor here holds is woken for, so none waits
+       * longer than a few seconds for no reason of its own.
+       */
+      let unlookedBefore = new Set<string>()
+      const sweepUnlooked = Effect.gen(function*() {
+        const found = yield* store.unlooked(2_000)
+        const unlooked = new Set<string>()
+        const accounts = new Set<string>()
+        for (const { accountId, id } of found) {
+          if (!sharding.hasShardId(sharding.getShardId(EntityId.make(accountId), "default"))) continue
+          unlooked.add(id)
+          if (!unlookedBefore.has(id) || inFlight.has(id) || readsStarting.has(id)) continue
+          if (actors.get(accountId)?.writes.some((write) => write.id === id) === true) continue
+          accounts.add(accountId)
+        }
+        unlookedBefore = unlooked
+        for (const accountId of accounts) {
+          const actor = residentHere(accountId)
+          if (actor === undefined) {
+            yield* wake(accountId)
+            continue
+          }
+          yield* wakeActor(actor)
+          yield* Effect.flatMap(store.openOf(accountId), (open) => retryReads(actor, open.filter(isOpenRead)))
+        }
+        if (accounts.size > 0) {
+          yield* Effect.logWarning(`woke ${accounts.size} accounts whose work no actor had looked at (a message to their owner was lost)`)
+        }
+      })
+      yield* sweepUnlooked.pipe(
+        Effect.catchCause((cause) => Effect.logWarning("looking for work left unlooked failed", cause)),
+        Effect.andThen(Time.liveSleep(settings.unlookedEvery)),
+        Effect.forever,
+        (loop) => onServiceTime(loop),
+        Effect.forkScoped
+      )
 
       /**
        * Expires approvals as their 72 hours end: sleeps on the Clock until the next one is due, or until one

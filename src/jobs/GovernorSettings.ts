@@ -27,6 +27,14 @@ export interface GovernorSettings {
    * spend into it, before reading it again; a change through the API is seen at once.
    */
   readonly factsFor: Duration.Duration
+  /**
+   * The longest a write's driver call may take, counted from the record of its attempt: a write is sent only
+   * while the runner's lease of its account's shard outlasts it, and a runner that takes an account over
+   * settles the writes the previous owner left running only once this much more has passed (issue #29).
+   */
+  readonly writeDeadline: Duration.Duration
+  /** How often (real time) a runner looks for open jobs of its accounts that no actor has looked at (a lost message). */
+  readonly unlookedEvery: Duration.Duration
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
@@ -36,6 +44,8 @@ export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/Go
     sweepEvery: Duration.seconds(30),
     takeoverBatch: 500,
     takeoverResident: 5_000,
-    factsFor: Duration.seconds(2)
+    factsFor: Duration.seconds(2),
+    writeDeadline: Duration.seconds(5),
+    unlookedEvery: Duration.seconds(2)
   })
 })

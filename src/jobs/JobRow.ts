@@ -26,6 +26,10 @@ export const JobRow = Schema.Struct({
   waitingUntil: NullableTimestamp,
   approvalId: Schema.NullOr(Schema.String),
   attemptStartedAt: Nullable(EpochMillis),
+  /** The owner epoch (fencing token) of the runner that claimed its running attempt; null before any. */
+  fence: Nullable(BigIntNumber),
+  /** How many write attempts were recorded for it (each before its driver call). */
+  attempt: Schema.Number,
   createdAt: Timestamp,
   startedAt: NullableTimestamp,
   finishedAt: NullableTimestamp
@@ -40,7 +44,7 @@ export const jobColumns = `
   j.id::text AS id, j.seq, j.workspace_id::text AS "workspaceId", j.account_id::text AS "accountId", j.kind,
   j.is_write AS "isWrite", j.origin, j.status, j.input, j.result, j.error, j.eta,
   j.waiting_reason AS "waitingReason", j.waiting_until AS "waitingUntil", j.approval_id::text AS "approvalId",
-  j.attempt_started_at AS "attemptStartedAt", j.created_at AS "createdAt", j.started_at AS "startedAt",
+  j.attempt_started_at AS "attemptStartedAt", j.fence, j.attempt, j.created_at AS "createdAt", j.started_at AS "startedAt",
   j.finished_at AS "finishedAt"`
 
 /** A job in its API (JSON) form; `input` and `result` are the command's encoded forms. */

@@ -66,6 +66,8 @@ const failureJson = (error: JobFailure) => JSON.stringify(error)
 interface Finishing {
   readonly job: JobRow
   readonly ending: Ending
+  /** The running attempt's owner epoch it must still carry (see `finish`); undefined: any. */
+  readonly fence: number | null | undefined
 }
 
 
@@ -86,6 +88,14 @@ const decodeJobStates = Schema.decodeUnknownEffect(Schema.Array(JobState))
 const decodePersonJobs = Schema.decodeUnknownEffect(Schema.Array(PersonJob))
 const decodeHolds = Schema.decodeUnknownEffect(Schema.Array(JobHold))
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ key: Schema.String })))
+const decodeEpochs = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ accountId: Schema.String, epoch: BigIntNumber })))
+const decodeUnlooked = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String, accountId: Schema.String })))
+
+/** A job to start, and (writes) the epoch of the owner starting it. */
+interface Claim {
+  readonly job: JobRow
+  readonly fence: number | null
+}
 
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
@@ -106,23 +116,44 @@ export class JobStore extends Context.Service<JobStore, {
   /** Records why a job waits; with `until` it is `scheduled` with that `eta`, else `queued`. */
   readonly setWaiting: (id: string, reason: WaitReason, until: number | null) => Effect.Effect<void>
   /**
-   * Starts a job: records the attempt before anything reaches the network.
-   * False when it is no longer runnable, or (writes) another write of the
-   * account is running or the pacing gap has not passed.
+   * Makes `runner` the account's owner for its writes: raises the account's epoch (the fencing token of its
+   * writes from now on) and answers it. Every claim, attempt and ending of an older epoch is refused after.
    */
-  readonly claim: (job: JobRow) => Effect.Effect<boolean>
-  /** Finishes a job from one of `from`; the row when this call finished it. */
+  readonly takeAccount: (accountId: string, runner: string) => Effect.Effect<number>
+  /**
+   * Starts a job: marks it running before anything reaches the network.
+   * False when it is no longer runnable, or (writes) another write of the
+   * account is running, the pacing gap has not passed, or `fence` is no
+   * longer the account's epoch (a newer owner exists).
+   */
+  readonly claim: (job: JobRow, fence: number | null) => Effect.Effect<boolean>
+  /**
+   * Records write attempt number `attempt` of a running job with its fencing token, right before its driver
+   * call; false when the job is no longer running under `fence` or a newer owner of the account exists.
+   * Idempotent: once recorded, the same call answers true again (a retry after a commit whose answer was lost).
+   */
+  readonly recordAttempt: (job: JobRow, fence: number, attempt: number) => Effect.Effect<boolean>
+  /**
+   * Finishes a job from one of `from`; the row when this call finished it. With `fence`, only the attempt
+   * that owner claimed: an owner that lost the account can no longer finish what its successor runs.
+   */
   readonly finish: (
     job: JobRow,
     ending: Ending,
-    from: ReadonlyArray<JobStatus>
+    from: ReadonlyArray<JobStatus>,
+    fence?: number | null
   ) => Effect.Effect<JobRow | undefined>
+  /** Open jobs no actor has looked at yet (queued, no reason recorded), oldest first, at most `limit`. */
+  readonly unlooked: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly accountId: string }>>
   /** Cancels a job that has not started; the row when this call cancelled it. */
   readonly cancel: (workspaceId: string, id: string, error: JobFailure) => Effect.Effect<JobRow | undefined>
   /** Cancels every job of the account that has not started (the account was removed). */
   readonly cancelOpenOf: (accountId: string, error: JobFailure) => Effect.Effect<ReadonlyArray<JobRow>>
-  /** Puts an interrupted read back in the queue. */
-  readonly requeue: (id: string) => Effect.Effect<void>
+  /**
+   * Puts a running job back in the queue: an interrupted read, or a write that surely did not reach the
+   * network. With `fence`, only while its running attempt is that owner's (null: one claimed before fences).
+   */
+  readonly requeue: (id: string, fence?: number | null) => Effect.Effect<void>
   /** Queues a job awaiting approval, with the input it was approved with (encoded). */
   readonly release: (id: string, input: unknown) => Effect.Effect<void>
   /**
@@ -255,12 +286,17 @@ export class JobStore extends Context.Service<JobStore, {
           WHERE id = ${id} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
       }
 
-      /** Starts these jobs, each guarded by its status and, a write, by no other write of its account running. */
-      const startAll = (jobs: ReadonlyArray<JobRow>, nowIso: string) =>
+      /**
+       * Starts these jobs, each guarded by its status and, a write, by no other write of its account running; a
+       * write carries its owner's epoch (`fences`, by job id).
+       */
+      const startAll = (jobs: ReadonlyArray<JobRow>, nowIso: string, fences: ReadonlyMap<string, number>) =>
         sql<{ readonly id: string }>`
           UPDATE jobs AS j SET status = 'running', started_at = ${nowIso}::timestamptz,
-            attempt_started_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-          WHERE ${sql.in("j.id", jobs.map((job) => job.id))} AND ${sql.in("j.status", runnable)}
+            attempt_started_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL,
+            fence = v.fence
+          FROM (VALUES ${sql.csv(jobs.map((job) => sql`(${job.id}::uuid, ${fences.get(job.id) ?? null}::bigint)`))}) AS v(id, fence)
+          WHERE j.id = v.id AND ${sql.in("j.status", runnable)}
             AND (NOT j.is_write OR NOT EXISTS (
               SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
           RETURNING j.id::text AS id`.pipe(Effect.map((started) => new Set(started.map((row) => row.id))))
@@ -270,30 +306,72 @@ export class JobStore extends Context.Service<JobStore, {
        * accounts (one write of an account at a time, across servers), leaves out writes whose pacing gate
        * has not passed or whose account was removed, and starts the rest in one statement.
        */
-      const claimAll = (jobs: Arr.NonEmptyReadonlyArray<JobRow>) =>
+      const claimAll = (claims: Arr.NonEmptyReadonlyArray<Claim>) =>
         Effect.gen(function*() {
           const now = yield* Time.now
-          const writes = jobs.filter((job) => job.isWrite)
+          const jobs = claims.map((claim) => claim.job)
+          const writes = claims.filter((claim) => claim.job.isWrite)
           if (writes.length === 0) {
-            const started = yield* startAll(jobs, now.iso)
+            const started = yield* startAll(jobs, now.iso, new Map())
             return jobs.map((job) => started.has(job.id))
           }
           return yield* sql.withTransaction(Effect.gen(function*() {
-            const gates = yield* accounts.lockWriteGates(writes.map((job) => job.accountId))
+            const accountIds = writes.map((claim) => claim.job.accountId)
+            const gates = yield* accounts.lockWriteGates(accountIds)
+            // Shared locks on the owners' epochs: an owner taking the account waits for this claim, or this claim
+            // sees its new epoch.
+            const epochs = yield* epochsOf(accountIds)
             const writing = new Set<string>()
-            const eligible = jobs.filter((job) => {
+            const fences = new Map<string, number>()
+            const eligible = claims.filter(({ fence, job }) => {
               if (!job.isWrite) return true
               const gate = gates.get(job.accountId)
               if (gate === undefined || (gate.writesNotBefore !== null && gate.writesNotBefore > now.ms)) return false
+              if (fence === null || epochs.get(job.accountId) !== fence) return false
               if (writing.has(job.accountId)) return false
               writing.add(job.accountId)
+              fences.set(job.id, fence)
               return true
-            })
-            const started = eligible.length === 0 ? new Set<string>() : yield* startAll(eligible, now.iso)
+            }).map((claim) => claim.job)
+            const started = eligible.length === 0 ? new Set<string>() : yield* startAll(eligible, now.iso, fences)
             return jobs.map((job) => started.has(job.id))
           }))
         }).pipe(Effect.orDie)
-      const claims = GroupCommit.make(claimAll, { max: 500 })
+
+      /** The accounts' owner epochs, share-locked for the rest of the transaction. */
+      const epochsOf = (accountIds: ReadonlyArray<string>) =>
+        sql`
+          SELECT account_id::text AS "accountId", epoch FROM account_fences
+          WHERE ${sql.in("account_id", [...new Set(accountIds)])} ORDER BY account_id FOR SHARE`.pipe(
+          Effect.flatMap(decodeEpochs),
+          Effect.map((rows) => new Map(rows.map((row) => [row.accountId, row.epoch])))
+        )
+
+      const takeAccount = (accountId: string, runner: string) =>
+        sql`
+          INSERT INTO account_fences AS f (account_id, epoch, runner) VALUES (${accountId}, 1, ${runner})
+          ON CONFLICT (account_id) DO UPDATE SET epoch = f.epoch + 1, runner = EXCLUDED.runner, taken_at = now()
+          RETURNING account_id::text AS "accountId", epoch`.pipe(
+          Effect.flatMap(decodeEpochs),
+          Effect.map((rows) => rows[0]?.epoch ?? 0),
+          Effect.orDie,
+          Effect.withSpan("JobStore.takeAccount", { attributes: { accountId, runner } })
+        )
+
+      const recordAttempt = (job: JobRow, fence: number, attempt: number) =>
+        sql`
+          WITH owner AS (
+            SELECT 1 FROM account_fences WHERE account_id = ${job.accountId} AND epoch = ${fence} FOR SHARE
+          )
+          UPDATE jobs SET attempt = ${attempt}
+          WHERE id = ${job.id} AND status = 'running' AND fence = ${fence} AND EXISTS (SELECT 1 FROM owner)
+            AND (attempt = ${attempt - 1} OR attempt = ${attempt})
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie,
+          Effect.withSpan("JobStore.recordAttempt", { attributes: { jobId: job.id, fence, attempt } })
+        )
+      const claiming = GroupCommit.make(claimAll, { max: 500 })
 
       /**
        * Finishes jobs, many at once, in one transaction: the jobs (each guarded by the statuses it may move
@@ -304,17 +382,19 @@ export class JobStore extends Context.Service<JobStore, {
         Effect.gen(function*() {
           const now = yield* Time.now
           return yield* sql.withTransaction(Effect.gen(function*() {
-            const values = items.map(({ ending, job }) =>
-              ending._tag === "Completed"
-                ? sql`(${job.id}::uuid, ${"completed"}, ${JSON.stringify(ending.result)}::jsonb, ${null}::jsonb)`
+            const values = items.map(({ ending, fence, job }) => {
+              const guard = sql`${fence !== undefined}, ${fence ?? null}::bigint`
+              return ending._tag === "Completed"
+                ? sql`(${job.id}::uuid, ${"completed"}, ${JSON.stringify(ending.result)}::jsonb, ${null}::jsonb, ${guard})`
                 : sql`(${job.id}::uuid, ${ending.error.type === "cancelled" ? "cancelled" : "failed"}, ${null}::jsonb,
-                       ${failureJson(ending.error)}::jsonb)`
-            )
+                       ${failureJson(ending.error)}::jsonb, ${guard})`
+            })
             const updated = yield* rows(sql`
               UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
                 finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-              FROM (VALUES ${sql.csv(values)}) AS v(id, status, result, error)
+              FROM (VALUES ${sql.csv(values)}) AS v(id, status, result, error, fenced, fence)
               WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
+                AND (NOT v.fenced OR j.fence IS NOT DISTINCT FROM v.fence)
               RETURNING ${select}`)
             const finished = new Map(updated.map((row) => [row.id, row]))
             // A job named twice in one batch is finished by the first.
@@ -357,7 +437,7 @@ export class JobStore extends Context.Service<JobStore, {
         })
       const finishing = new Map<string, GroupCommit.GroupCommit<Finishing, JobRow | undefined>>()
       /** Finishes one job from one of `from`, in the next batch finishing from the same statuses. */
-      const finish = (job: JobRow, ending: Ending, from: ReadonlyArray<JobStatus>) =>
+      const finish = (job: JobRow, ending: Ending, from: ReadonlyArray<JobStatus>, fence?: number | null) =>
         Effect.suspend(() => {
           const key = [...from].sort().join(",")
           let batches = finishing.get(key)
@@ -365,7 +445,7 @@ export class JobStore extends Context.Service<JobStore, {
             batches = GroupCommit.make(finishAll(from), { max: 500 })
             finishing.set(key, batches)
           }
-          return batches.submit({ job, ending })
+          return batches.submit({ job, ending, fence })
         }).pipe(Effect.withSpan("JobStore.finish", { attributes: { jobId: job.id } }))
 
       const cancel = Effect.fn("JobStore.cancel")(function*(workspaceId: string, id: string, error: JobFailure) {
@@ -385,9 +465,21 @@ export class JobStore extends Context.Service<JobStore, {
         return cancelled
       })
 
-      const requeue = (id: string) =>
+      const requeue = (id: string, fence?: number | null) =>
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
-            WHERE id = ${id} AND status = 'running'`.pipe(Effect.asVoid, Effect.orDie)
+            WHERE id = ${id} AND status = 'running'
+              ${fence === undefined ? sql`` : sql`AND fence IS NOT DISTINCT FROM ${fence ?? null}::bigint`}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+
+      const unlooked = (limit: number) =>
+        sql`
+          SELECT id::text AS id, account_id::text AS "accountId" FROM jobs
+          WHERE status = 'queued' AND waiting_reason IS NULL ORDER BY seq LIMIT ${limit}`.pipe(
+          Effect.flatMap(decodeUnlooked),
+          Effect.orDie
+        )
 
       const linkPerson = (id: string, personId: string, keep: "keep" | "replace") =>
         (keep === "keep"
@@ -456,7 +548,11 @@ export class JobStore extends Context.Service<JobStore, {
         openWritesOf,
         accountsWithOpenWork,
         setWaiting,
-        claim: (job) => claims.submit(job).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),
+        takeAccount,
+        claim: (job, fence) =>
+          claiming.submit({ job, fence }).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),
+        recordAttempt,
+        unlooked,
         finish,
         cancel,
         cancelOpenOf,

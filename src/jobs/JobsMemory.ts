@@ -86,6 +86,8 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
           waitingUntil: null,
           approvalId: job.approval === null ? null : crypto.randomUUID(),
           attemptStartedAt: null,
+          fence: null,
+          attempt: 0,
           createdAt: now.iso,
           startedAt: null,
           finishedAt: null

@@ -65,10 +65,17 @@ export type SimulatedEvent =
     readonly chatId?: string | undefined
   }
 
-/** What identifies one write across its attempts. */
+/** What identifies one write across its attempts, and which owner of the account makes this one. */
 export interface WriteAttempt {
-  /** The job's id. */
+  /** The job's id: the same for every attempt of one job (an idempotency key). */
   readonly key: string
+  /**
+   * The fencing token of this attempt: the epoch of the account's owner that recorded it, which only
+   * grows. A network that supports conditional requests keeps the newest token each account has shown
+   * and refuses an attempt with an older one (a runner that froze and woke after another took the
+   * account over); the sandbox does.
+   */
+  readonly fence: number
 }
 
 /** What the network knows of a write whose outcome a crash left unknown. */
@@ -145,9 +152,15 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    * did not (it is then run again), `Unknown` otherwise (it then fails `interrupted`, never sent
    * twice). The result is the command's result as JSON, checked by the service against the
    * command's result schema. Optional: a driver that cannot tell leaves it out, which counts as
-   * `Unknown`.
+   * `Unknown`. `fence` is the asking owner's token: a network with conditional requests raises the
+   * account's token to it first, so no older attempt can land after the answer.
    */
-  readonly outcomeOf?: (accountId: string, command: WriteCommand, key: string) => Effect.Effect<WriteOutcome, NetworkError>
+  readonly outcomeOf?: (
+    accountId: string,
+    command: WriteCommand,
+    key: string,
+    fence: number
+  ) => Effect.Effect<WriteOutcome, NetworkError>
   /**
    * What changed on the network for the account in (`since`, now], `since`
    * in epoch milliseconds: sent invitations with their current status and

@@ -16,6 +16,10 @@
  *   that show the cluster's secret, which the first runner writes into the
  *   database and the others read there: nothing to configure.
  *
+ * On PostgreSQL the runner also learns its shard leases from the locks it
+ * takes and refreshes (`Leases.ts`): a write reaches the network only while
+ * the lease of its account's shard outlasts the write's deadline.
+ *
  * The cluster's machinery (shard locks, health checks, storage polls) runs on
  * real time, even when the service runs on the sandbox's test clock: it must
  * keep going while that clock stands still.
@@ -43,6 +47,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpRouter, HttpServer,
 import { RpcSerialization, RpcServer } from "effect/rpc"
 import { SqlClient } from "effect/sql"
 import { AppConfig, type AppSettings } from "./AppConfig.ts"
+import * as Leases from "./Leases.ts"
 
 /** Where a runner serves the other runners, on the service's own port. */
 export const runnerPath = "/cluster/runner"
@@ -140,7 +145,8 @@ const alone = Layer.merge(Runners.layerNoop, RunnerHealth.layerNoop)
  * a time, so a lock refresh queued behind a burst of statements (10,000 accounts waking) missed its 3 seconds,
  * and the runner, taking its locks for lost, stopped every account in memory.
  */
-const shardOwners = (shared: boolean) => shared ? Layer.orDie(SqlRunnerStorage.layer) : RunnerStorage.layerMemory
+const shardOwners = (shared: boolean) =>
+  shared ? Leases.tracking.pipe(Layer.provide(Layer.orDie(SqlRunnerStorage.layer))) : RunnerStorage.layerMemory
 
 /**
  * `Sharding` (with `Runners`, `MessageStorage` and its `ShardingConfig`) on the configured database: alone on PGlite, one
@@ -150,7 +156,7 @@ export const layer = Layer.unwrap(Effect.map(isShared, (shared) =>
   Sharding.layer.pipe(
     Layer.provideMerge(shared ? peers : alone),
     Layer.provideMerge(SqlMessageStorage.layer),
-    Layer.provide(shardOwners(shared)),
+    Layer.provideMerge(shardOwners(shared)),
     Layer.provideMerge(ClusterSecret.layer),
     Layer.provideMerge(settings),
     Layer.provide(NodeCrypto.layerDigest),

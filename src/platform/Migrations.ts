@@ -27,6 +27,8 @@ import peopleAuth from "../../migrations/0160_people_auth.ts"
 import clusterSecret from "../../migrations/0170_cluster_secret.ts"
 import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_delivery.ts"
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
+import writeFences from "../../migrations/0200_write_fences.ts"
+import sandboxWriteAttempts from "../../migrations/0201_sandbox_write_attempts.ts"
 import unipile from "../../migrations/0230_unipile.ts"
 import jobsOpenWrites from "../../migrations/0240_jobs_open_writes.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
@@ -53,6 +55,8 @@ export const migrations = {
   "0170_cluster_secret": clusterSecret,
   "0180_webhook_success_on_delivery": webhookSuccessOnDelivery,
   "0190_webhook_fanout_claims": webhookFanOutClaims,
+  "0200_write_fences": writeFences,
+  "0201_sandbox_write_attempts": sandboxWriteAttempts,
   "0230_unipile": unipile,
   "0240_jobs_open_writes": jobsOpenWrites,
   "0260_triage_confidence": triageConfidence

@@ -9,8 +9,10 @@
  *
  * @since 1.0.0
  */
-import { Clock, Effect, Layer, Schema } from "effect"
+import { Clock, Effect, Exit, Layer, Schema } from "effect"
 import { commands } from "../domain/Commands.ts"
+import * as Time from "../domain/Time.ts"
+import { networkError } from "../network/NetworkErrors.ts"
 import { type CheckpointType, NetworkDriver, type SignInStep, type WriteOutcome } from "../network/NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { messageReaches, reads, type Session } from "./Reads.ts"
@@ -21,6 +23,16 @@ import { syncSince } from "./Syncing.ts"
 import { writes } from "./Writes.ts"
 
 export { sandboxProfile } from "./AccountProfiles.ts"
+
+/**
+ * What the sandbox answers an attempt whose fencing token is older than one the account already showed:
+ * a runner that lost the account (it froze, or lost its database) and woke after another took it over.
+ */
+const staleAttempt = networkError(
+  "network",
+  "The network refused this attempt: a newer owner of the account has written or asked about its writes since it was recorded.",
+  "Nothing to do: the account's current owner settles the job."
+)
 
 /** The code that passes every sandbox checkpoint. */
 export const passingCode = "000000"
@@ -79,17 +91,46 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           const current = yield* session(accountId)
           if (attempt === undefined) return yield* writes[command](current, input)
-          // The write and its record commit together: `outcomeOf` then knows for sure.
-          return yield* state.transaction(Effect.gen(function*() {
-            const result = yield* writes[command](current, input)
-            const encoded = yield* Schema.encodeUnknownEffect(commands[command].result)(result).pipe(Effect.orDie)
-            yield* state.recordWrite({ key: attempt.key, accountId, command, result: encoded, atMs: current.now })
-            return result
+          const beganRealMs = yield* Time.liveNow
+          const record = (result: unknown, refused: boolean) =>
+            Effect.flatMap(Time.liveNow, (endedRealMs) =>
+              state.recordWrite({
+                key: attempt.key,
+                accountId,
+                command,
+                result,
+                atMs: current.now,
+                fence: attempt.fence,
+                refused,
+                beganRealMs,
+                endedRealMs
+              }))
+          // One transaction holds the account's token from the check to the record: the write, or its
+          // refusal, and its record commit together, so `outcomeOf` (which raises the token first) knows for sure.
+          const done = yield* state.transaction(Effect.gen(function*() {
+            const newest = yield* state.raiseFence(accountId, attempt.fence)
+            if (newest > attempt.fence) {
+              yield* record(undefined, true)
+              return Exit.fail(staleAttempt)
+            }
+            // The write in a savepoint of its own: one the network's rules refuse leaves nothing but its record.
+            const exit = yield* Effect.exit(state.transaction(writes[command](current, input)))
+            if (Exit.isFailure(exit)) {
+              yield* record(undefined, false)
+              return exit
+            }
+            const encoded = yield* Schema.encodeUnknownEffect(commands[command].result)(exit.value).pipe(Effect.orDie)
+            yield* record(encoded, false)
+            return exit
           }))
+          return yield* done
         }).pipe(Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })),
-      outcomeOf: (accountId, _command, key) =>
-        Effect.map(state.writeOf(accountId, key), (done): WriteOutcome =>
-          done === undefined ? { _tag: "NotHappened" } : { _tag: "Happened", result: done.result }),
+      outcomeOf: (accountId, _command, key, fence) =>
+        state.transaction(Effect.andThen(
+          state.raiseFence(accountId, fence),
+          Effect.map(state.writeOf(accountId, key), (done): WriteOutcome =>
+            done === undefined ? { _tag: "NotHappened" } : { _tag: "Happened", result: done.result })
+        )),
       accountRecorded: (account) => state.recordAccount(account),
       sync: (accountId, since) =>
         Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(

@@ -114,27 +114,51 @@ export const make = Effect.gen(function*() {
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       sql.withTransaction(effect).pipe(Effect.catchTag("SqlError", Effect.die)),
 
-    /** Keeps the write carried out for `key` (a job's id), in the write's own transaction. */
+    /**
+     * Raises the account's fencing token to `fence` (kept when it is newer), holding its row for the rest of
+     * the transaction, so attempts of one account reach the network one at a time; the token now kept.
+     */
+    raiseFence: (accountId: string, fence: number): Effect.Effect<number> =>
+      decode(Schema.Struct({ fence: BigIntNumber }))(sql`
+        INSERT INTO sandbox_fences (account_id, fence) VALUES (${accountId}, ${fence})
+        ON CONFLICT (account_id) DO UPDATE SET fence = GREATEST(sandbox_fences.fence, EXCLUDED.fence)
+        RETURNING fence`).pipe(Effect.map((rows) => rows[0]?.fence ?? fence)),
+
+    /**
+     * Keeps one write attempt for `key` (a job's id), refused or not: carried out (with its result, in the
+     * write's own transaction), failed by the network's rules (no result), or refused as stale.
+     */
     recordWrite: (write: {
       readonly key: string
       readonly accountId: string
       readonly command: string
       readonly result: unknown
       readonly atMs: number
+      readonly fence: number
+      readonly refused: boolean
+      readonly beganRealMs: number
+      readonly endedRealMs: number
     }) =>
       run(sql`INSERT INTO sandbox_writes ${
         sql.insert({
           key: write.key,
           account_id: write.accountId,
           command: write.command,
-          result: JSON.stringify(write.result),
-          at_ms: write.atMs
+          result: write.result === undefined ? null : JSON.stringify(write.result),
+          at_ms: write.atMs,
+          fence: write.fence,
+          refused: write.refused,
+          began_real_ms: write.beganRealMs,
+          ended_real_ms: write.endedRealMs
         })
       }`),
 
-    /** The result of the write carried out for `key` by the account, or undefined when none was. */
+    /** The result of the write carried out for `key` by the account (its first), or undefined when none was. */
     writeOf: (accountId: string, key: string): Effect.Effect<{ readonly result: unknown } | undefined> =>
-      decode(WriteRow)(sql`SELECT result FROM sandbox_writes WHERE key = ${key} AND account_id = ${accountId}`).pipe(
+      decode(WriteRow)(sql`
+        SELECT result FROM sandbox_writes
+        WHERE key = ${key} AND account_id = ${accountId} AND NOT refused AND result IS NOT NULL
+        ORDER BY id LIMIT 1`).pipe(
         Effect.map((rows) => rows[0])
       ),
 

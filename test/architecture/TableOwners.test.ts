@@ -13,6 +13,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
+  account_fences: "src/jobs/JobStore.ts",
   account_limits: "src/accounts/Budgets.ts",
   cluster_secret: "src/platform/Cluster.ts",
   accounts: "src/accounts/AccountStore.ts",

@@ -92,7 +92,7 @@ const firstWrite = (query: Chaos.Query, accounts: ReadonlyArray<string>, killedA
   Effect.gen(function*() {
     const writes = query(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ n: string }>`SELECT count(*) AS n FROM sandbox_writes WHERE account_id IN ${sql.in(accounts)}`
+      const rows = yield* sql<{ n: string }>`SELECT count(*) AS n FROM sandbox_writes WHERE account_id IN ${sql.in(accounts)} AND NOT refused`
       return Number(rows[0].n)
     }))
     const before = yield* writes

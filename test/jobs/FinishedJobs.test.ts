@@ -83,7 +83,7 @@ layer(core)(`a finished job (${TestDatabase.backend})`, (it) => {
       if (before === undefined) return
       yield* store.setWaiting(created.id, "pacing", null)
       yield* store.setWaiting(created.id, "pacing", Date.parse("2100-01-01T00:00:00Z"))
-      assert.isFalse(yield* store.claim(before))
+      assert.isFalse(yield* store.claim(before, null))
       // Callers finish a job from the open statuses it may be in, never from a finished one.
       for (const status of jobStatuses.filter((status) => !isFinished(status))) {
         assert.isUndefined(yield* store.finish(before, { _tag: "Completed", result: {}, spend: null, writesNotBefore: null }, [status]))

@@ -49,10 +49,12 @@ const restartWithWriteInFlight = (options: {
       const b = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("b") })
       const c = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("c") })
       yield* eventually("b to wait for its pacing gap", jobNow(workspaceId, b.id), (job) => job.waitingFor?.reason === "pacing", 20_000)
-      const sent = options.reached
-        ? yield* (yield* NetworkDriver).write(accountId, "create_post", post("c"), { key: c.id })
-        : undefined
       const sql = yield* SqlClient.SqlClient
+      // Sent as this life's owner of the account (its epoch, taken for `a`).
+      const [owner] = yield* sql<{ epoch: string }>`SELECT epoch FROM account_fences WHERE account_id = ${accountId}`
+      const sent = options.reached
+        ? yield* (yield* NetworkDriver).write(accountId, "create_post", post("c"), { key: c.id, fence: Number(owner.epoch) })
+        : undefined
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql`UPDATE jobs SET status = 'running', started_at = ${now}::timestamptz,
                    attempt_started_at = ${now}::timestamptz WHERE id = ${c.id}`

@@ -393,4 +393,44 @@ describe("the sandbox driver", () => {
         assert.strictEqual(notYet.type, "notFound")
       })))
   })
+
+  describe("fenced write attempts", () => {
+    const attemptsOf = (key: string) =>
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ fence: string; refused: boolean; carried: boolean }>`
+          SELECT fence, refused, result IS NOT NULL AS carried FROM sandbox_writes WHERE key = ${key} ORDER BY id`)
+
+    it.effect("records every attempt, carried out or not, so a write sent twice shows", () =>
+      inSandbox(Effect.gen(function*() {
+        const network = yield* NetworkDriver
+        const { id } = yield* newAccount("premium")
+        const key = crypto.randomUUID()
+        yield* network.write(id, "create_post", { text: "First." }, { key, fence: 1 })
+        yield* network.write(id, "create_post", { text: "First." }, { key, fence: 1 })
+        const refusedByRule = yield* failure(network.write(id, "react", { post: "urn:li:activity:9528731723694092345", reaction: "like" }, { key, fence: 1 }))
+        assert.strictEqual(refusedByRule.type, "notFound")
+        const rows = yield* attemptsOf(key)
+        assert.deepStrictEqual(rows.map((row) => [Number(row.fence), row.refused, row.carried]), [[1, false, true], [1, false, true], [1, false, false]])
+      })))
+
+    it.effect("refuses an attempt with an older token than the account showed, and outcomeOf raises the token first", () =>
+      inSandbox(Effect.gen(function*() {
+        const network = yield* NetworkDriver
+        const { id } = yield* newAccount("premium")
+        const stale = crypto.randomUUID()
+        yield* network.write(id, "create_post", { text: "By the owner of epoch 2." }, { key: crypto.randomUUID(), fence: 2 })
+        const refused = yield* failure(network.write(id, "create_post", { text: "By a frozen owner." }, { key: stale, fence: 1 }))
+        assert.strictEqual(refused.type, "network")
+        assert.match(refused.message, /newer owner/)
+        // A successor asks about a write first: after its answer, no older attempt lands.
+        const asked = crypto.randomUUID()
+        if (network.outcomeOf === undefined) return assert.fail("the sandbox answers outcomeOf")
+        assert.deepStrictEqual(yield* network.outcomeOf(id, "create_post", asked, 3), { _tag: "NotHappened" })
+        yield* failure(network.write(id, "create_post", { text: "Too late." }, { key: asked, fence: 2 }))
+        assert.deepStrictEqual(yield* network.outcomeOf(id, "create_post", asked, 3), { _tag: "NotHappened" })
+        assert.deepStrictEqual((yield* attemptsOf(stale)).map((row) => [Number(row.fence), row.refused]), [[1, true]])
+        yield* network.write(id, "create_post", { text: "By the successor." }, { key: asked, fence: 3 })
+        assert.strictEqual((yield* network.outcomeOf(id, "create_post", asked, 3))._tag, "Happened")
+      })))
+  })
 })

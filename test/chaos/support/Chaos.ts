@@ -103,7 +103,9 @@ export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArra
         lines("the network cannot tell whether it went out")
       } failed interrupted`
     }
-    return { servers, start, kill, live, base, settled }
+    /** How often the processes logged a line containing `pattern`. */
+    const logged = (pattern: string) => processes.map((running) => running.output().split(pattern).length - 1).reduce((a, b) => a + b, 0)
+    return { servers, start, kill, live, base, settled, logged }
   })
 
 export type Fleet = Effect.Success<ReturnType<typeof fleet>>
@@ -305,7 +307,13 @@ export const plan = (
  * Creates the jobs through their servers (each under its token as `Idempotency-Key`, so a retry
  * after a dead connection is the same job). A job counts as created only once acknowledged (202).
  */
-export const create = (fleet: Fleet, jobs: ReadonlyArray<PlannedJob>, fallback = true) =>
+export const create = (
+  fleet: Fleet,
+  jobs: ReadonlyArray<PlannedJob>,
+  fallback = true,
+  /** Told each request's answer status (undefined: no answer). */
+  answered?: (status: number | undefined) => void
+) =>
   Effect.forEach(jobs, (job) =>
     Effect.gen(function*() {
       const preferred = fleet.servers[job.via]
@@ -317,6 +325,7 @@ export const create = (fleet: Fleet, jobs: ReadonlyArray<PlannedJob>, fallback =
         job.input,
         { "idempotency-key": job.token }
       )
+      answered?.(answer?.status)
       if (answer?.status === 202) {
         job.id = String(answer.body.job.id)
         job.createdAtMs = Date.now()
@@ -342,6 +351,8 @@ export interface Drive {
   readonly during: (step: number, doneRatio: number, moved: Effect.Effect<void>) => Effect.Effect<void, Error, Scope.Scope>
   /** Real time the scenario may take, in ms. */
   readonly budgetMs: number
+  /** Told each job creation's answer status (undefined: no answer). */
+  readonly answered?: (status: number | undefined) => void
   /** Steps without a finished job after which the rest counts as stuck (20 by default)... */
   readonly stallSteps?: number
   /**
@@ -429,7 +440,7 @@ export const drive = (options: Drive) =>
         options.during(step, Math.max(0, lastFinished) / jobs.length, Deferred.await(moved))
       )
       const uncreated = jobs.filter((job) => job.id === undefined)
-      yield* create(fleet, uncreated.slice(0, options.wave))
+      yield* create(fleet, uncreated.slice(0, options.wave), true, options.answered)
       const ids = jobs.flatMap((job) => job.id === undefined ? [] : [job.id])
       const stepMs = randomInt(60_000, 120_001)
       const before = yield* progress(query, ids, now, stepMs)
@@ -537,7 +548,7 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
       // Idempotency-Key), which sends twice whatever the network allows twice.
       const tokenOf = (column: string) => sql.unsafe(`substring(${column} from 'chaos-[0-9a-f]+-[0-9]+-[0-9]+')`)
       const evidence = yield* sql<{ evidence: string; token: string }>`
-        SELECT 'sandbox_writes key' AS evidence, key AS token FROM sandbox_writes GROUP BY key HAVING count(*) > 1
+        SELECT 'sandbox_writes key' AS evidence, key AS token FROM sandbox_writes WHERE NOT refused GROUP BY key HAVING count(*) > 1
         UNION ALL
         SELECT 'invitation', ${tokenOf("note")} FROM sandbox_invitations WHERE note LIKE 'Hello, chaos-%'
           GROUP BY 2 HAVING count(*) > 1
@@ -548,7 +559,8 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
         SELECT 'job', ${tokenOf("COALESCE(input->>'note', input->>'text')")} FROM jobs
           WHERE COALESCE(input->>'note', input->>'text') LIKE 'Hello, chaos-%' GROUP BY 2 HAVING count(*) > 1`
       const notCompleted = yield* sql<{ n: string }>`
-        SELECT count(*) AS n FROM sandbox_writes w JOIN jobs j ON j.id::text = w.key WHERE j.status <> 'completed'`
+        SELECT count(DISTINCT w.key) AS n FROM sandbox_writes w JOIN jobs j ON j.id::text = w.key
+        WHERE NOT w.refused AND w.result IS NOT NULL AND j.status <> 'completed'`
       return {
         rows,
         evidence,
@@ -598,18 +610,36 @@ export const count = (query: Query, jobs: ReadonlyArray<PlannedJob>, receiver: R
 
 /** Prints the scenario's table, its details and timings. */
 export const report = (title: string, counts: Counts, notes: ReadonlyArray<string>) => {
-  const columns: ReadonlyArray<[string, number]> = [
-    ["jobs", counts.jobs],
-    ["acknowledged", counts.acknowledged],
-    ["completed", counts.completed],
-    ["failed", counts.failed],
-    ["lost", counts.lost],
-    ["doubled", counts.doubled],
-    ["stuck", counts.stuck],
-    ["interrupted", counts.interrupted],
+  const columns: ReadonlyArray<readonly [string, number]> = [
+    ...jobColumns(counts, counts.doubled),
     ["job events", counts.events],
     ["undelivered", counts.undelivered]
   ]
+  printTable(title, columns, [
+    `failed by type: ${JSON.stringify(counts.failures)}; stuck by status: ${JSON.stringify(counts.stuckStatuses)}`,
+    `doubled writes, by evidence (two jobs for one request, two invitations or messages with one token, one key twice): ${
+      JSON.stringify(counts.doubles)
+    }`,
+    `writes that reached the network but whose job is not completed: ${counts.wentOutButNotCompleted}; ` +
+    `events delivered more than once: ${counts.redelivered}`,
+    ...notes
+  ])
+}
+
+/** The columns of every scenario's table about its jobs, with `doubled` as the scenario counts it. */
+export const jobColumns = (counts: Counts, doubled: number): ReadonlyArray<readonly [string, number]> => [
+  ["jobs", counts.jobs],
+  ["acknowledged", counts.acknowledged],
+  ["completed", counts.completed],
+  ["failed", counts.failed],
+  ["lost", counts.lost],
+  ["doubled", doubled],
+  ["stuck", counts.stuck],
+  ["interrupted", counts.interrupted]
+]
+
+/** Prints a scenario's table (one row of named counts) under its title, then `lines`. */
+export const printTable = (title: string, columns: ReadonlyArray<readonly [string, number]>, lines: ReadonlyArray<string>) => {
   const widths = columns.map(([name, value]) => Math.max(name.length, String(value).length))
   const line = (cells: ReadonlyArray<string>) => "| " + cells.map((cell, i) => cell.padStart(widths[i])).join(" | ") + " |"
   const rule = "|" + widths.map((width) => "-".repeat(width + 2)).join("|") + "|"
@@ -619,13 +649,7 @@ export const report = (title: string, counts: Counts, notes: ReadonlyArray<strin
     line(columns.map(([name]) => name)),
     rule,
     line(columns.map(([, value]) => String(value))),
-    `failed by type: ${JSON.stringify(counts.failures)}; stuck by status: ${JSON.stringify(counts.stuckStatuses)}`,
-    `doubled writes, by evidence (two jobs for one request, two invitations or messages with one token, one key twice): ${
-      JSON.stringify(counts.doubles)
-    }`,
-    `writes that reached the network but whose job is not completed: ${counts.wentOutButNotCompleted}; ` +
-    `events delivered more than once: ${counts.redelivered}`,
-    ...notes,
+    ...lines,
     ""
   ].join("\n"))
 }

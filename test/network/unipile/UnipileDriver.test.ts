@@ -103,35 +103,35 @@ describe("the Unipile driver on the provider double", () => {
         const invites = yield* network.read(accountId, "list_invites", {})
         assert.deepStrictEqual(invites.items.map((one) => one.from.providerId), [lena.providerId, aiko.providerId])
 
-        const connected = yield* network.write(accountId, "connect", { person: maria.slug, note: "Hi María" }, { key: crypto.randomUUID() })
+        const connected = yield* network.write(accountId, "connect", { person: maria.slug, note: "Hi María" }, { key: crypto.randomUUID(), fence: 1 })
         assert.deepInclude(connected, { note: "Hi María", status: "pending" })
         assert.strictEqual(connected.person.providerId, maria.providerId)
-        const withdrawn = yield* network.write(accountId, "withdraw_invite", { invitationId: connected.invitationId }, { key: crypto.randomUUID() })
+        const withdrawn = yield* network.write(accountId, "withdraw_invite", { invitationId: connected.invitationId }, { key: crypto.randomUUID(), fence: 1 })
         assert.strictEqual(withdrawn.providerId, maria.providerId)
-        const message = yield* network.write(accountId, "send_message", { person: tomas.slug, text: "Hello Tomás" }, { key: crypto.randomUUID() })
+        const message = yield* network.write(accountId, "send_message", { person: tomas.slug, text: "Hello Tomás" }, { key: crypto.randomUUID(), fence: 1 })
         assert.deepInclude(message, { recipientProviderId: tomas.providerId, inmail: false, text: "Hello Tomás" })
-        const inmail = yield* network.write(accountId, "send_message", { person: maria.slug, text: "Hi", inmail: true, subject: "Idea" }, { key: crypto.randomUUID() })
+        const inmail = yield* network.write(accountId, "send_message", { person: maria.slug, text: "Hi", inmail: true, subject: "Idea" }, { key: crypto.randomUUID(), fence: 1 })
         assert.isTrue(inmail.inmail)
-        const reply = yield* network.write(accountId, "send_message", { chatId: message.chatId, text: "And one more" }, { key: crypto.randomUUID() })
+        const reply = yield* network.write(accountId, "send_message", { chatId: message.chatId, text: "And one more" }, { key: crypto.randomUUID(), fence: 1 })
         assert.strictEqual(reply.chatId, message.chatId)
         const chats = yield* network.read(accountId, "list_chats", {})
         assert.deepStrictEqual(chats.items.map((chat) => chat.attendee.providerId).sort(), [maria.providerId, tomas.providerId].sort())
         const conversation = yield* network.read(accountId, "get_conversation", { chatId: message.chatId })
         assert.deepStrictEqual(conversation.messages.map((one) => [one.direction, one.text]), [["sent", "Hello Tomás"], ["sent", "And one more"]])
-        const accepted = yield* network.write(accountId, "accept_invite", { invitationId: invites.items[0].id }, { key: crypto.randomUUID() })
+        const accepted = yield* network.write(accountId, "accept_invite", { invitationId: invites.items[0].id }, { key: crypto.randomUUID(), fence: 1 })
         assert.deepInclude(accepted, { answer: "accepted" })
-        const reacted = yield* network.write(accountId, "react", { post: posts[0].id, reaction: "insightful" }, { key: crypto.randomUUID() })
+        const reacted = yield* network.write(accountId, "react", { post: posts[0].id, reaction: "insightful" }, { key: crypto.randomUUID(), fence: 1 })
         assert.deepInclude(reacted, { post: `urn:li:activity:${posts[0].id}`, reaction: "insightful" })
-        const commented = yield* network.write(accountId, "comment", { post: posts[0].id, text: "Well put." }, { key: crypto.randomUUID() })
+        const commented = yield* network.write(accountId, "comment", { post: posts[0].id, text: "Well put." }, { key: crypto.randomUUID(), fence: 1 })
         assert.notStrictEqual(commented.commentId, "")
-        const created = yield* network.write(accountId, "create_post", { text: "Deal reviews, three questions. #sales" }, { key: crypto.randomUUID() })
+        const created = yield* network.write(accountId, "create_post", { text: "Deal reviews, three questions. #sales" }, { key: crypto.randomUUID(), fence: 1 })
         assert.deepInclude(created.post, { text: "Deal reviews, three questions. #sales", hashtags: ["sales"] })
 
         const refusals = [
           yield* flipNetwork(network.read(accountId, "profile_viewers", {})),
           yield* flipNetwork(network.read(accountId, "ssi", {})),
-          yield* flipNetwork(network.write(accountId, "endorse", { person: tomas.slug, skill: "Logistics" }, { key: crypto.randomUUID() })),
-          yield* flipNetwork(network.write(accountId, "save_lead", { person: maria.slug }, { key: crypto.randomUUID() }))
+          yield* flipNetwork(network.write(accountId, "endorse", { person: tomas.slug, skill: "Logistics" }, { key: crypto.randomUUID(), fence: 1 })),
+          yield* flipNetwork(network.write(accountId, "save_lead", { person: maria.slug }, { key: crypto.randomUUID(), fence: 1 }))
         ]
         assert.deepStrictEqual(refusals.map((error) => [error.type, error.message]), ["profile_viewers", "ssi", "endorse", "save_lead"].map((command) => [
           "notSupported",
@@ -150,7 +150,7 @@ describe("the Unipile driver on the provider double", () => {
       Effect.gen(function*() {
         const network = yield* NetworkDriver
         const accountId = yield* signedIn("free@x.io")
-        const key = () => ({ key: crypto.randomUUID() })
+        const key = () => ({ key: crypto.randomUUID(), fence: 1 })
         const sent = yield* network.write(accountId, "connect", { person: maria.slug }, key())
         const again = yield* flipNetwork(network.write(accountId, "connect", { person: maria.slug }, key()))
         assert.strictEqual(again.type, "guardrail")
@@ -183,10 +183,10 @@ describe("the Unipile driver on the provider double", () => {
         const network = yield* NetworkDriver
         const accountId = yield* signedIn("retry@x.io")
         double.inject("users.invite", { kind: "error", status: 503, type: "service_unavailable" }, 2)
-        const sent = yield* network.write(accountId, "connect", { person: maria.slug }, { key: crypto.randomUUID() })
+        const sent = yield* network.write(accountId, "connect", { person: maria.slug }, { key: crypto.randomUUID(), fence: 1 })
         assert.strictEqual(sent.person.providerId, maria.providerId)
         double.inject("chats.start", { kind: "lostReply" })
-        const message = yield* network.write(accountId, "send_message", { person: tomas.slug, text: "Only once" }, { key: crypto.randomUUID() })
+        const message = yield* network.write(accountId, "send_message", { person: tomas.slug, text: "Only once" }, { key: crypto.randomUUID(), fence: 1 })
         assert.strictEqual(message.text, "Only once")
         const seat = [...double.accounts.values()].find((one) => one.chats.length > 0)
         assert.deepStrictEqual(seat?.chats[0].messages.map((one) => one.text), ["Only once"])
@@ -220,28 +220,28 @@ describe("the Unipile driver on the provider double", () => {
         const accountId = yield* signedIn("crash@x.io")
         const outcomeOf = network.outcomeOf
         if (outcomeOf === undefined) return assert.fail("the driver answers outcomeOf")
-        assert.deepStrictEqual(yield* outcomeOf(accountId, "connect", "never-begun"), { _tag: "NotHappened" })
+        assert.deepStrictEqual(yield* outcomeOf(accountId, "connect", "never-begun", 1), { _tag: "NotHappened" })
         const providerAccount = (yield* store.providerAccountOf(accountId)) ?? ""
         const client = new UnipileClient(double.dsn, apiKey)
         // A crash after the write reached the provider and before its answer was kept:
         const begun = Date.now()
         yield* store.begin({ key: "job-1", accountId, command: "connect", target: maria.providerId, body: "Hi", startedAtMs: begun })
         yield* Effect.promise(() => client.users.sendInvitation({ account_id: providerAccount, provider_id: maria.providerId, message: "Hi" }))
-        const happened = yield* outcomeOf(accountId, "connect", "job-1")
+        const happened = yield* outcomeOf(accountId, "connect", "job-1", 1)
         assert.strictEqual(happened._tag, "Happened")
         assert.deepInclude(happened._tag === "Happened" ? happened.result : {}, { note: "Hi", status: "pending" })
         yield* store.begin({ key: "job-2", accountId, command: "send_message", target: tomas.providerId, body: "Lost?", startedAtMs: Date.now() })
         yield* Effect.promise(() => client.messaging.startNewChat({ account_id: providerAccount, attendees_ids: [tomas.providerId], text: "Lost?" }))
-        assert.strictEqual((yield* outcomeOf(accountId, "send_message", "job-2"))._tag, "Happened")
+        assert.strictEqual((yield* outcomeOf(accountId, "send_message", "job-2", 1))._tag, "Happened")
         // A crash before the write reached the provider:
         yield* store.begin({ key: "job-3", accountId, command: "comment", target: posts[0].id, body: "Never sent", startedAtMs: Date.now() })
-        assert.deepStrictEqual(yield* outcomeOf(accountId, "comment", "job-3"), { _tag: "NotHappened" })
+        assert.deepStrictEqual(yield* outcomeOf(accountId, "comment", "job-3", 1), { _tag: "NotHappened" })
         yield* store.begin({ key: "job-4", accountId, command: "create_post", target: "self", body: "Never posted", startedAtMs: Date.now() })
-        assert.deepStrictEqual(yield* outcomeOf(accountId, "create_post", "job-4"), { _tag: "NotHappened" })
+        assert.deepStrictEqual(yield* outcomeOf(accountId, "create_post", "job-4", 1), { _tag: "NotHappened" })
         // A finished write answers its kept result without asking the network.
-        const done = yield* network.write(accountId, "react", { post: posts[0].id, reaction: "like" }, { key: "job-5" })
+        const done = yield* network.write(accountId, "react", { post: posts[0].id, reaction: "like" }, { key: "job-5", fence: 1 })
         const before = double.calls.length
-        assert.deepStrictEqual(yield* outcomeOf(accountId, "react", "job-5"), { _tag: "Happened", result: done })
+        assert.deepStrictEqual(yield* outcomeOf(accountId, "react", "job-5", 1), { _tag: "Happened", result: done })
         assert.strictEqual(double.calls.length, before)
       })
     ))
@@ -252,8 +252,8 @@ describe("the Unipile driver on the provider double", () => {
         const network = yield* NetworkDriver
         const accountId = yield* signedIn("sync@x.io")
         const since = Date.now() - 1
-        const invitation = yield* network.write(accountId, "connect", { person: maria.slug }, { key: crypto.randomUUID() })
-        const sent = yield* network.write(accountId, "send_message", { person: tomas.slug, text: "Coffee?" }, { key: crypto.randomUUID() })
+        const invitation = yield* network.write(accountId, "connect", { person: maria.slug }, { key: crypto.randomUUID(), fence: 1 })
+        const sent = yield* network.write(accountId, "send_message", { person: tomas.slug, text: "Coffee?" }, { key: crypto.randomUUID(), fence: 1 })
         const providerAccount = (yield* Effect.flatMap(Store.make, (store) => store.providerAccountOf(accountId))) ?? ""
         double.acceptInvitation(providerAccount, maria.providerId)
         yield* Effect.sleep("5 millis")
