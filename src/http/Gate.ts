@@ -243,7 +243,7 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
             ? Effect.succeed(stopping)
             : ungated.has(path)
             ? Effect.map(httpEffect, ensureEnvelope)
-            : gate(request, path, httpEffect)
+            : draining.track(gate(request, path, httpEffect))
           return answer.pipe(
             Effect.map(closingWhenDraining),
             // A failure of the gate itself (the database is down), or of an ungated route (a

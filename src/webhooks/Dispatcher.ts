@@ -32,6 +32,8 @@
  * or a fanned-out batch; both otherwise poll every `pollInterval` of LIVE
  * time: new events committed by any server are picked up, and under a test
  * clock (which only moves when told) due times still come from `Clock`.
+ * Signature timestamps are real time (`ServiceClock.realClock`): a receiver
+ * checks them against its own clock, whatever the sandbox's says.
  *
  * @since 1.0.0
  */
@@ -39,6 +41,7 @@ import { Cause, Clock, Context, Duration, Effect, Exit, FiberSet, Layer, LogLeve
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { urlVetter, WebhookResolver } from "./AddressGuard.ts"
@@ -281,6 +284,8 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
 
       const vet = urlVetter(guard, resolver)
       const signed = attemptSigner()
+      // Signatures carry real time, even on the sandbox's test clock: receivers check it against theirs.
+      const signingClock = yield* ServiceClock.realClock
 
       /**
        * Vet (a name again at every attempt: DNS answers change), sign with a fresh timestamp, send pinned.
@@ -298,7 +303,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
               nextSecret: overlap ? endpoint.secret : undefined,
               eventType: target.eventType,
               deliveryId: target.id,
-              timestampSeconds: Math.floor(nowMs / 1000),
+              timestampSeconds: Math.floor(signingClock.currentTimeMillisUnsafe() / 1000),
               rawBody: target.body
             })
             return deliver({
@@ -534,12 +539,17 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       /** Set by `wake`: events were committed, fan them out now rather than at the next poll. */
       const newEvents = yield* Queue.sliding<true>(1)
 
-      // On shutdown (after the loops below have stopped): attempts in flight stop, what finished is
-      // recorded, what was held unwritten is written pending and what was leased ahead is released,
-      // all for the next server.
+      // On shutdown (after the loops below have stopped): attempts in flight finish (within their
+      // timeout; one stopped midway may have reached its receiver, and would go again from the next
+      // server), what finished is recorded, what was held unwritten is written pending and what was
+      // leased ahead is released, all for the next server.
       yield* Effect.addFinalizer(() =>
         Effect.gen(function*() {
           stopping = true
+          yield* FiberSet.awaitEmpty(running).pipe(
+            Effect.timeoutOption(Duration.millis(settings.timeoutMs)),
+            Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+          )
           yield* FiberSet.clear(running)
           yield* writing.withPermits(1)(Effect.gen(function*() {
             const left = yield* Queue.clear(finished)
