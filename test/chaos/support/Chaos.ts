@@ -103,7 +103,9 @@ export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArra
         lines("the network cannot tell whether it went out")
       } failed interrupted`
     }
-    return { servers, start, kill, live, base, settled }
+    /** Everything every process of the fleet printed, one string per process (to keep when a scenario fails). */
+    const outputs = () => processes.map((running) => running.output())
+    return { servers, start, kill, live, base, settled, outputs }
   })
 
 export type Fleet = Effect.Success<ReturnType<typeof fleet>>
