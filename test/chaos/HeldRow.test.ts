@@ -81,7 +81,6 @@ it.live("chaos: one job row held for 12 s while three servers work", () =>
     const driven = yield* Chaos.drive({ scenario, fleet, query, jobs, receiver, wave: 0, budgetMs: 300_000, during: () => Effect.void })
     yield* Fiber.join(holding)
     const counts = yield* Chaos.count(query, jobs, receiver)
-    yield* Peers.keepLogs(scenario, fleet)
     const overlapping = yield* Peers.overlaps(query)
     const slowestHeld = Math.round(Math.max(0, ...whileHeld))
     const slowestOtherwise = Math.round(Math.max(0, ...otherwise))

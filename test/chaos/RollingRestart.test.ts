@@ -67,7 +67,6 @@ it.live("chaos: a rolling restart of three servers under load, twice", () =>
     yield* standstill.stop
     const drained = yield* Chaos.drainWebhooks(scenario, fleet, query, receiver, driven.nowMs)
     const counts = yield* Chaos.count(query, jobs, receiver)
-    yield* Peers.keepLogs(scenario, fleet)
     const overlapping = yield* Peers.overlaps(query)
     const stood = standstill.longest()
     const twice = [...receiver.received].filter(([, times]) => times > 1).map(([id]) => id)

@@ -14,6 +14,8 @@
  * step ended no job.
  */
 import { randomBytes, randomInt } from "node:crypto"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { createServer } from "node:http"
 import { Deferred, Duration, Effect, Exit, Fiber, Layer, Schedule, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -103,8 +105,18 @@ export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArra
         lines("the network cannot tell whether it went out")
       } failed interrupted`
     }
-    /** Everything every process of the fleet printed, one string per process (to keep when a scenario fails). */
+    /** Everything every process of the fleet printed, one string per process. */
     const outputs = () => processes.map((running) => running.output())
+    // With CHAOS_LOG_DIR set, what every process printed is kept there when the scenario ends, however it ends.
+    const logDir = process.env["CHAOS_LOG_DIR"]
+    if (logDir !== undefined && logDir !== "") {
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          mkdirSync(logDir, { recursive: true })
+          outputs().forEach((output, i) => writeFileSync(join(logDir, `${scenario}-${i}.log`), output))
+        })
+      )
+    }
     return { servers, start, kill, live, base, settled, outputs }
   })
 

@@ -7,8 +7,6 @@
  * still; overlapping writes of one account; and a graceful stop (SIGTERM).
  */
 import { randomInt } from "node:crypto"
-import { mkdirSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { stop } from "../../support/Processes.ts"
@@ -247,11 +245,3 @@ export const stopGracefully = (scenario: string, server: ChaosServer) =>
     return { code, ms }
   })
 
-/** With `CHAOS_LOG_DIR` set, writes what every process of the fleet printed there, one file each. */
-export const keepLogs = (scenario: string, fleet: Fleet) =>
-  Effect.sync(() => {
-    const dir = process.env["CHAOS_LOG_DIR"]
-    if (dir === undefined || dir === "") return
-    mkdirSync(dir, { recursive: true })
-    fleet.outputs().forEach((output, i) => writeFileSync(join(dir, `${scenario}-${i}.log`), output))
-  })
