@@ -24,12 +24,8 @@ const scenario = "rolling"
 
 it.live("chaos: a rolling restart of three servers under load, twice", () =>
   Effect.gen(function*() {
-    const began = Date.now()
-    const world = yield* Chaos.begin(scenario, ["a", "b", "c"], 20)
-    const { fleet, query, receiver } = world
-    const jobs = Chaos.plan(world.accounts, 30, () => 0)
-    const requests = new Peers.Requests()
-    const token = yield* Peers.loadKey(fleet)
+    const world = yield* Peers.world(scenario, 30)
+    const { began, fleet, jobs, query, receiver, requests, token } = world
     const standstill = yield* Peers.watchStandstill(query)
     yield* Peers.load({ fleet, requests, token, jobs, accounts: world.accounts, perSecond: 6 })
 
@@ -91,24 +87,10 @@ it.live("chaos: a rolling restart of three servers under load, twice", () =>
     ])
     assert.strictEqual(rolled, undefined)
     assert.deepStrictEqual({
-      lost: counts.lost,
-      doubled: counts.doubled,
-      stuck: counts.stuck,
-      overlaps: overlapping,
-      otherAnswers: requests.others,
+      ...Peers.verdict(counts, overlapping, requests),
       deliveredTwice: counts.redelivered,
       undelivered: counts.undelivered,
       stoodStillOver10s: stood.ms > 10_000 ? 1 : 0,
       stopsLeft: 6 - stops.length
-    }, {
-      lost: 0,
-      doubled: 0,
-      stuck: 0,
-      overlaps: 0,
-      otherAnswers: 0,
-      deliveredTwice: 0,
-      undelivered: 0,
-      stoodStillOver10s: 0,
-      stopsLeft: 0
-    })
+    }, { ...Peers.allZero, deliveredTwice: 0, undelivered: 0, stoodStillOver10s: 0, stopsLeft: 0 })
   }), 600_000)

@@ -10,7 +10,7 @@ import { randomInt } from "node:crypto"
 import { Effect, Fiber } from "effect"
 import { SqlClient } from "effect/sql"
 import { stop } from "../../support/Processes.ts"
-import { type ChaosServer, chaosKey, type Fleet, log, type PlannedJob, type Query, realSleep } from "./Chaos.ts"
+import { begin, type ChaosServer, chaosKey, type Counts, type Fleet, log, plan, type PlannedJob, type Query, realSleep } from "./Chaos.ts"
 
 /** How a scenario's requests were answered, and how long they took. */
 export class Requests {
@@ -245,3 +245,29 @@ export const stopGracefully = (scenario: string, server: ChaosServer) =>
     return { code, ms }
   })
 
+
+/**
+ * A peer scenario's world: three servers (a, b, c) on one database, 20 autopilot accounts, `perAccount`
+ * writes planned for each (created by the scenario's load, not by the harness's waves), the requests'
+ * counts and a key of the load's own.
+ */
+export const world = (scenario: string, perAccount: number) =>
+  Effect.gen(function*() {
+    const began = Date.now()
+    const world = yield* begin(scenario, ["a", "b", "c"], 20)
+    const jobs = plan(world.accounts, perAccount, () => 0)
+    const token = yield* loadKey(world.fleet)
+    return { ...world, began, jobs, requests: new Requests(), token }
+  })
+
+/** The counts every peer scenario fails on (each must be 0); a scenario adds its own. */
+export const verdict = (counts: Counts, overlapping: number, requests: Requests) => ({
+  lost: counts.lost,
+  doubled: counts.doubled,
+  stuck: counts.stuck,
+  overlaps: overlapping,
+  otherAnswers: requests.others
+})
+
+/** What {@link verdict} must be. */
+export const allZero = { lost: 0, doubled: 0, stuck: 0, overlaps: 0, otherAnswers: 0 }
