@@ -82,6 +82,7 @@ it.live("chaos: one job row held for 12 s while three servers work", () =>
 
     const driven = yield* Chaos.drive({ scenario, fleet, query, jobs, receiver, wave: 0, budgetMs: 300_000, during: () => Effect.void })
     yield* Fiber.join(holding)
+    yield* Chaos.drainWebhooks(scenario, fleet, query, receiver, driven.nowMs)
     const counts = yield* Chaos.count(query, jobs, receiver)
     const overlapping = yield* Peers.overlaps(query)
     const slowestHeld = Math.round(Math.max(0, ...whileHeld))
