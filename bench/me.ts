@@ -15,7 +15,11 @@
  * The service runs as `npm start` runs it: bundled (scripts/bundle.ts, once at
  * the start), with the service's `node` flags. BENCH_COMPARE_FLAGS adds rows
  * of the service on PostgreSQL with other flags in their place (sets separated
- * by `;`, e.g. `--max-semi-space-size=8;--optimize-for-size`).
+ * by `;`, e.g. `--max-semi-space-size=8;--optimize-for-size`). BENCH_BASELINE_ENTRY adds
+ * rows of another build of the service, in the same rounds: a bundle of an earlier commit
+ * (`git worktree add /tmp/base <commit>`, link its node_modules, `node scripts/bundle.ts` there,
+ * then `BENCH_BASELINE_ENTRY=/tmp/base/dist/service/main.js`), so before and after are measured
+ * on the same machine at the same moments.
  *
  * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50). The last
  * column is the server process's CPU time per request (Linux): it hardly moves
@@ -115,11 +119,12 @@ const createJobs = async (base: string, key: string): Promise<{ readonly queued:
 const serviceRun = async (
   label: string,
   env: Record<string, string>,
-  flags: ReadonlyArray<string> = nodeFlags
+  flags: ReadonlyArray<string> = nodeFlags,
+  script: string = entry
 ): Promise<Measured> => {
   const data = tempDir("outreach-bench-")
   const port = await freePort()
-  const child = spawnProcess([...flags, entry], {
+  const child = spawnProcess([...flags, script], {
     PORT: String(port),
     DATA_DIR: data.path,
     LOG_LEVEL: "Warn",
@@ -166,19 +171,26 @@ const rows: Array<() => Promise<Measured>> = [
   () => serviceRun("service, embedded PGlite", { DATABASE_URL: "" })
 ]
 const compared = (process.env["BENCH_COMPARE_FLAGS"] ?? "").split(";").filter((set) => set.trim() !== "")
+const baseline = process.env["BENCH_BASELINE_ENTRY"]
+if (baseline !== undefined && baseline !== "") {
+  rows.push(() => serviceRun("baseline build, embedded PGlite", { DATABASE_URL: "" }, nodeFlags, baseline))
+}
 if (databaseUrl !== undefined && databaseUrl !== "") {
+  /** A row measured on a fresh database of the PostgreSQL server each round. */
+  const onPostgres = (run: (url: string) => Promise<Measured>) => () =>
+    Effect.runPromise(Effect.scoped(Effect.flatMap(
+      Effect.orDie(freshPostgresUrl(databaseUrl)),
+      (url) => Effect.promise(() => run(url))
+    )))
+  if (baseline !== undefined && baseline !== "") {
+    rows.push(onPostgres((url) => serviceRun("baseline build, PostgreSQL", { DATABASE_URL: url }, nodeFlags, baseline)))
+  }
   for (const flags of [undefined, ...compared]) {
-    rows.push(() =>
-      Effect.runPromise(Effect.scoped(Effect.flatMap(
-        Effect.orDie(freshPostgresUrl(databaseUrl)),
-        (url) =>
-          Effect.promise(() =>
-            flags === undefined
-              ? serviceRun("service, PostgreSQL", { DATABASE_URL: url })
-              : serviceRun(`service, PostgreSQL, ${flags}`, { DATABASE_URL: url }, flags.trim().split(/\s+/))
-          )
-      )))
-    )
+    rows.push(onPostgres((url) =>
+      flags === undefined
+        ? serviceRun("service, PostgreSQL", { DATABASE_URL: url })
+        : serviceRun(`service, PostgreSQL, ${flags}`, { DATABASE_URL: url }, flags.trim().split(/\s+/))
+    ))
   }
 } else {
   console.log("(set DATABASE_URL to also measure the service on a PostgreSQL server)")

@@ -5,7 +5,7 @@
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { AccountChanges } from "./accounts/AccountChanges.ts"
 import { Accounts } from "./accounts/Accounts.ts"
@@ -108,9 +108,24 @@ export const core = coreWith(network)
  * answers 200 the bootstrap key is valid (a client that polled it, then used the key, got 401).
  */
 export const server = Layer.effectDiscard(Effect.gen(function*() {
-  // Built after the server, so on shutdown this runs before the server waits for requests in flight.
+  // Built after the server, so on shutdown this runs first: new requests get 503 from here on, and the
+  // requests in flight finish (for up to SHUTDOWN_TIMEOUT) before the routes stop; then the core hands
+  // the accounts over (`platform/Cluster.ts`) while the port still answers 503, and closes last.
   const draining = yield* Draining
-  yield* Effect.addFinalizer(() => draining.begin)
+  const { shutdownTimeout } = yield* AppConfig
+  yield* Effect.addFinalizer(() =>
+    Effect.andThen(
+      draining.begin,
+      draining.settled.pipe(
+        Effect.timeoutOption(shutdownTimeout),
+        Effect.flatMap((settled) =>
+          settled._tag === "Some" ? Effect.void : Effect.logWarning("shutdown: requests still in flight after SHUTDOWN_TIMEOUT are cut")
+        ),
+        // The wait is in real time, whatever the service's clock.
+        Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+      )
+    )
+  )
   yield* Effect.logInfo("ready")
 })).pipe(Layer.provide(Server.layer), Layer.provide(Layer.effectDiscard(bootstrap)))
 

@@ -106,11 +106,26 @@ export const nodeServer = (now: () => number) => () =>
 export const listener = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
   const clock = yield* Clock.Clock
-  return NodeHttpServer.layer(nodeServer(() => clock.currentTimeMillisUnsafe()), {
+  const server = nodeServer(() => clock.currentTimeMillisUnsafe())()
+  // The port keeps accepting while the service stops: the routes' end does not close it (Node's
+  // `close` would refuse new connections while requests drain and accounts move); requests meet the
+  // gate's 503 while draining, then `answerWhileNotServing`'s. It closes last: idle connections at
+  // once, a connection still sending its request within SHUTDOWN_TIMEOUT (real time), then cut.
+  const closedLast = Layer.effectDiscard(Effect.addFinalizer(() =>
+    Effect.callback<void>((resume) => {
+      server.close(() => resume(Effect.void))
+      server.closeIdleConnections()
+    }).pipe(
+      Effect.timeoutOption(config.shutdownTimeout),
+      Effect.ensuring(Effect.sync(() => server.closeAllConnections())),
+      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+    )
+  ))
+  return closedLast.pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, {
     host: config.host,
     port: config.port,
-    gracefulShutdownTimeout: config.shutdownTimeout
-  })
+    disablePreemptiveShutdown: true
+  })))
 }))
 
 /**

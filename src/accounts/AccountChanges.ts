@@ -9,7 +9,8 @@
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, Option, type Scope } from "effect"
+import * as Time from "../domain/Time.ts"
 
 /** How long publishing waits for one follower; one that takes longer is logged and left behind. */
 export const followTimeout = Duration.seconds(5)
@@ -28,7 +29,9 @@ export class AccountChanges extends Context.Service<AccountChanges, {
           [...followers],
           (follower) =>
             follower(accountId).pipe(
-              Effect.timeoutOption(followTimeout),
+              // Real time: on the sandbox's test clock, which stands still between moves, a follower
+              // that never answered (its message lost) held the request that changed the account forever.
+              (following) => Effect.raceFirst(Effect.asSome(following), Effect.as(Time.liveSleep(followTimeout), Option.none())),
               Effect.flatMap((done) => done._tag === "None" ? Effect.logWarning("an account change was not taken in in time") : Effect.void),
               Effect.catchCause((cause) => Effect.logWarning("an account change could not be followed", cause)),
               Effect.annotateLogs({ accountId })

@@ -149,7 +149,9 @@ export class AccountStore extends Context.Service<AccountStore, {
   readonly exists: (workspaceId: string, id: string) => Effect.Effect<boolean>
   /**
    * Locks the accounts for the rest of the transaction (one write of an account at a time, across
-   * servers) and reads their pacing gates; a removed account is missing from the answer.
+   * servers) and reads their pacing gates; a removed account is missing from the answer, and so is
+   * one whose row another session holds right now (skipped, not waited for: a batch of claims is
+   * never held up by one account).
    */
   readonly lockWriteGates: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, { readonly writesNotBefore: number | null }>>
   /** No write of each account starts before its instant (epoch ms). */
@@ -286,7 +288,7 @@ export class AccountStore extends Context.Service<AccountStore, {
             ? Effect.succeed(new Map())
             : sql`
               SELECT id::text AS id, writes_not_before AS "writesNotBefore" FROM accounts
-              WHERE ${sql.in("id", [...new Set(ids)])} AND removed_at IS NULL ORDER BY id FOR UPDATE`.pipe(
+              WHERE ${sql.in("id", [...new Set(ids)])} AND removed_at IS NULL ORDER BY id FOR UPDATE SKIP LOCKED`.pipe(
               Effect.flatMap(decodeGates),
               Effect.map((rows) => new Map(rows.map((row) => [row.id, { writesNotBefore: row.writesNotBefore }]))),
               Effect.orDie

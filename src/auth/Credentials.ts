@@ -7,12 +7,13 @@
  *
  * @since 1.0.0
  */
-import { Array as Arr, Clock, Context, Deferred, Effect, Layer, Option, Schema, Stream } from "effect"
+import { Array as Arr, Context, Deferred, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
 import { channels, Notices, resumed } from "../platform/Notices.ts"
 import * as Recent from "../platform/Recent.ts"
@@ -46,11 +47,12 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(AdmissionRow))
 /** A claim's row, with the position of its request in the batch. */
 const decodeClaimRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ i: Schema.Number, ...AdmissionRow.fields })))
 
-/** One request's claim: the token's hash, the address's bucket, and what its last lease left unused. */
+/** One request's claim: the token's hash, the address's bucket, what its last lease left unused, and how many it wants now. */
 interface ClaimRequest {
   readonly hash: string | null
   readonly addressBucket: string
   readonly returned: number
+  readonly wanted: number
 }
 
 /** What a claim got, and when. */
@@ -152,6 +154,11 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const isUsable = usable(options.leaseMaxAgeMs)
+      // The window is a minute of real time, even on the sandbox's test clock (a key limited there
+      // is free again the next real minute, however the test clock moves); the credential's checks
+      // (a session's expiry) go by the service's clock.
+      const real = yield* ServiceClock.realClock
+      const realNowMs = Effect.sync(() => real.currentTimeMillisUnsafe())
 
       /**
        * Claims up to {@link leaseSize} requests of each caller's window, resolving the
@@ -164,28 +171,30 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       const claims = GroupCommit.make((requests: Arr.NonEmptyReadonlyArray<ClaimRequest>) =>
         Effect.gen(function*() {
           const now = yield* Time.now
-          const window = RateLimit.windowOf(now.ms)
+          const claimedAt = yield* realNowMs
+          const window = RateLimit.windowOf(claimedAt)
           const batch = requests.map((request, i) => ({
             i,
             hash: request.hash,
             address: request.addressBucket,
-            returned: request.returned
+            returned: request.returned,
+            wanted: request.wanted
           }))
           const rows = yield* sql`
             SELECT r.i, c.* FROM json_to_recordset(${JSON.stringify(batch)}::json)
-              AS r(i integer, hash text, address text, returned integer)
+              AS r(i integer, hash text, address text, returned integer, wanted integer)
             CROSS JOIN LATERAL claim_requests(r.hash, ${now.iso}::timestamptz, r.address, ${window}::bigint,
-              ${leaseSize}::integer, ${RateLimit.requestsPerMinute}::integer, r.returned) c`.pipe(
+              r.wanted, ${RateLimit.requestsPerMinute}::integer, r.returned) c`.pipe(
             Effect.flatMap(decodeClaimRows),
             Effect.orDie
           )
           const byPosition = new Map(rows.map(({ i, ...row }) => [i, row]))
-          return requests.map((_, i): Claimed => ({ window, claimedAt: now.ms, row: byPosition.get(i) }))
+          return requests.map((_, i): Claimed => ({ window, claimedAt, row: byPosition.get(i) }))
         }), { max: 1000 })
 
       const claim = (hash: string | null, clientAddress: string, returned: number) =>
         Effect.map(
-          claims.submit({ hash, addressBucket: `address:${clientAddress}`, returned }),
+          claims.submit({ hash, addressBucket: `address:${clientAddress}`, returned, wanted: leaseSize }),
           ({ window, claimedAt, row }): Lease => ({
             window,
             claimedAt,
@@ -243,6 +252,27 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         return take(lease, claimedMs)
       })
 
+      /**
+       * A graceful stop gives back what this server's leases of the current minute left unused, so
+       * the callers' windows (in PostgreSQL, shared by every server) count only requests served: a
+       * rolling restart costs no caller any of its minute. (A process killed outright cannot; what its
+       * leases held, at most {@link leaseSize} a caller, stays counted until the minute ends.)
+       */
+      yield* Effect.addFinalizer(() =>
+        Effect.gen(function*() {
+          const window = RateLimit.windowOf(yield* realNowMs)
+          const unused = [...leases].filter(([, lease]) => lease.window === window && !lease.exhausted && lease.allowance > 0)
+          leases.clear()
+          yield* Effect.forEach(unused, ([key, lease]) =>
+            claims.submit({
+              hash: key.startsWith("token:") ? key.slice("token:".length) : null,
+              addressBucket: key,
+              returned: lease.allowance,
+              wanted: 0
+            }), { concurrency: "unbounded", discard: true })
+        }).pipe(Effect.catchCause((cause) => Effect.logWarning("giving back unused rate-limit leases failed", cause)))
+      )
+
       // A caller's claim in flight, by lease key: the caller's other requests wait for it and are
       // then served from the lease it brings, rather than each claiming a slice beside it (the
       // window would be charged for slices this server then drops).
@@ -251,7 +281,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       // The hot path: a request served from a usable lease needs no database and no span of its own
       // (the request's span covers it); only a claim is traced, with its SQL statement.
       const admitAs = (key: string, hash: string | null, clientAddress: string): Effect.Effect<Admission> =>
-        Effect.flatMap(Clock.currentTimeMillis, (nowMs): Effect.Effect<Admission> => {
+        Effect.flatMap(realNowMs, (nowMs): Effect.Effect<Admission> => {
           const lease = leases.get(key)
           if (lease !== undefined && isUsable(lease, nowMs)) return Effect.succeed(take(lease, nowMs))
           const inFlight = claiming.get(key)

@@ -11,7 +11,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, Ht
 import { type Admission, Credentials } from "../auth/Credentials.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as Cluster from "../platform/Cluster.ts"
-import { isDatabaseUnreachable } from "../platform/Causes.ts"
+import { isDatabaseBusy, isDatabaseUnreachable } from "../platform/Causes.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
 import { Draining } from "./Draining.ts"
@@ -129,6 +129,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         next: "Retry in a few seconds; the service reconnects by itself. GET /healthz answers 200 again once it has."
       }, { "retry-after": "5" })
 
+      const databaseBusy = errorResponse(503, {
+        message: "A row this request needs is held by a change that has not finished; nothing was changed.",
+        next: "Retry in a second or two."
+      }, { "retry-after": "1" })
+
       const recover = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) => {
         const failure = Cause.findErrorOption(cause)
         if (
@@ -141,6 +146,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         if (isDatabaseUnreachable(cause)) {
           return Effect.logWarning("request failed: the database is out of reach", cause).pipe(
             Effect.as(databaseDown)
+          )
+        }
+        if (isDatabaseBusy(cause)) {
+          return Effect.logWarning("request failed: a statement met a lock or statement timeout", cause).pipe(
+            Effect.as(databaseBusy)
           )
         }
         return Effect.logError("request failed unexpectedly", cause).pipe(
@@ -233,7 +243,7 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
             ? Effect.succeed(stopping)
             : ungated.has(path)
             ? Effect.map(httpEffect, ensureEnvelope)
-            : gate(request, path, httpEffect)
+            : draining.track(gate(request, path, httpEffect))
           return answer.pipe(
             Effect.map(closingWhenDraining),
             // A failure of the gate itself (the database is down), or of an ungated route (a

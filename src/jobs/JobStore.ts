@@ -7,8 +7,8 @@
  *
  * @since 1.0.0
  */
-import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { Array as Arr, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { SqlClient, SqlError } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpends } from "../accounts/Budgets.ts"
 import type { Category } from "../domain/Limits.ts"
@@ -19,6 +19,7 @@ import { Outbox } from "../events/Outbox.ts"
 import { completeJob } from "../people/Completions.ts"
 import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
+import { ReadClient } from "../platform/ReadClient.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { ApprovalTable } from "./ApprovalTable.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
@@ -70,6 +71,19 @@ interface Finishing {
   readonly fence: number | null | undefined
 }
 
+/** A job's row another session held when its batch ran: it is finished on its own. */
+const heldElsewhere = "heldElsewhere"
+
+/** What finishing a job answers in a batch: its row when the batch finished it, or that it was held elsewhere. */
+type Finished = JobRow | undefined | typeof heldElsewhere
+
+/** A statement given up because a row it needed was held (the lock timeout), or a deadlock: worth trying again. */
+const isHeld = (error: unknown) =>
+  SqlError.isSqlError(error) && (error.reason._tag === "LockTimeoutError" || error.reason._tag === "DeadlockError")
+
+/** How a job finished on its own is tried again while its row is held: every half second, 12 times (with the lock timeout, about a minute). */
+const heldRetry = { while: isHeld, schedule: Schedule.spaced(Duration.millis(500)), times: 12 }
+
 
 /** Open jobs of one status and kind, counted. */
 export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.String, count: BigIntNumber })
@@ -99,6 +113,7 @@ interface Claim {
 
 export class JobStore extends Context.Service<JobStore, {
   readonly create: (job: NewJob) => Effect.Effect<JobRow>
+  /** The workspace's job, read on the `ReadClient`: not for use inside a transaction (`byId` is). */
   readonly get: (workspaceId: string, id: string) => Effect.Effect<JobRow | undefined>
   readonly byId: (id: string) => Effect.Effect<JobRow | undefined>
   readonly list: (workspaceId: string, filters: JobFilters) => Effect.Effect<ReadonlyArray<JobRow>>
@@ -180,6 +195,9 @@ export class JobStore extends Context.Service<JobStore, {
     JobStore,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      // A job's read for the API takes no lock and runs in no transaction: on the multiplexed pool.
+      const reads = yield* ReadClient.orDefault(sql)
+      const readSelect = reads.unsafe(jobColumns)
       const outbox = yield* Outbox
       const approvals = yield* ApprovalTable
       const accounts = yield* AccountStore
@@ -238,7 +256,7 @@ export class JobStore extends Context.Service<JobStore, {
       })
 
       const get = (workspaceId: string, id: string) =>
-        rows(sql`SELECT ${select} FROM jobs j WHERE j.id = ${id} AND j.workspace_id = ${workspaceId}`).pipe(
+        rows(reads`SELECT ${readSelect} FROM jobs j WHERE j.id = ${id} AND j.workspace_id = ${workspaceId}`).pipe(
           Effect.map((found) => found[0])
         )
 
@@ -287,8 +305,17 @@ export class JobStore extends Context.Service<JobStore, {
       }
 
       /**
-       * Starts these jobs, each guarded by its status and, a write, by no other write of its account running; a
-       * write carries its owner's epoch (`fences`, by job id).
+       * Those of the jobs whose rows no other session holds, locked for the rest of the statement or
+       * transaction: a batch leaves a job another session holds (a peer frozen mid-transaction, an
+       * operator's `psql`) out, rather than waiting for it with every other job of the batch.
+       */
+      const unheld = (jobs: ReadonlyArray<JobRow>) =>
+        sql`SELECT id FROM jobs WHERE ${sql.in("id", jobs.map((job) => job.id))} FOR UPDATE SKIP LOCKED`
+
+      /**
+       * Starts these jobs, each guarded by its status and, a write, by no other write of its account
+       * running; a write carries its owner's epoch (`fences`, by job id). A job whose row another session
+       * holds is not started (its claim answers false, and its account's actor tries again).
        */
       const startAll = (jobs: ReadonlyArray<JobRow>, nowIso: string, fences: ReadonlyMap<string, number>) =>
         sql<{ readonly id: string }>`
@@ -297,6 +324,7 @@ export class JobStore extends Context.Service<JobStore, {
             fence = v.fence
           FROM (VALUES ${sql.csv(jobs.map((job) => sql`(${job.id}::uuid, ${fences.get(job.id) ?? null}::bigint)`))}) AS v(id, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", runnable)}
+            AND j.id IN (${unheld(jobs)})
             AND (NOT j.is_write OR NOT EXISTS (
               SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
           RETURNING j.id::text AS id`.pipe(Effect.map((started) => new Set(started.map((row) => row.id))))
@@ -378,10 +406,17 @@ export class JobStore extends Context.Service<JobStore, {
        * from), their spend, their commands' completion effects, the accounts' pacing gates, a cancelled job's
        * approval, and the jobs' events. Each answer is the job's row when this call finished it.
        */
-      const finishAll = (from: ReadonlyArray<JobStatus>) => (items: Arr.NonEmptyReadonlyArray<Finishing>) =>
+      const finishAll = (from: ReadonlyArray<JobStatus>, held: "skip" | "wait") =>
+      (batch: Arr.NonEmptyReadonlyArray<Finishing>) =>
         Effect.gen(function*() {
           const now = yield* Time.now
           return yield* sql.withTransaction(Effect.gen(function*() {
+            // A job another session holds is left to be finished on its own (`finish`), waiting for it.
+            const mine = held === "wait"
+              ? undefined
+              : new Set((yield* sql<{ id: string }>`${unheld(batch.map(({ job }) => job))}`).map((row) => String(row.id)))
+            const items: ReadonlyArray<Finishing> = mine === undefined ? batch : batch.filter(({ job }) => mine.has(job.id))
+            if (!Arr.isReadonlyArrayNonEmpty(items)) return batch.map((): Finished => heldElsewhere)
             const values = items.map(({ ending, fence, job }) => {
               const guard = sql`${fence !== undefined}, ${fence ?? null}::bigint`
               return ending._tag === "Completed"
@@ -432,20 +467,30 @@ export class JobStore extends Context.Service<JobStore, {
               }
             }
             yield* outbox.appendAll(done.flatMap(({ row }) => eventOf(row)))
-            return answers
-          })).pipe(Effect.orDie)
+            const byJob = new Map(items.map((item, index) => [item.job.id, answers[index]]))
+            return batch.map(({ job }): Finished => byJob.has(job.id) ? byJob.get(job.id) : heldElsewhere)
+          }))
         })
-      const finishing = new Map<string, GroupCommit.GroupCommit<Finishing, JobRow | undefined>>()
-      /** Finishes one job from one of `from`, in the next batch finishing from the same statuses. */
+      const finishing = new Map<string, GroupCommit.GroupCommit<Finishing, Finished>>()
+      /**
+       * Finishes one job from one of `from`, in the next batch finishing from the same statuses; when
+       * another session holds its row, on its own, waiting for the row (within the lock timeout, tried
+       * again while it is held) in a transaction of its own while the batches go on.
+       */
       const finish = (job: JobRow, ending: Ending, from: ReadonlyArray<JobStatus>, fence?: number | null) =>
         Effect.suspend(() => {
           const key = [...from].sort().join(",")
           let batches = finishing.get(key)
           if (batches === undefined) {
-            batches = GroupCommit.make(finishAll(from), { max: 500 })
+            batches = GroupCommit.make((items) => Effect.orDie(finishAll(from, "skip")(items)), { max: 500 })
             finishing.set(key, batches)
           }
-          return batches.submit({ job, ending, fence })
+          return Effect.flatMap(batches.submit({ job, ending, fence }), (answer) =>
+            answer !== heldElsewhere ? Effect.succeed(answer) : finishAll(from, "wait")([{ job, ending, fence }]).pipe(
+              Effect.retry(heldRetry),
+              Effect.map(([alone]) => alone === heldElsewhere ? undefined : alone),
+              Effect.orDie
+            ))
         }).pipe(Effect.withSpan("JobStore.finish", { attributes: { jobId: job.id } }))
 
       const cancel = Effect.fn("JobStore.cancel")(function*(workspaceId: string, id: string, error: JobFailure) {

@@ -57,3 +57,15 @@ export const isDatabaseUnreachable = (cause: Cause.Cause<unknown>): boolean =>
     tagOf(error) === "ConnectionError" || unreachable.has(codeOf(error) ?? "") ||
     /Connection terminated|connection is closed|terminating connection/i.test(messageOf(error))
   )
+
+/**
+ * Codes of a statement given up by the session's own timeouts (`Database.sessionSettings`): it
+ * waited for a row another session holds (55P03 `lock_not_available`), or ran past the statement
+ * timeout (57014 `query_canceled`). Nothing was changed; trying again later is right.
+ */
+const busy = new Set(["55P03", "57014"])
+const busyTags = new Set(["LockTimeoutError", "StatementTimeoutError"])
+
+/** Whether the failure is a statement given up by a lock or statement timeout. */
+export const isDatabaseBusy = (cause: Cause.Cause<unknown>): boolean =>
+  chainOf(cause).some((error) => busy.has(codeOf(error) ?? "") || busyTags.has(tagOf(error) ?? ""))

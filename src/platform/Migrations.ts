@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
-import { Migrator } from "effect/sql"
+import { Migrator, SqlClient } from "effect/sql"
 import foundation from "../../migrations/0001_foundation.ts"
 import outbox from "../../migrations/0002_outbox.ts"
 import accounts from "../../migrations/0003_accounts.ts"
@@ -62,10 +62,21 @@ export const migrations = {
   "0260_triage_confidence": triageConfidence
 }
 
-/** Applies the pending migrations and logs what ran. */
-export const migrate = Migrator.make({})({
+const migrator = Migrator.make({})({
   loader: Migrator.fromRecord(migrations),
   table: "outreach_migrations"
+})
+
+/**
+ * Applies the pending migrations and logs what ran. In one transaction without the sessions' lock
+ * and statement timeouts (`Database.sessionSettings`): a migration may rewrite a large table, and a
+ * server starting beside another that migrates waits for the migrator's table lock as long as it takes.
+ */
+export const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(
+    Effect.andThen(sql`SELECT set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`, migrator)
+  )
 }).pipe(
   Effect.tap((ran) =>
     ran.length === 0

@@ -176,3 +176,17 @@ export const layer: Layer.Layer<ServiceClock | Notices, never, AppConfig | SqlCl
       : Layer.succeed(ServiceClock, ServiceClock.of(systemClock))
   })
 ).pipe(Layer.provideMerge(Notices.layer))
+
+/**
+ * The clock of what is not business time (the rate-limit window, webhook signature timestamps):
+ * the real clock beneath the sandbox's test clock under `OUTREACH_CLOCK=test`; otherwise the
+ * fiber's `Clock` (the real one in production, a unit test's `TestClock` in tests). Without a
+ * `ServiceClock` in context, the fiber's `Clock`.
+ */
+export const realClock: Effect.Effect<Clock.Clock> = Effect.flatMap(
+  Effect.serviceOption(ServiceClock),
+  (service) => {
+    const current = Effect.clockWith(Effect.succeed)
+    return service._tag === "Some" ? service.value.withRealTime(current) : current
+  }
+)

@@ -180,7 +180,13 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
   readonly lapsedClaims: (nowIso: string, limit: number) => Effect.Effect<ReadonlyArray<LapsedClaim>>
   readonly toAttempt: (deliveryId: string) => Effect.Effect<DeliveryToAttempt | undefined>
   /** Pending deliveries due and not leased, but those of the `disabled` endpoints, the earliest first. */
-  readonly due: (nowIso: string, limit: number, disabled: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<DueRow>>
+  readonly due: (
+    nowIso: string,
+    limit: number,
+    disabled: ReadonlyArray<string>,
+    /** The leases' now, when leases run on another clock than due times (real time under the sandbox's test clock). */
+    leaseNowIso?: string
+  ) => Effect.Effect<ReadonlyArray<DueRow>>
   /** Leases these deliveries until `untilIso` where no other holds a lease; the deliveries leased. */
   readonly lease: (
     ids: ReadonlyArray<string>,
@@ -300,12 +306,12 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           Effect.map((rows) => rows[0])
         )
 
-      const due = (nowIso: string, limit: number, disabled: ReadonlyArray<string>) =>
+      const due = (nowIso: string, limit: number, disabled: ReadonlyArray<string>, leaseNowIso = nowIso) =>
         sql`
           SELECT d.id::text AS id, d.endpoint_id::text AS "endpointId"
           FROM webhook_deliveries d
           WHERE d.status = 'pending' AND d.next_attempt_at <= ${nowIso}::timestamptz
-            AND (d.lease_until IS NULL OR d.lease_until <= ${nowIso}::timestamptz)
+            AND (d.lease_until IS NULL OR d.lease_until <= ${leaseNowIso}::timestamptz)
             ${disabled.length === 0 ? sql`` : sql`AND d.endpoint_id NOT IN ${sql.in(disabled)}`}
           ORDER BY d.next_attempt_at, d.seq LIMIT ${limit}`.pipe(Effect.flatMap(decodeDue), Effect.orDie)
 

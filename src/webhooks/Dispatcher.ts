@@ -32,6 +32,8 @@
  * or a fanned-out batch; both otherwise poll every `pollInterval` of LIVE
  * time: new events committed by any server are picked up, and under a test
  * clock (which only moves when told) due times still come from `Clock`.
+ * Signature timestamps are real time (`ServiceClock.realClock`): a receiver
+ * checks them against its own clock, whatever the sandbox's says.
  *
  * @since 1.0.0
  */
@@ -39,6 +41,7 @@ import { Cause, Clock, Context, Duration, Effect, Exit, FiberSet, Layer, LogLeve
 import { SqlClient } from "effect/sql"
 import type { NotFound } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 import { Outbox } from "../events/Outbox.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { urlVetter, WebhookResolver } from "./AddressGuard.ts"
@@ -179,6 +182,15 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       /** Automatic attempts' outcomes waiting to be recorded. */
       const finished = yield* Queue.unbounded<Finished>()
       const leaseMs = settings.timeoutMs + Duration.toMillis(Duration.minutes(1))
+      /**
+       * Leases (of deliveries and of fan-outs' claims) and signature timestamps run on real time, even
+       * on the sandbox's test clock: a lease lapses when its holder may be gone, which the test clock
+       * cannot tell (moved an hour at once, it lapsed leases still held, and their deliveries went out
+       * twice), and a receiver checks a signature's time against its own clock. Due times and
+       * `createdAt` are business time (`Clock`).
+       */
+      const realClock = yield* ServiceClock.realClock
+      const leaseNow = () => realClock.currentTimeMillisUnsafe()
       /** What the fan-out held here without writing it, until it is written with its outcome (or as pending). */
       const held = HeldDeliveries.make()
       /**
@@ -199,7 +211,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       const fanOut = Effect.fn("WebhookDispatcher.fanOut")(function*(batchSize: number) {
         if (!(yield* anyNew)) return false
         const now = yield* Time.now
-        const leasedUntilMs = now.ms + leaseMs
+        const leasedUntilMs = leaseNow() + leaseMs
         const claimId = crypto.randomUUID()
         const done = yield* sql.withTransaction(Effect.gen(function*() {
           const cursor = yield* sql<{ lastSeq: unknown }>`
@@ -226,7 +238,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         for (const subscriber of done.subscribers) endpointViews.set(subscriber.id, subscriber)
         held.hold(claimId, done.kept, yield* Time.liveNow)
         for (const target of done.kept) slots.add(target, leasedUntilMs)
-        startReady(now.ms)
+        startReady(leaseNow())
         return true
       }, Effect.orDie)
 
@@ -250,8 +262,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         // Most rounds (every finished attempt may start one) find nothing overdue: no lock for them.
         const oldestMs = held.oldestSinceMs()
         if (oldestMs === undefined || oldestMs > sinceMs) return
-        const now = yield* Time.now
-        yield* writing.withPermits(1)(Effect.suspend(() => writePending(held.takeHeldSince(sinceMs), Time.toIso(now.ms + leaseMs))))
+        yield* writing.withPermits(1)(Effect.suspend(() => writePending(held.takeHeldSince(sinceMs), Time.toIso(leaseNow() + leaseMs))))
       })
 
       /**
@@ -266,11 +277,15 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         claimsCheckedMs = liveMs
         const now = yield* Time.now
         yield* sql.withTransaction(Effect.gen(function*() {
-          for (const claim of yield* deliveries.lapsedClaims(now.iso, 16)) {
+          for (const claim of yield* deliveries.lapsedClaims(Time.toIso(leaseNow()), 16)) {
             const events = (yield* outbox.fanOutBatch(claim.firstSeq - 1, "0", claim.lastSeq - claim.firstSeq + 1))
               .filter((event) => event.seq <= claim.lastSeq)
             const subscribers = yield* endpointTable.subscribers([...new Set(events.map((event) => event.workspaceId))])
-            yield* deliveries.fanOut(events.map(fanOutSource), subscribers, now.iso, { claimId: claim.id, untilIso: now.iso, capOf: () => 0 })
+            yield* deliveries.fanOut(events.map(fanOutSource), subscribers, now.iso, {
+              claimId: claim.id,
+              untilIso: Time.toIso(leaseNow()),
+              capOf: () => 0
+            })
             yield* deliveries.endClaims([claim.id])
             yield* Effect.logWarning("webhook fan-out claim lapsed: its deliveries not written yet are now pending").pipe(
               Effect.annotateLogs({ claimId: claim.id, firstSeq: claim.firstSeq, lastSeq: claim.lastSeq })
@@ -298,7 +313,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
               nextSecret: overlap ? endpoint.secret : undefined,
               eventType: target.eventType,
               deliveryId: target.id,
-              timestampSeconds: Math.floor(nowMs / 1000),
+              timestampSeconds: Math.floor(realClock.currentTimeMillisUnsafe() / 1000),
               rawBody: target.body
             })
             return deliver({
@@ -373,7 +388,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
        */
       const afterAttempt = (target: DeliveryToAttempt): void => {
         slots.finish(target)
-        startReady(clock.currentTimeMillisUnsafe())
+        startReady(leaseNow())
         if (wouldLeaseMore()) Queue.offerUnsafe(wakeups, true)
       }
 
@@ -479,12 +494,12 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         const now = yield* Time.now
         yield* writeOverdue()
         yield* refreshEndpoints()
-        startReady(now.ms)
+        startReady(leaseNow())
         if (!wouldLeaseMore()) return
         const free = settings.concurrency - slots.inFlight()
         const waiting = slots.waiting()
         const limit = Math.max(free, leaseAhead * settings.concurrency - waiting)
-        const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled)
+        const candidates = yield* deliveries.due(now.iso, limit * 4, yield* endpointTable.disabled, Time.toIso(leaseNow()))
         const taken = new Map<string, number>()
         const chosen: Array<DueRow> = []
         for (const row of candidates) {
@@ -495,9 +510,10 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           chosen.push(row)
         }
         if (chosen.length === 0) return
-        const leasedUntilMs = now.ms + leaseMs
+        const leasedAtMs = leaseNow()
+        const leasedUntilMs = leasedAtMs + leaseMs
         // The lease makes the claim exclusive across servers: a row leased by another is skipped.
-        const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), now.iso)
+        const leased = yield* deliveries.lease(chosen.map((row) => row.id), Time.toIso(leasedUntilMs), Time.toIso(leasedAtMs))
         const views = yield* endpointTable.secretsOf([...new Set(leased.map((delivery) => delivery.endpointId))])
         for (const [endpointId, view] of views) endpointViews.set(endpointId, view)
         // A deleted endpoint's deliveries went with it; those of one disabled meanwhile wait, let go.
@@ -507,7 +523,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           else disabled.push(target)
         }
         yield* letGo(disabled)
-        startReady(now.ms)
+        startReady(leaseNow())
       }, Effect.orDie)
 
       /**
@@ -534,12 +550,17 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
       /** Set by `wake`: events were committed, fan them out now rather than at the next poll. */
       const newEvents = yield* Queue.sliding<true>(1)
 
-      // On shutdown (after the loops below have stopped): attempts in flight stop, what finished is
-      // recorded, what was held unwritten is written pending and what was leased ahead is released,
-      // all for the next server.
+      // On shutdown (after the loops below have stopped): attempts in flight finish (within their
+      // timeout; one stopped midway may have reached its receiver, and would go again from the next
+      // server), what finished is recorded, what was held unwritten is written pending and what was
+      // leased ahead is released, all for the next server.
       yield* Effect.addFinalizer(() =>
         Effect.gen(function*() {
           stopping = true
+          yield* FiberSet.awaitEmpty(running).pipe(
+            Effect.timeoutOption(Duration.millis(settings.timeoutMs)),
+            Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+          )
           yield* FiberSet.clear(running)
           yield* writing.withPermits(1)(Effect.gen(function*() {
             const left = yield* Queue.clear(finished)

@@ -14,6 +14,8 @@
  * step ended no job.
  */
 import { randomBytes, randomInt } from "node:crypto"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { createServer } from "node:http"
 import { Deferred, Duration, Effect, Exit, Fiber, Layer, Schedule, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -103,9 +105,21 @@ export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArra
         lines("the network cannot tell whether it went out")
       } failed interrupted`
     }
+    /** Everything every process of the fleet printed, one string per process. */
+    const outputs = () => processes.map((running) => running.output())
     /** How often the processes logged a line containing `pattern`. */
-    const logged = (pattern: string) => processes.map((running) => running.output().split(pattern).length - 1).reduce((a, b) => a + b, 0)
-    return { servers, start, kill, live, base, settled, logged }
+    const logged = (pattern: string) => outputs().map((output) => output.split(pattern).length - 1).reduce((a, b) => a + b, 0)
+    // With CHAOS_LOG_DIR set, what every process printed is kept there when the scenario ends, however it ends.
+    const logDir = process.env["CHAOS_LOG_DIR"]
+    if (logDir !== undefined && logDir !== "") {
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          mkdirSync(logDir, { recursive: true })
+          outputs().forEach((output, i) => writeFileSync(join(logDir, `${scenario}-${i}.log`), output))
+        })
+      )
+    }
+    return { servers, start, kill, live, base, settled, logged, outputs }
   })
 
 export type Fleet = Effect.Success<ReturnType<typeof fleet>>
@@ -196,7 +210,8 @@ export const setUp = (scenario: string, fleet: Fleet, databaseUrl: string, count
 
 /**
  * The harness's webhook endpoint: verifies every delivery with the receiver's kit
- * (`outreach-service/webhooks`) against the test clock's time, and keeps each event id.
+ * (`outreach-service/webhooks`) against its own (real) clock, as a receiver would: signatures
+ * carry real time whatever the test clock says. Keeps each event id.
  */
 export interface Receiver {
   readonly url: string
@@ -205,19 +220,17 @@ export interface Receiver {
   readonly received: Map<string, number>
   /** Deliveries refused (a bad signature or an old timestamp). */
   refused: number
-  /** The test clock's time, for the timestamp check. */
-  nowMs: number
 }
 
 const webhookReceiver = Effect.gen(function*() {
   const port = yield* freePort
-  const receiver: Receiver = { url: `http://127.0.0.1:${port}/hook`, secrets: [], received: new Map(), refused: 0, nowMs: Date.now() }
+  const receiver: Receiver = { url: `http://127.0.0.1:${port}/hook`, secrets: [], received: new Map(), refused: 0 }
   const server = createServer((request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
       const raw = Buffer.concat(chunks)
-      const verified = verifyWebhook(receiver.secrets, request.headers, raw, { nowSeconds: Math.floor(receiver.nowMs / 1000) })
+      const verified = verifyWebhook(receiver.secrets, request.headers, raw, { nowSeconds: Math.floor(Date.now() / 1000) })
       if (!verified.ok) {
         receiver.refused++
         response.writeHead(400).end(verified.reason)
@@ -421,13 +434,12 @@ const settle = (query: Query, ids: ReadonlyArray<string>, sinceMs: number) =>
 /** Moves the clock until every job has ended, nothing moved for `stallSteps` steps, or the budget is spent. */
 export const drive = (options: Drive) =>
   Effect.gen(function*() {
-    const { scenario, fleet, query, jobs, receiver } = options
+    const { scenario, fleet, query, jobs } = options
     const began = Date.now()
     const stallSteps = options.stallSteps ?? 20
     const stallMs = options.stallMs ?? 35_000
     let lastProgressAt = Date.now()
     let now = yield* readClock(fleet)
-    receiver.nowMs = now
     const startedAt = now
     let lastFinished = -1
     let sinceProgress = 0
@@ -447,8 +459,7 @@ export const drive = (options: Drive) =>
       // Straight to the next due time when every account waits for a later one, or when the last
       // step ended nothing (the accounts that could write are blocked).
       now = before.nextDue !== null && (before.allWaitLong || sinceProgress > 0) ? before.nextDue : now + stepMs
-      receiver.nowMs = now
-      yield* moveClock(fleet, now)
+        yield* moveClock(fleet, now)
       yield* Deferred.succeed(moved, undefined)
       yield* Fiber.join(chaos)
       yield* settle(query, ids, now)
@@ -492,8 +503,7 @@ export const drainWebhooks = (scenario: string, fleet: Fleet, query: Query, rece
       if (missing === 0) return now
       // A minute at first (the first retry), then hours (the backoff reaches 6 hours).
       now += round < 4 ? 90_000 : round < 10 ? 3_600_000 : 6 * 3_600_000
-      receiver.nowMs = now
-      yield* moveClock(fleet, now)
+        yield* moveClock(fleet, now)
       yield* realSleep(round < 4 ? 1000 : 500)
       if (round % 4 === 3) log(scenario, `webhooks: ${missing} job events not yet delivered`)
     }
