@@ -32,7 +32,7 @@ export interface Admission {
 const AdmissionRow = Schema.Struct({
   hits: Schema.Number,
   granted: Schema.optionalKey(Schema.Number),
-  kind: Schema.NullOr(Schema.Literals(["key", "session"])),
+  kind: Schema.NullOr(Schema.Literals(["key", "session", "assistant"])),
   workspace_id: Schema.NullOr(Schema.String),
   credential_id: Schema.NullOr(Schema.String),
   key_name: Schema.NullOr(Schema.String),
@@ -70,6 +70,15 @@ const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => 
       kind: "session",
       workspaceId: row.workspace_id,
       sessionId: row.credential_id,
+      user: { id: row.user_id, email: row.email ?? "", name: row.user_name ?? "", role: row.role }
+    }
+  }
+  if (row.kind === "assistant" && row.user_id !== null && row.role !== null) {
+    return {
+      kind: "assistant",
+      workspaceId: row.workspace_id,
+      grantId: row.credential_id,
+      clientName: row.key_name ?? "",
       user: { id: row.user_id, email: row.email ?? "", name: row.user_name ?? "", role: row.role }
     }
   }
@@ -292,7 +301,8 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
           if (lease.principal !== undefined && matches(lease.principal)) leases.delete(key)
         }
       }
-      const credentialOf = (principal: Principal) => principal.kind === "key" ? principal.keyId : principal.sessionId
+      const credentialOf = (principal: Principal) =>
+        principal.kind === "key" ? principal.keyId : principal.kind === "session" ? principal.sessionId : principal.grantId
 
       /** Applies a change announced on {@link changesChannel}, here or by another server. */
       const applyChange = (change: string) => {

@@ -29,6 +29,7 @@ import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_d
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
 import unipile from "../../migrations/0230_unipile.ts"
 import jobsOpenWrites from "../../migrations/0240_jobs_open_writes.ts"
+import oauth from "../../migrations/0250_oauth.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
@@ -55,6 +56,7 @@ export const migrations = {
   "0190_webhook_fanout_claims": webhookFanOutClaims,
   "0230_unipile": unipile,
   "0240_jobs_open_writes": jobsOpenWrites,
+  "0250_oauth": oauth,
   "0260_triage_confidence": triageConfidence
 }
 

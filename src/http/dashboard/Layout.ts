@@ -125,7 +125,8 @@ const sections = [
   { path: "/team", label: "Team", managers: false },
   { path: "/keys", label: "API keys", managers: true },
   { path: "/webhooks", label: "Webhooks", managers: true },
-  { path: "/security", label: "Two-factor", managers: false }
+  { path: "/security", label: "Two-factor", managers: false },
+  { path: "/assistants", label: "Assistants", managers: false }
 ] as const
 
 export type Section = (typeof sections)[number]["path"]
