@@ -11,7 +11,7 @@
 import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { describeProblems, namedProblems } from "../api/Problems.ts"
-import { type Client, Grants } from "./Grants.ts"
+import { type Client, Grants } from "../oauth/Grants.ts"
 
 /** Where the endpoints live (the metadata documents give their full URLs). */
 export const paths = {

@@ -10,9 +10,9 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { baseUrlOf } from "../http/BaseUrl.ts"
-import { Grants } from "./Grants.ts"
-import * as Protocol from "./Protocol.ts"
+import { baseUrlOf } from "./BaseUrl.ts"
+import { Grants } from "../oauth/Grants.ts"
+import * as Protocol from "./OAuthProtocol.ts"
 
 /** Where the authorization endpoint sends the person: the dashboard's consent page. */
 export const consentPath = "/dashboard/oauth/authorize"
