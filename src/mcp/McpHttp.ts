@@ -76,7 +76,7 @@ const Authenticated = HttpRouter.middleware<{ provides: CurrentPrincipal }>()(Ef
       if (principal === undefined) {
         return unauthorized(
           base,
-          "The API key or access token is unknown, expired or revoked, or its workspace is not active.",
+          "The API key or access token is unknown or revoked (or has expired), or its workspace is not active.",
           true
         )
       }
