@@ -138,6 +138,11 @@ export class Credentials extends Context.Service<Credentials, {
    * commits): the next request, on any server, checks it again.
    */
   readonly forgetCredential: (credentialId: string) => Effect.Effect<void>
+  /**
+   * Drops what every server holds for a person's credentials, their sessions and their assistants'
+   * grants alike (their role changed or they left; call after commit).
+   */
+  readonly forgetPerson: (userId: string) => Effect.Effect<void>
   /** Drops what every server holds for a workspace's credentials (its status changed; call after commit). */
   readonly forgetWorkspace: (workspaceId: string) => Effect.Effect<void>
 }>()("outreach/Credentials") {
@@ -311,6 +316,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         const id = change.slice(separator + 1)
         if (kind === "credential") forget((principal) => credentialOf(principal) === id)
         else if (kind === "workspace") forget((principal) => principal.workspaceId === id)
+        else if (kind === "person") forget((principal) => principal.kind !== "key" && principal.user.id === id)
       }
 
       /**
@@ -331,7 +337,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         Effect.forkScoped
       )
 
-      const change = (kind: "credential" | "workspace", id: string) => {
+      const change = (kind: "credential" | "workspace" | "person", id: string) => {
         const message = `${kind}:${id}`
         return Effect.andThen(Effect.sync(() => applyChange(message)), notices.publish(channels.credentials, message))
       }
@@ -348,6 +354,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         admit,
         resolve,
         forgetCredential: (credentialId) => change("credential", credentialId),
-        forgetWorkspace: (workspaceId) => change("workspace", workspaceId)
+        forgetWorkspace: (workspaceId) => change("workspace", workspaceId),
+        forgetPerson: (userId) => change("person", userId)
       })
     })

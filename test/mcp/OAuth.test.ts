@@ -150,7 +150,8 @@ const setUp = Effect.gen(function*() {
   const settings = yield* TwoFactorSettings
   const { secret } = yield* settings.begin(member.id)
   yield* settings.confirm(member.id, totpCodeAt(secret, yield* Clock.currentTimeMillis)).pipe(Effect.orDie)
-  return { token, workspaceId, accountId, email, secret, memberId: member.id, base: yield* baseUrl }
+  const owner = { id: ownerId, email: ownerEmail, name: "Olivia Owner", role: "owner" as const, workspaceId }
+  return { token, workspaceId, accountId, email, secret, memberId: member.id, owner, base: yield* baseUrl }
 })
 
 /** A GET that does not follow a redirect: the authorization endpoint's answer itself. */
@@ -286,7 +287,7 @@ layer(serverLayer())("sign-in for assistants", (it) => {
 
   it.effect("bad inputs answer RFC 6749 errors: unknown client, wrong redirect_uri, missing or plain PKCE, reused code, expired code and token, reused refresh token", () =>
     Effect.gen(function*() {
-      const { base, email, secret } = yield* setUp
+      const { base, email, secret, owner, memberId } = yield* setUp
       const registered = yield* call("POST", "/oauth/register", {
         body: { client_name: "Scripted assistant", redirect_uris: [redirectUrl] }
       })
@@ -384,6 +385,11 @@ layer(serverLayer())("sign-in for assistants", (it) => {
       const renewed = yield* refresh(third.body.refresh_token)
       assert.strictEqual(renewed.status, 200)
       assert.notStrictEqual((yield* ping(renewed.body.access_token)).status, 401)
+
+      // A person removed from the workspace takes their assistants' grants along, at once.
+      assert.notStrictEqual((yield* ping(renewed.body.access_token)).status, 401)
+      yield* (yield* Team).remove(owner, memberId).pipe(Effect.orDie)
+      assert.strictEqual((yield* ping(renewed.body.access_token)).status, 401)
 
       const unsupported = yield* token({ grant_type: "password", username: "x" })
       assert.strictEqual(unsupported.body.error, "unsupported_grant_type")
