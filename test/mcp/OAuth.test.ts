@@ -90,7 +90,12 @@ class Browser {
       if (value === "") this.cookies.delete(pair.slice(0, at))
       else this.cookies.set(pair.slice(0, at), value)
     }
-    return { status: response.status, location: response.headers.get("location") ?? "", text: await response.text() }
+    return {
+      status: response.status,
+      location: response.headers.get("location") ?? "",
+      csp: response.headers.get("content-security-policy") ?? "",
+      text: await response.text()
+    }
   }
 }
 
@@ -126,6 +131,8 @@ const consentInBrowser = (base: string, authorizationUrl: string, person: { read
       assert.match(signedIn.location, /^\/dashboard\/oauth\/authorize\?/)
       const consent = await browser.get(base + signedIn.location)
       assert.strictEqual(consent.status, 200, consent.text)
+      // A browser holds the form's redirect to form-action: the assistant's origin is allowed on this page.
+      assert.include(consent.csp, `form-action 'self' ${new URL(redirectUrl).origin};`)
       const decided = await browser.post(`${base}/dashboard/oauth/authorize`, { ...hiddenFields(consent.text), decision })
       assert.strictEqual(decided.status, 303, decided.text)
       return { consentPage: consent.text, location: new URL(decided.location), browser }

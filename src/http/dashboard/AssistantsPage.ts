@@ -15,7 +15,7 @@ import * as Protocol from "../OAuthProtocol.ts"
 import { Workspaces } from "../../workspaces/Workspaces.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, plainPage, when } from "./Layout.ts"
+import { base, csrfInput, formsMayRedirectTo, plainPage, when } from "./Layout.ts"
 import { seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const assistantRoutes = [
@@ -40,19 +40,20 @@ const showConsent = signedInPage((person, request) =>
     if (outcome._tag === "Failure") return yield* Protocol.refusal(outcome.failure)
     const { client, params } = outcome.success
     const workspace = yield* (yield* Workspaces).get(person.workspaceId).pipe(Effect.orDie)
+    const origin = new URL(outcome.success.redirectUri).origin
     const hidden = Object.entries(params).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)
-    return plainPage({
+    return formsMayRedirectTo(plainPage({
       title: "Allow an assistant?",
       body: html`<p><strong id="client-name">${client.name}</strong> asks to act as you,
 <strong>${person.name}</strong> (${person.role}), in the workspace <strong id="workspace-name">${workspace.name}</strong>.</p>
 <p>It could do through the MCP server whatever your role allows, and no more. It will send to
-<code>${new URL(outcome.success.redirectUri).origin}</code>. You can revoke it at any time under
+<code>${origin}</code>. You can revoke it at any time under
 <a href="${base}/assistants">Assistants</a>.</p>
 <form method="post" action="${consentPath}">${csrfInput(person)}${hidden}
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>`
-    })
+    }), origin)
   })
 )
 
