@@ -5,14 +5,17 @@
  * dashboard's forms with a TOTP code, allows the assistant on the consent
  * page, reads the code off the redirect); the SDK does the rest: discovery,
  * registration, PKCE, the token exchange, refresh. Bad inputs answer RFC
- * 6749's `error` and `error_description`.
+ * 6749's `error` and `error_description`. Once in a real browser (chromium):
+ * a browser holds a form's redirect to the page's CSP `form-action`, which a
+ * fetch does not.
  */
 import { createHash } from "node:crypto"
+import { createServer } from "node:http"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
-import { assert, layer } from "@effect/vitest"
+import { afterAll, assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { HttpServer } from "effect/http"
 import { TestClock } from "effect/testing"
@@ -20,8 +23,11 @@ import { Credentials } from "../../src/auth/Credentials.ts"
 import { Team } from "../../src/people-auth/Team.ts"
 import { totpCodeAt } from "../../src/people-auth/TwoFactor.ts"
 import { TwoFactorSettings } from "../../src/people-auth/TwoFactorSettings.ts"
+import { closeAll, open } from "../support/Browser.ts"
 import { strangers, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
+
+afterAll(closeAll)
 
 const password = "correct horse battery staple"
 const redirectUrl = "http://127.0.0.1:33418/callback"
@@ -407,4 +413,70 @@ layer(serverLayer())("sign-in for assistants", (it) => {
       assert.strictEqual(stranger.status, 401)
       assert.strictEqual(stranger.body.error, "invalid_client")
     }), { timeout: 60_000 })
+
+  it.effect("in a real browser (chromium), Allow on the consent page reaches the assistant's redirect URI with a code that works", () =>
+    Effect.gen(function*() {
+      const { base, email, secret } = yield* setUp
+      // The assistant's local callback, as a desktop app listens for it.
+      const callback = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<{ readonly url: string; readonly close: () => void }>((resolve) => {
+            const server = createServer((_, response) => response.end("You can close this window."))
+            server.listen(0, "127.0.0.1", () => {
+              const address = server.address()
+              const port = typeof address === "object" && address !== null ? address.port : 0
+              resolve({ url: `http://127.0.0.1:${port}/callback`, close: () => server.close() })
+            })
+          })
+        ),
+        (server) => Effect.sync(server.close)
+      )
+      const registered = yield* call("POST", "/oauth/register", { body: { client_name: "Desktop assistant", redirect_uris: [callback.url] } })
+      const verifier = "browser-verifier-0123456789-0123456789-0123456789"
+      const authorizeUrl = `${base}/oauth/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id: registered.body.client_id,
+        redirect_uri: callback.url,
+        code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+        code_challenge_method: "S256",
+        state: "a state with spaces+plus",
+        scope: "mcp tools"
+      })}`
+      yield* TestClock.adjust("30 seconds")
+      const code = totpCodeAt(secret, yield* Clock.currentTimeMillis)
+      const landed = yield* Effect.promise(async () => {
+        const page = await (await open()).newPage()
+        await page.goto(authorizeUrl)
+        await page.getByLabel("Email").fill(email)
+        await page.getByLabel("Password").fill(password)
+        await page.getByRole("button", { name: "Sign in" }).click()
+        await page.getByLabel("Code").fill(code)
+        await page.getByRole("button", { name: "Continue" }).click()
+        await page.waitForURL(/\/dashboard\/oauth\/authorize/)
+        assert.strictEqual(await page.locator("#client-name").innerText(), "Desktop assistant")
+        await page.getByRole("button", { name: "Allow" }).click()
+        await page.waitForURL(/\/callback\?/)
+        return new URL(page.url())
+      })
+      assert.strictEqual(landed.searchParams.get("state"), "a state with spaces+plus")
+      const issued = yield* call("POST", "/oauth/token", {
+        raw: {
+          text: new URLSearchParams({
+            grant_type: "authorization_code",
+            code: landed.searchParams.get("code") ?? "",
+            redirect_uri: callback.url,
+            client_id: registered.body.client_id,
+            code_verifier: verifier
+          }).toString(),
+          contentType: "application/x-www-form-urlencoded"
+        }
+      })
+      assert.strictEqual(issued.status, 200, JSON.stringify(issued.body))
+      const ping = yield* call("POST", "/mcp", {
+        token: issued.body.access_token,
+        body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+        headers: { accept: "application/json, text/event-stream" }
+      })
+      assert.strictEqual(ping.status, 200)
+    }), { timeout: 120_000 })
 })
