@@ -158,11 +158,16 @@ export class Grants extends Context.Service<Grants, {
         return code
       })
 
-      /** New tokens for a grant. */
+      /**
+       * New tokens for a grant; its expired ones go (a spent refresh token stays until it expires:
+       * presented again, it must still be recognised, to revoke the grant).
+       */
       const issue = (grantId: string, nowMs: number) =>
         Effect.gen(function*() {
           const accessToken = yield* newAccessToken
           const refreshToken = yield* newRefreshToken
+          yield* sql`DELETE FROM oauth_tokens WHERE grant_id = ${grantId} AND expires_at <= ${Time.toIso(nowMs)}::timestamptz`
+            .pipe(Effect.orDie)
           yield* sql`
             INSERT INTO oauth_tokens (hash, grant_id, kind, expires_at) VALUES
               (${hashCredential(accessToken)}, ${grantId}, 'access', ${Time.toIso(nowMs + accessTokenSeconds * 1000)}::timestamptz),
