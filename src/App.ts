@@ -28,6 +28,7 @@ import { JobWatch } from "./jobs/JobWatch.ts"
 import * as PeopleOnJobs from "./jobs/PeopleOnJobs.ts"
 import type { NetworkDriver } from "./network/NetworkDriver.ts"
 import { ApiKeys } from "./keys/ApiKeys.ts"
+import { Grants } from "./oauth/Grants.ts"
 import * as UnipileDriver from "./network/unipile/UnipileDriver.ts"
 import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
@@ -90,7 +91,7 @@ export const workflows = Layer.mergeAll(Automations.layer, Workflows.layer, Work
  */
 export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
   Layer.mergeAll(
-    Workspaces.layer, ApiKeys.layer, Credentials.layer, PeopleAuth.layer,
+    Workspaces.layer, ApiKeys.layer, Credentials.layer, PeopleAuth.layer, Grants.layer,
     Accounts.layer, AccountChanges.layer, PeopleOnJobs.layer, Outbox.layer,
     Jobs.layer, JobStore.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
     Approvals.layer, ApprovalStore.layer,

@@ -36,6 +36,7 @@ import { SystemHandlers } from "./http/SystemHandlers.ts"
 import { WebhooksHandlers } from "./http/WebhooksHandlers.ts"
 import { WorkflowsHandlers } from "./http/WorkflowsHandlers.ts"
 import * as McpHttp from "./mcp/McpHttp.ts"
+import * as OAuthRoutes from "./http/OAuthRoutes.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Cluster from "./platform/Cluster.ts"
 import * as ConnectPage from "./sandbox/http/ConnectPage.ts"
@@ -72,7 +73,8 @@ export const routes = Layer.mergeAll(
     { method: "POST", path: UnipileWebhooks.callbackPath },
     ...Dashboard.routes,
     { method: "POST", path: McpHttp.mcpPath },
-    { method: "DELETE", path: McpHttp.mcpPath }
+    { method: "DELETE", path: McpHttp.mcpPath },
+    ...OAuthRoutes.routes
   ]),
   RouteServices.servicesAtBuild(ConnectPage.layer),
   RouteServices.servicesAtBuild(UnipileWebhooks.layer),
@@ -80,6 +82,7 @@ export const routes = Layer.mergeAll(
   RouteServices.servicesAtBuild(Dashboard.layer),
   apiReference,
   McpHttp.layer,
+  RouteServices.servicesAtBuild(OAuthRoutes.layer),
   Cluster.routes
 )
 

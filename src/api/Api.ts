@@ -50,7 +50,20 @@ const mcpDescription = [
   "each group's own document at `outreach://openapi/<group>`.",
   "",
   "What an assistant may not do: decide an approval (it may only list them; a person or an API key decides, over REST or in",
-  "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope."
+  "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope.",
+  "",
+  "### Sign-in for remote assistants (OAuth 2.1)",
+  "",
+  "Instead of a key, a person can sign an assistant in, as the MCP authorization specification describes. `POST /mcp` without",
+  "credentials answers 401 with `WWW-Authenticate: Bearer resource_metadata=\"<base>/.well-known/oauth-protected-resource/mcp\"`;",
+  "`GET /.well-known/oauth-protected-resource` (RFC 9728) and `GET /.well-known/oauth-authorization-server` (RFC 8414) describe",
+  "`POST /oauth/register` (dynamic registration, RFC 7591; public clients, `token_endpoint_auth_method: none`), `GET /oauth/authorize`",
+  "(authorization code with PKCE, `S256` only; the person signs in on the dashboard with two-factor and consents on a page naming",
+  "the assistant and the workspace) and `POST /oauth/token` (`authorization_code`, `refresh_token`). Decisions: the assistant acts",
+  "as that person, with their role of the moment and no more; access tokens (`oat_...`) last 15 minutes and work at `/mcp` only",
+  "(this REST API answers them 401); refresh tokens rotate on every use, and a code or refresh token used twice revokes the grant;",
+  "only hashes are stored; the person revokes a grant at `/dashboard/assistants` and the assistant's next call answers 401. These",
+  "endpoints answer RFC 6749's error JSON (`error`, `error_description`), not this API's envelope. API keys work unchanged."
 ].join("\n")
 
 export class Api extends HttpApi.make("outreach")

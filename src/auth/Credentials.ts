@@ -33,7 +33,7 @@ export interface Admission {
 const AdmissionRow = Schema.Struct({
   hits: Schema.Number,
   granted: Schema.optionalKey(Schema.Number),
-  kind: Schema.NullOr(Schema.Literals(["key", "session"])),
+  kind: Schema.NullOr(Schema.Literals(["key", "session", "assistant"])),
   workspace_id: Schema.NullOr(Schema.String),
   credential_id: Schema.NullOr(Schema.String),
   key_name: Schema.NullOr(Schema.String),
@@ -72,6 +72,15 @@ const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => 
       kind: "session",
       workspaceId: row.workspace_id,
       sessionId: row.credential_id,
+      user: { id: row.user_id, email: row.email ?? "", name: row.user_name ?? "", role: row.role }
+    }
+  }
+  if (row.kind === "assistant" && row.user_id !== null && row.role !== null) {
+    return {
+      kind: "assistant",
+      workspaceId: row.workspace_id,
+      grantId: row.credential_id,
+      clientName: row.key_name ?? "",
       user: { id: row.user_id, email: row.email ?? "", name: row.user_name ?? "", role: row.role }
     }
   }
@@ -131,6 +140,11 @@ export class Credentials extends Context.Service<Credentials, {
    * commits): the next request, on any server, checks it again.
    */
   readonly forgetCredential: (credentialId: string) => Effect.Effect<void>
+  /**
+   * Drops what every server holds for a person's credentials, their sessions and their assistants'
+   * grants alike (their role changed or they left; call after commit).
+   */
+  readonly forgetPerson: (userId: string) => Effect.Effect<void>
   /** Drops what every server holds for a workspace's credentials (its status changed; call after commit). */
   readonly forgetWorkspace: (workspaceId: string) => Effect.Effect<void>
 }>()("outreach/Credentials") {
@@ -322,7 +336,8 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
           if (lease.principal !== undefined && matches(lease.principal)) leases.delete(key)
         }
       }
-      const credentialOf = (principal: Principal) => principal.kind === "key" ? principal.keyId : principal.sessionId
+      const credentialOf = (principal: Principal) =>
+        principal.kind === "key" ? principal.keyId : principal.kind === "session" ? principal.sessionId : principal.grantId
 
       /** Applies a change announced on {@link changesChannel}, here or by another server. */
       const applyChange = (change: string) => {
@@ -331,6 +346,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         const id = change.slice(separator + 1)
         if (kind === "credential") forget((principal) => credentialOf(principal) === id)
         else if (kind === "workspace") forget((principal) => principal.workspaceId === id)
+        else if (kind === "person") forget((principal) => principal.kind !== "key" && principal.user.id === id)
       }
 
       /**
@@ -351,7 +367,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         Effect.forkScoped
       )
 
-      const change = (kind: "credential" | "workspace", id: string) => {
+      const change = (kind: "credential" | "workspace" | "person", id: string) => {
         const message = `${kind}:${id}`
         return Effect.andThen(Effect.sync(() => applyChange(message)), notices.publish(channels.credentials, message))
       }
@@ -368,6 +384,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
         admit,
         resolve,
         forgetCredential: (credentialId) => change("credential", credentialId),
-        forgetWorkspace: (workspaceId) => change("workspace", workspaceId)
+        forgetWorkspace: (workspaceId) => change("workspace", workspaceId),
+        forgetPerson: (userId) => change("person", userId)
       })
     })

@@ -1,6 +1,8 @@
 /**
  * Credential values: API keys (`svc_` + 43 base64url characters, 256 random
- * bits) and session tokens (`sess_` + the same). Only SHA-256 hashes are stored.
+ * bits), session tokens (`sess_` + the same) and an assistant's OAuth values
+ * (`oat_` access tokens, `ort_` refresh tokens, `oac_` authorization codes).
+ * Only SHA-256 hashes are stored.
  *
  * @since 1.0.0
  */
@@ -24,6 +26,15 @@ export const newKeyValue: Effect.Effect<string> = randomToken(keyPrefix)
 
 /** A new session token. */
 export const newSessionToken: Effect.Effect<string> = randomToken(sessionPrefix)
+
+/** A new OAuth access token (an assistant's, for `/mcp`). */
+export const newAccessToken: Effect.Effect<string> = randomToken("oat_")
+
+/** A new OAuth refresh token. */
+export const newRefreshToken: Effect.Effect<string> = randomToken("ort_")
+
+/** A new OAuth authorization code. */
+export const newAuthorizationCode: Effect.Effect<string> = randomToken("oac_")
 
 /** The stored form of a credential: lowercase hex SHA-256 (one-shot: it runs on every request). */
 export const hashCredential = (value: string): string => hash("sha256", value, "hex")

@@ -1,6 +1,8 @@
 /**
- * Who is calling: an API key (acting with the workspace owner's rights) or a
- * signed-in person with a role. Every rule about roles lives here.
+ * Who is calling: an API key (acting with the workspace owner's rights), a
+ * signed-in person with a role, or an assistant a person signed in with OAuth
+ * (acting as that person, with their role and no more). Every rule about roles
+ * lives here.
  *
  * @since 1.0.0
  */
@@ -30,6 +32,14 @@ export type Principal =
     readonly kind: "session"
     readonly workspaceId: string
     readonly sessionId: string
+    readonly user: SessionUser
+  }
+  | {
+    /** An assistant's OAuth access token (`/mcp` only): the person's grant to a client. */
+    readonly kind: "assistant"
+    readonly workspaceId: string
+    readonly grantId: string
+    readonly clientName: string
     readonly user: SessionUser
   }
 

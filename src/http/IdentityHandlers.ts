@@ -36,7 +36,7 @@ export const IdentityHandlers = Layer.unwrap(Effect.gen(function*() {
     keyAnswers.set(principal, answer)
     return answer
   }
-  const sessionAnswer = (principal: Extract<Principal, { readonly kind: "session" }>) =>
+  const sessionAnswer = (principal: Exclude<Principal, KeyPrincipal>) =>
     Effect.map(workspaces.get(principal.workspaceId).pipe(Effect.orDie), (workspace) => ({
       ok: true as const,
       orgId: principal.workspaceId,

@@ -29,6 +29,13 @@ const unknownKey = new Unauthorized({
   }
 })
 
+const assistantToken = new Unauthorized({
+  error: {
+    message: "An assistant's OAuth access token is for the MCP server at /mcp only, not for the REST API.",
+    next: "Call the REST API with an API key (`Authorization: Bearer svc_...`), or use the token at /mcp."
+  }
+})
+
 const cookieWithoutCsrf = new Unauthorized({
   error: {
     message: "The dashboard's session cookie alone does not authorize a change: the CSRF token is missing or wrong.",
@@ -73,6 +80,8 @@ export const AuthenticationLive = Layer.effect(
     (principal: Principal | undefined): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | Unauthorized> =>
       principal === undefined
         ? Effect.fail(unknownKey)
+        : principal.kind === "assistant"
+        ? Effect.fail(assistantToken)
         : Effect.provideService(httpEffect, CurrentPrincipal, principal)
     return Authentication.of({
       // On every request: plain combinators, no generator, and no lookup when the gate made one.

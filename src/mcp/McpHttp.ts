@@ -18,6 +18,9 @@ import { Admitted } from "../http/Admission.ts"
 import { errorResponse } from "../http/Errors.ts"
 import { bearerToken } from "../http/Gate.ts"
 import { onFirstUse } from "../http/OnFirstUse.ts"
+import { baseUrlOf } from "../http/BaseUrl.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { paths } from "../http/OAuthProtocol.ts"
 import * as Prompts from "./Prompts.ts"
 import * as Resources from "./Resources.ts"
 import * as ToolHandlers from "./ToolHandlers.ts"
@@ -42,24 +45,40 @@ export const serverInfo = {
   ].join(" ")
 }
 
-const unauthorized = (message: string) =>
-  errorResponse(401, {
-    message,
-    next: "Send `Authorization: Bearer svc_...` with a valid API key; create one with POST /v1/keys or `npm run cli -- key create`."
-  }, { "www-authenticate": "Bearer realm=\"outreach\"" })
+/**
+ * 401 with the challenge of the MCP authorization specification (RFC 9728): where the protected
+ * resource's metadata is, which names the authorization server an assistant signs in with; and
+ * `error="invalid_token"` when a token was sent (RFC 6750), so an OAuth client refreshes it.
+ */
+const unauthorized = (base: string, message: string, tokenSent: boolean) =>
+    errorResponse(401, {
+      message,
+      next:
+        `Sign in with OAuth (an MCP client discovers it from ${base}${paths.protectedResource}/mcp), or send \`Authorization: Bearer svc_...\` with a valid API key (POST /v1/keys).`
+    }, {
+      "www-authenticate": `Bearer realm="outreach", resource_metadata="${base}${paths.protectedResource}/mcp"${
+        tokenSent ? ", error=\"invalid_token\"" : ""
+      }`
+    })
 
 /** The caller of each MCP request, from the gate's lookup (or a lookup of its own when embedded without the gate). */
 const Authenticated = HttpRouter.middleware<{ provides: CurrentPrincipal }>()(Effect.gen(function*() {
   const credentials = yield* Credentials
+  const config = yield* AppConfig
   return (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = bearerToken(request.headers.authorization)
-      if (token === undefined || token === "") return unauthorized("The MCP request has no API key.")
+      const base = baseUrlOf(request, config)
+      if (token === undefined || token === "") return unauthorized(base, "The MCP request has no credentials.", false)
       const admitted = yield* Admitted
       const principal = admitted.resolved ? admitted.principal : yield* credentials.resolve(token)
       if (principal === undefined) {
-        return unauthorized("The API key is unknown or revoked, or its workspace is not active.")
+        return unauthorized(
+          base,
+          "The API key or access token is unknown or revoked (or has expired), or its workspace is not active.",
+          true
+        )
       }
       return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
     })

@@ -95,6 +95,8 @@ export class Sessions extends Context.Service<Sessions, {
         const now = yield* Time.now
         const sessions = yield* live(userId, now.iso)
         yield* Effect.forEach(sessions, ({ id }) => credentials.forgetCredential(id), { discard: true })
+        // The person's assistants act with the same role: their grants are looked at again too.
+        yield* credentials.forgetPerson(userId)
       })
 
       return Sessions.of({ create, record, idsOf, end, endAllOf, refresh })

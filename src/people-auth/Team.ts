@@ -295,6 +295,8 @@ export class Team extends Context.Service<Team, {
         })).pipe(Effect.orDie)
         if (ended === undefined) return yield* lastOwner
         yield* Effect.forEach(ended, ({ id }) => credentials.forgetCredential(id), { discard: true })
+        // Their assistants' grants went with them too (ON DELETE CASCADE).
+        yield* credentials.forgetPerson(userId)
       })
 
       const createOwner = Effect.fn("Team.createOwner")(function*(input: {

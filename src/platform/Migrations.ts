@@ -31,6 +31,7 @@ import writeFences from "../../migrations/0200_write_fences.ts"
 import sandboxWriteAttempts from "../../migrations/0201_sandbox_write_attempts.ts"
 import unipile from "../../migrations/0230_unipile.ts"
 import jobsOpenWrites from "../../migrations/0240_jobs_open_writes.ts"
+import oauth from "../../migrations/0250_oauth.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
@@ -59,6 +60,7 @@ export const migrations = {
   "0201_sandbox_write_attempts": sandboxWriteAttempts,
   "0230_unipile": unipile,
   "0240_jobs_open_writes": jobsOpenWrites,
+  "0250_oauth": oauth,
   "0260_triage_confidence": triageConfidence
 }
 

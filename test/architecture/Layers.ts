@@ -26,7 +26,7 @@ export const layers: ReadonlyArray<Layer> = [
   { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
   // people/ reads the accounts (the seats in a person's timeline, the other seat holding a person); accounts/ never reads people/.
   { name: "services: people and what reached them", parts: ["people"] },
-  { name: "services: API keys, jobs and the Governor, people's sign-in", parts: ["keys", "jobs", "people-auth"] },
+  { name: "services: API keys, jobs and the Governor, people's and assistants' sign-in", parts: ["keys", "jobs", "people-auth", "oauth"] },
   { name: "services built on jobs and keys", parts: ["workspaces", "inbox", "workflows", "webhooks"] },
   { name: "adapters: REST handlers, the typed client, operator commands", parts: ["http", "client", "operator"] },
   { name: "adapters that reuse the REST gate", parts: ["mcp", "dashboard"] },

@@ -8,6 +8,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as Assets from "./Assets.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
+import * as AssistantsPage from "./AssistantsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
 import * as InboxPage from "./InboxPage.ts"
 import * as JobsPage from "./JobsPage.ts"
@@ -56,6 +57,7 @@ export const routes = [
   ...KeysPage.keyRoutes,
   ...WebhooksPage.webhookRoutes,
   ...SignInPages.signInRoutes,
+  ...AssistantsPage.assistantRoutes,
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
 ]
@@ -73,5 +75,6 @@ export const layer = Layer.mergeAll(
   SecurityPage.layer,
   KeysPage.layer,
   WebhooksPage.layer,
+  AssistantsPage.layer,
   live
 )

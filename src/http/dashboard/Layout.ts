@@ -83,15 +83,25 @@ fieldset { border: 1px solid var(--line); border-radius: 8px; margin: .75rem 0; 
 @media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; } }
 `
 
+/** The content security policy of a page whose forms go to `formAction` (and the redirects they bring). */
+const contentSecurityPolicy = (formAction: string) =>
+  `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action ${formAction}; base-uri 'none'`
+
 /** The headers every page carries: no caching of personal pages, no framing, scripts only from here. */
 const securityHeaders = {
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+  "content-security-policy": contentSecurityPolicy("'self'")
 }
+
+/**
+ * A page whose form's answer redirects to `origin` (the consent page, to an assistant's
+ * redirect URI): browsers hold a form's redirects to `form-action` too.
+ */
+export const formsMayRedirectTo = (response: HttpServerResponse.HttpServerResponse, origin: string) =>
+  HttpServerResponse.setHeader(response, "content-security-policy", contentSecurityPolicy(`'self' ${origin}`))
 
 /** An HTML response with the security headers. */
 export const respond = (body: Html, status = 200, headers: Record<string, string> = {}) =>
@@ -125,7 +135,8 @@ const sections = [
   { path: "/team", label: "Team", managers: false },
   { path: "/keys", label: "API keys", managers: true },
   { path: "/webhooks", label: "Webhooks", managers: true },
-  { path: "/security", label: "Two-factor", managers: false }
+  { path: "/security", label: "Two-factor", managers: false },
+  { path: "/assistants", label: "Assistants", managers: false }
 ] as const
 
 export type Section = (typeof sections)[number]["path"]
