@@ -29,7 +29,7 @@ import { IdentityHandlers } from "./http/IdentityHandlers.ts"
 import { InboxHandlers } from "./http/InboxHandlers.ts"
 import { JobsHandlers } from "./http/JobsHandlers.ts"
 import { KeysHandlers } from "./http/KeysHandlers.ts"
-import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./http/Middleware.ts"
+import { AuthenticationLive, RequestErrorsLive } from "./http/Middleware.ts"
 import { PeopleHandlers } from "./http/PeopleHandlers.ts"
 import { SystemHandlers } from "./http/SystemHandlers.ts"
 import { WebhooksHandlers } from "./http/WebhooksHandlers.ts"
@@ -56,7 +56,7 @@ const apiReference = Layer.mergeAll(
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
     Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers]),
-    Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
+    Layer.provide([AuthenticationLive, RequestErrorsLive])
   ),
   Gate.layer([
     ...Object.values(Api.groups).flatMap((group) =>

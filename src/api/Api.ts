@@ -10,7 +10,7 @@ import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { InboxApi } from "./InboxApi.ts"
-import { documentBodyErrors, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
+import { documentBodyErrors, documentRateLimitHeaders, documentRoles, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { PeopleApi } from "./PeopleApi.ts"
@@ -45,7 +45,9 @@ const mcpDescription = [
   "Resources: `outreach://accounts/{accountId}/brief`, `outreach://accounts/{accountId}/health-report` and `outreach://openapi.json`.",
   "",
   "What an assistant may not do: decide an approval (it may only list them; a person or an API key decides, over REST or in",
-  "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope."
+  "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope.",
+  "Each call also needs the key's role to allow the tool (the same table as the operations' `x-roles`): a `member` key runs",
+  "commands and workflows, a `read_only` key only reads; a refused call is the JSON-RPC error -32003 with the envelope as `data`."
 ].join("\n")
 
 export class Api extends HttpApi.make("outreach")
@@ -85,6 +87,6 @@ export class Api extends HttpApi.make("outreach")
       "",
       mcpDescription
     ].join("\n"),
-    transform: (spec) => documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))
+    transform: (spec) => documentWebhooks(documentRateLimitHeaders(documentBodyErrors(documentRoles(spec))))
   }))
 {}

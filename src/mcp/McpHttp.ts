@@ -18,6 +18,7 @@ import { Admitted } from "../http/Admission.ts"
 import { errorResponse } from "../http/Errors.ts"
 import { bearerToken } from "../http/Gate.ts"
 import { onFirstUse } from "../http/OnFirstUse.ts"
+import * as Authorization from "./Authorization.ts"
 import * as Resources from "./Resources.ts"
 import * as ToolHandlers from "./ToolHandlers.ts"
 import { CommandTools, ServiceTools } from "./Tools.ts"
@@ -62,11 +63,12 @@ const Authenticated = HttpRouter.middleware<{ provides: CurrentPrincipal }>()(Ef
     })
 }))
 
-/** Tools, their handlers and the resources. */
+/** Tools, their handlers and the resources; every tool call asks the role rule first. */
 const registrations = Layer.mergeAll(
   McpServer.toolkit(CommandTools),
   McpServer.toolkit(ServiceTools),
-  Resources.layer
+  Resources.layer,
+  Authorization.layer
 ).pipe(Layer.provide(ToolHandlers.layer))
 
 /** `POST /mcp` on the router, built at its first request; needs the core services. */

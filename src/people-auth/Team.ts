@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
+import { permits } from "../domain/Permissions.ts"
 import type { Role, SessionUser } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
@@ -61,8 +62,9 @@ const InvitationRow = Schema.Struct({
 const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
-/** Managers (owners and admins) manage people; only owners manage owners. */
-const mayManage = (actor: Actor) => actor.role === "owner" || actor.role === "admin"
+/** Who manages people and who manages owners: the table of `domain/Permissions.ts`. */
+const mayManage = (actor: Actor) => permits(actor.role, "manageTeam")
+const mayManageOwners = (actor: Actor) => permits(actor.role, "manageOwners")
 
 const notManager = new TeamRefused({ message: "Only owners and admins can invite, change or remove people." })
 const ownersOnly = new TeamRefused({ message: "Only an owner can make someone an owner or change an owner." })
@@ -163,7 +165,7 @@ export class Team extends Context.Service<Team, {
         readonly baseUrl: string
       }) {
         if (!mayManage(actor)) return yield* notManager
-        if (input.role === "owner" && actor.role !== "owner") return yield* ownersOnly
+        if (input.role === "owner" && !mayManageOwners(actor)) return yield* ownersOnly
         const email = input.email.trim()
         if (!isEmail(email)) {
           return yield* new InputRefused({
@@ -264,13 +266,13 @@ export class Team extends Context.Service<Team, {
           if (found === undefined) {
             return yield* new TeamRefused({ message: "That person is no longer in this workspace." })
           }
-          if (found.role === "owner" && actor.role !== "owner") return yield* ownersOnly
+          if (found.role === "owner" && !mayManageOwners(actor)) return yield* ownersOnly
           return found
         })
 
       const changeRole = Effect.fn("Team.changeRole")(function*(actor: Actor, userId: string, role: Role) {
         const found = yield* target(actor, userId)
-        if (role === "owner" && actor.role !== "owner") return yield* ownersOnly
+        if (role === "owner" && !mayManageOwners(actor)) return yield* ownersOnly
         if (found.role === role) return
         const outcome = yield* sql.withTransaction(Effect.gen(function*() {
           const owners = yield* users.lockOwners(actor.workspaceId)

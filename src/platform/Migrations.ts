@@ -27,6 +27,7 @@ import peopleAuth from "../../migrations/0160_people_auth.ts"
 import clusterSecret from "../../migrations/0170_cluster_secret.ts"
 import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_delivery.ts"
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
+import keyRoles from "../../migrations/0220_key_roles.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -49,7 +50,8 @@ export const migrations = {
   "0160_people_auth": peopleAuth,
   "0170_cluster_secret": clusterSecret,
   "0180_webhook_success_on_delivery": webhookSuccessOnDelivery,
-  "0190_webhook_fanout_claims": webhookFanOutClaims
+  "0190_webhook_fanout_claims": webhookFanOutClaims,
+  "0220_key_roles": keyRoles
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -204,7 +204,7 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         for (const path of ["/dashboard/keys", "/dashboard/webhooks"]) {
           const response = await memberPage.goto(`${base}${path}`)
           assert.strictEqual(response?.status(), 403)
-          assert.strictEqual(await memberPage.locator("h1").innerText(), "Owners and admins only")
+          assert.strictEqual(await memberPage.locator("h1").innerText(), "Not for your role")
         }
         await screenshot(memberPage, "members-may-not-see-keys")
         return (await member.cookies()).find((c) => c.name === "outreach_session")?.value

@@ -12,7 +12,7 @@ import { attentionOf } from "./Attention.ts"
 import { framed } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, relative, when } from "./Layout.ts"
-import { isManager, signedInPage } from "./Requests.ts"
+import { may, signedInPage } from "./Requests.ts"
 
 const seatProblem: Record<string, string> = {
   reconnect_required: "The network signed this seat out: reconnect it.",
@@ -23,7 +23,7 @@ const seatProblem: Record<string, string> = {
 const show = signedInPage((person) =>
   Effect.gen(function*() {
     const now = yield* Time.now
-    const attention = yield* attentionOf(person.workspaceId, { webhooks: isManager(person) })
+    const attention = yield* attentionOf(person.workspaceId, { webhooks: may(person, "manageWebhooks") })
     const approvals = attention.approvals.length === 0
       ? html`<p class="muted">No writes are waiting for approval.</p>`
       : html`<ul>${
@@ -46,7 +46,7 @@ const show = signedInPage((person) =>
           }${s.reconnectUrl === null ? "" : html` <a href="${s.reconnectUrl}">Reconnect</a>`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
         )
       }</ul>`
-    const webhooks = !isManager(person)
+    const webhooks = !may(person, "manageWebhooks")
       ? ""
       : html`<section class="card" aria-labelledby="webhooks-title"><h2 id="webhooks-title">Failing webhooks</h2>${
         attention.webhooks.length === 0

@@ -8,6 +8,7 @@
 import { HttpServerResponse } from "effect/http"
 import { type Html, html, type Part, trusted } from "./Html.ts"
 import { csrfField } from "./Session.ts"
+import { permits } from "../../domain/Permissions.ts"
 
 /** Where the dashboard lives. */
 export const base = "/dashboard"
@@ -112,18 +113,18 @@ ${head}
 <body>${body}</body>
 </html>`
 
-/** The pages of the navigation; managers (owners and admins) also see keys and webhooks. */
+/** The pages of the navigation, each shown to the roles the table lets see it. */
 const sections = [
-  { path: "", label: "Needs attention", managers: false },
-  { path: "/approvals", label: "Approvals", managers: false },
-  { path: "/seats", label: "Seats", managers: false },
-  { path: "/inbox", label: "Inbox", managers: false },
-  { path: "/jobs", label: "Jobs", managers: false },
-  { path: "/people", label: "People", managers: false },
-  { path: "/team", label: "Team", managers: false },
-  { path: "/keys", label: "API keys", managers: true },
-  { path: "/webhooks", label: "Webhooks", managers: true },
-  { path: "/security", label: "Two-factor", managers: false }
+  { path: "", label: "Needs attention", needs: "read" },
+  { path: "/approvals", label: "Approvals", needs: "read" },
+  { path: "/seats", label: "Seats", needs: "read" },
+  { path: "/inbox", label: "Inbox", needs: "read" },
+  { path: "/jobs", label: "Jobs", needs: "read" },
+  { path: "/people", label: "People", needs: "read" },
+  { path: "/team", label: "Team", needs: "read" },
+  { path: "/keys", label: "API keys", needs: "manageKeys" },
+  { path: "/webhooks", label: "Webhooks", needs: "manageWebhooks" },
+  { path: "/security", label: "Two-factor", needs: "read" }
 ] as const
 
 export type Section = (typeof sections)[number]["path"]
@@ -140,8 +141,7 @@ export const page = (options: {
   readonly status?: number
 }) => {
   const { viewer } = options
-  const manager = viewer.role !== "member"
-  const nav = sections.filter((s) => manager || !s.managers).map((s) =>
+  const nav = sections.filter((s) => permits(viewer.role, s.needs)).map((s) =>
     html`<li><a href="${base}${s.path}"${
       s.path === options.section ? html` aria-current="page"` : ""
     }>${s.label}</a></li>`

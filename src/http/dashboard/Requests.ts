@@ -8,7 +8,8 @@
  */
 import { Cause, Effect, Option } from "effect"
 import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { roleOf, type Principal } from "../../domain/Principal.ts"
+import { type Action, permits, refusal } from "../../domain/Permissions.ts"
+import type { Principal } from "../../domain/Principal.ts"
 import { isDatabaseUnreachable } from "../../platform/Causes.ts"
 import { Admitted } from "../Admission.ts"
 import { html } from "./Html.ts"
@@ -47,7 +48,7 @@ export const currentPerson: Effect.Effect<Person | undefined, never, HttpServerR
       sessionId: principal.sessionId,
       name: principal.user.name,
       email: principal.user.email,
-      role: roleOf(principal),
+      role: principal.user.role,
       token,
       csrf: csrfTokenFor(token),
       principal
@@ -55,8 +56,8 @@ export const currentPerson: Effect.Effect<Person | undefined, never, HttpServerR
   }
 )
 
-/** Owners and admins. */
-export const isManager = (person: Person): boolean => person.role !== "member"
+/** Whether the person's role may do `action` (the table of `domain/Permissions.ts`). */
+export const may = (person: Person, action: Action): boolean => permits(person.role, action)
 
 class FormUnreadable {
   readonly _tag = "FormUnreadable"
@@ -166,9 +167,6 @@ export const anonymousAction = <E, R>(
     return yield* handler(form.value, request)
   }))
 
-/** 403 for a member on an owners-and-admins page. */
-export const managersOnly = problemPage(
-  403,
-  "Owners and admins only",
-  "Only owners and admins of the workspace can see and change API keys and webhooks. Ask one of them if you need a change."
-)
+/** 403 for a page or form the person's role may not use, in the table's words. */
+export const notAllowedPage = (person: Person, action: Action) =>
+  problemPage(403, "Not for your role", `${refusal(person.role, action)} Ask an owner or admin of the workspace if you need a change.`)

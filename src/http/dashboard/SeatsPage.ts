@@ -17,7 +17,8 @@ import { Jobs } from "../../jobs/Jobs.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
-import { isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { refusal } from "../../domain/Permissions.ts"
+import { may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const seatRoutes = [
   { method: "GET", path: `${base}/seats` },
@@ -54,7 +55,7 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
         html`<tr><td>${category.replace("_", " ")}</td><td>${budget.today}</td><td>${budget.week ?? "—"}</td></tr>`
       )
     }</tbody></table></div>`
-  const settings = !isManager(person) ? "" : html`<details><summary>Change settings</summary>
+  const settings = !may(person, "manageSeats") ? "" : html`<details><summary>Change settings</summary>
 <form method="post" action="${base}/seats/${account.id}/settings">${csrfInput(person)}
 <label for="mode-${account.id}">Mode</label><select id="mode-${account.id}" name="mode">${
     modes.map((m) => html`<option value="${m}"${m === account.mode ? html` selected` : ""}>${m}</option>`)
@@ -123,7 +124,7 @@ const decodeLimit = Schema.decodeUnknownEffect(LimitUpdate)
 
 const save = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return yield* render(person, { error: "Only owners and admins can change a seat's settings.", status: 403 })
+    if (!may(person, "manageSeats")) return yield* render(person, { error: refusal(person.role, "manageSeats"), status: 403 })
     const accounts = yield* Accounts
     const params = yield* HttpRouter.params
     const id = params["id"] ?? ""

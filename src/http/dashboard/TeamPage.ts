@@ -19,7 +19,7 @@ import { baseUrlOf } from "../BaseUrl.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, plainPage, problemPage, when } from "./Layout.ts"
-import { anonymousAction, guarded, isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { anonymousAction, guarded, may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, sessionCookie, withCookie } from "./Session.ts"
 
 export const teamRoutes = [
@@ -52,7 +52,7 @@ const render = (person: Person, options: {
   Effect.gen(function*() {
     const team = yield* Team
     const members = yield* team.members(person.workspaceId)
-    const manager = isManager(person)
+    const manager = may(person, "manageTeam")
     const invitations = manager ? yield* team.invitations(person.workspaceId) : []
     const offered = roles.filter((role) => role !== "owner" || person.role === "owner")
     const rows = members.map((m) =>

@@ -13,7 +13,7 @@ import { WebhookEndpoints } from "../../webhooks/Endpoints.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, problemPage, when } from "./Layout.ts"
-import { isManager, managersOnly, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const webhookRoutes = [
   { method: "GET", path: `${base}/webhooks` },
@@ -69,11 +69,11 @@ ${
   })
 
 const show = signedInPage((person, request) =>
-  isManager(person) ? listPage(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(managersOnly))
+  may(person, "manageWebhooks") ? listPage(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(notAllowedPage(person, "manageWebhooks")))
 
 const create = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const url = (form.get("url") ?? "").trim()
     const outcome = yield* Effect.result(
       (yield* WebhookEndpoints).create({ workspaceId: person.workspaceId, url, events: [], mode: "fat" })
@@ -85,7 +85,7 @@ const create = signedInAction((person, form) =>
 
 const detail = signedInPage((person, request) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const params = yield* HttpRouter.params
     const endpoints = yield* WebhookEndpoints
     const id = params["id"] ?? ""
@@ -128,7 +128,7 @@ const detail = signedInPage((person, request) =>
 
 const setEnabled = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const id = (yield* HttpRouter.params)["id"] ?? ""
     const enabled = form.get("enabled") === "true"
     const outcome = yield* Effect.result((yield* WebhookEndpoints).update(person.workspaceId, id, { enabled }))
@@ -139,7 +139,7 @@ const setEnabled = signedInAction((person, form) =>
 
 const remove = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const id = (yield* HttpRouter.params)["id"] ?? ""
     if (form.get("confirm") !== "yes") {
       return problemPage(422, "Not deleted", "Tick the box to confirm that the endpoint and its delivery log go.", html`<a href="${base}/webhooks/${id}">Back to the endpoint</a>`)
@@ -152,7 +152,7 @@ const remove = signedInAction((person, form) =>
 
 const resend = signedInAction((person) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const params = yield* HttpRouter.params
     const id = params["id"] ?? ""
     const outcome = yield* Effect.result((yield* WebhookDispatcher).resend(person.workspaceId, id, params["delivery"] ?? ""))
