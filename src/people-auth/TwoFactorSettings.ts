@@ -1,14 +1,17 @@
 /**
  * A person's own two-factor settings: set up (a secret shown as a QR code,
  * confirmed by a first code, which gives ten recovery codes once), new
- * recovery codes, and turning it off (with a current code).
+ * recovery codes, and turning it off (with a current code). A wrong current
+ * code counts toward the same lockout as signing in (`Lockout.ts`), so a
+ * signed-in session cannot guess it without limit.
  *
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
-import { TwoFactorRefused } from "./Errors.ts"
+import { type LockedOut, TwoFactorRefused } from "./Errors.ts"
+import { Lockout } from "./Lockout.ts"
 import { Users } from "./Users.ts"
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./TwoFactor.ts"
 
@@ -45,6 +48,9 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const users = yield* Users
+      const lockout = yield* Lockout
+      const lockedRefusal = (locked: LockedOut) =>
+        new TwoFactorRefused({ message: `${locked.message} Changes to two-factor wait until then too.` })
 
       const read = (userId: string) =>
         Effect.flatMap(users.totp(userId), (row) =>
@@ -90,8 +96,14 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
         Effect.gen(function*() {
           const row = yield* read(userId)
           if (row.secret === null) return yield* new TwoFactorRefused({ message: "Two-factor sign-in is not on." })
+          yield* lockout.check(row.email).pipe(Effect.mapError(lockedRefusal))
           const step = yield* totpStep(row.secret, code)
-          if (step === undefined) return yield* wrongCode
+          if (step === undefined) {
+            const left = yield* lockout.failed(row.email).pipe(Effect.mapError(lockedRefusal))
+            return yield* new TwoFactorRefused({
+              message: `${wrongCode.message} ${left} ${left === 1 ? "attempt" : "attempts"} left before signing in and two-factor changes are locked.`
+            })
+          }
           if (!(yield* users.takeTotpStep(userId, step))) {
             return yield* new TwoFactorRefused({ message: "That code was already used. Wait for the next one." })
           }
@@ -139,5 +151,5 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide(Users.layer))
+  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide([Users.layer, Lockout.layer]))
 }

@@ -19,7 +19,7 @@ import { Accounts } from "../../accounts/Accounts.ts"
 import { People } from "../../people/People.ts"
 import type { PersonRecord } from "../../api/PeopleApi.ts"
 import { framed, noticeFrom } from "./Frame.ts"
-import { type Html, html } from "./Html.ts"
+import { externalLink, type Html, html } from "./Html.ts"
 import { base, csrfInput, relative, respond, when } from "./Layout.ts"
 import { fromHtmx, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
@@ -53,14 +53,14 @@ interface CardContext {
 const profileSummary = (approval: ApprovalRecord, known: PersonRecord | undefined): Html => {
   if (approval.target === null) return html`<p class="muted">This write has no single target (a new post).</p>`
   if (known === undefined) {
-    return html`<p><a href="${approval.target}" rel="noreferrer">${approval.target}</a></p>
+    return html`<p>${externalLink(approval.target)}</p>
 <p class="muted">Nobody in this workspace has dealt with this person yet. The profile is read when the write runs; it is not opened now, so they are not told of a visit.</p>`
   }
   return html`<dl class="facts">
 <dt>Name</dt><dd>${known.name ?? "not read yet"}</dd>
 <dt>Headline</dt><dd>${known.headline ?? "—"}</dd>
 <dt>Company</dt><dd>${known.company ?? "—"}</dd>
-<dt>Profile</dt><dd><a href="${known.profileUrl}" rel="noreferrer">${known.profileUrl}</a></dd>
+<dt>Profile</dt><dd>${externalLink(known.profileUrl)}</dd>
 <dt>With you</dt><dd>${
     known.accounts.length === 0 ? "no seat yet" : known.accounts.map((a) => a.label).join(", ")
   } · first seen ${when(known.firstSeenAt)} · <a href="${base}/people/${known.id}">history</a></dd>

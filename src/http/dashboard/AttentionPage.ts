@@ -10,7 +10,7 @@ import { HttpRouter } from "effect/http"
 import * as Time from "../../domain/Time.ts"
 import { attentionOf } from "./Attention.ts"
 import { framed } from "./Frame.ts"
-import { html } from "./Html.ts"
+import { externalLink, html } from "./Html.ts"
 import { base, relative, when } from "./Layout.ts"
 import { may, signedInPage } from "./Requests.ts"
 
@@ -43,7 +43,7 @@ const show = signedInPage((person) =>
             seatProblem[s.status] ?? s.status
           }${s.health.reason === null ? "" : html` (${s.health.reason})`}${
             s.health.readsOnlyUntil === null ? "" : html` Reads only until ${when(s.health.readsOnlyUntil)}.`
-          }${s.reconnectUrl === null ? "" : html` <a href="${s.reconnectUrl}">Reconnect</a>`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
+          }${s.reconnectUrl === null ? "" : html` ${externalLink(s.reconnectUrl, "Reconnect")}`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
         )
       }</ul>`
     const webhooks = !may(person, "manageWebhooks")

@@ -17,7 +17,7 @@ import * as SeatsPage from "./SeatsPage.ts"
 import * as SecurityPage from "./SecurityPage.ts"
 import * as TeamPage from "./TeamPage.ts"
 import * as WebhooksPage from "./WebhooksPage.ts"
-import { base, problemPage } from "./Layout.ts"
+import { base } from "./Layout.ts"
 import { liveCounts } from "./Live.ts"
 import { currentPerson, guarded } from "./Requests.ts"
 import * as SignInPages from "./SignInPages.ts"
@@ -33,12 +33,7 @@ const live = HttpRouter.add(
   }))
 )
 
-/** What the gate answers for a dashboard path that is not served (a person reads it, not a program). */
-export const notFoundPage = problemPage(
-  404,
-  "Page not found",
-  "There is no such page in the dashboard. The link may be mistyped or out of date."
-)
+export { notFoundPage } from "./Requests.ts"
 
 /** Whether a path belongs to the dashboard. */
 export const isDashboardPath = (path: string): boolean => path === base || path.startsWith(`${base}/`)

@@ -6,8 +6,9 @@
  *
  * @since 1.0.0
  */
-import { Cause, Effect, Option } from "effect"
-import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { Cause, Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { Uuid } from "../../api/Envelope.ts"
 import { type Action, permits, refusal } from "../../domain/Permissions.ts"
 import type { Principal } from "../../domain/Principal.ts"
 import { isDatabaseUnreachable } from "../../platform/Causes.ts"
@@ -120,6 +121,24 @@ export const guarded = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServe
     )
   })
 
+/** What a dashboard path that is not served answers (a person reads it, not a program). */
+export const notFoundPage = problemPage(
+  404,
+  "Page not found",
+  "There is no such page in the dashboard. The link may be mistyped or out of date."
+)
+
+const isUuid = Schema.is(Uuid)
+
+/**
+ * Whether every id in the route's path is one: checked before any handler, so no id that
+ * is not a UUID reaches SQL (an invitation's `token` is looked up by its hash, not cast).
+ */
+const pathIdsValid = Effect.map(
+  HttpRouter.params,
+  (params) => Object.entries(params).every(([name, value]) => name === "token" || (value !== undefined && isUuid(value)))
+)
+
 /** A page for signed-in people; others are sent to sign in and come back. */
 export const signedInPage = <E, R>(
   handler: (person: Person, request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -128,6 +147,7 @@ export const signedInPage = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const person = yield* currentPerson
     if (person === undefined) return seeOther(`${base}/sign-in?next=${encodeURIComponent(request.url)}`)
+    if (!(yield* pathIdsValid)) return notFoundPage
     return yield* handler(person, request)
   }))
 
@@ -147,6 +167,7 @@ export const signedInAction = <E, R>(
       const back = referer !== undefined && URL.canParse(referer, "http://localhost") ? new URL(referer, "http://localhost").pathname : undefined
       return sessionEnded(safeNext(back))
     }
+    if (!(yield* pathIdsValid)) return notFoundPage
     const form = yield* Effect.option(readForm)
     if (Option.isNone(form)) return unreadableForm
     if (!csrfMatches(person.token, form.value.get(csrfField))) return csrfRefused

@@ -15,7 +15,7 @@ import { LimitUpdate } from "../../domain/Limits.ts"
 import * as Time from "../../domain/Time.ts"
 import { Jobs } from "../../jobs/Jobs.ts"
 import { framed, noticeFrom } from "./Frame.ts"
-import { html } from "./Html.ts"
+import { externalLink, html } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
 import { refusal } from "../../domain/Permissions.ts"
 import { may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
@@ -94,7 +94,7 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
 <dt>Waiting</dt><dd>${waiting.length === 0 ? "nothing" : waiting.join("; ")}</dd>
 </dl>
 ${budgets}
-${account.reconnectUrl === null ? "" : html`<p><a class="button" href="${account.reconnectUrl}">Reconnect this seat</a></p>`}
+${account.reconnectUrl === null ? "" : html`<p>${externalLink(account.reconnectUrl, "Reconnect this seat", html` class="button"`)}</p>`}
 ${settings}
 </article>`
 }
