@@ -12,6 +12,7 @@ import { commands, isCommandName } from "../domain/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
+import type { ApprovalQueueQuery } from "./ApprovalTable.ts"
 import { Governor } from "./Governor.ts"
 import { type JobRecord, toJobRecord } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
@@ -31,6 +32,11 @@ export interface ApprovalRecord {
   readonly createdAt: string
   readonly expiresAt: string
   readonly decidedAt: string | null
+}
+
+/** An approval with who decided it (`user:<id>`, `key:<id>`, `expiry`, `cancellation`), for people. */
+export interface DecidedApproval extends ApprovalRecord {
+  readonly decidedBy: string | null
 }
 
 /** Filters of `GET /v1/approvals`. */
@@ -88,6 +94,11 @@ export class Approvals extends Context.Service<Approvals, {
     { readonly approvals: ReadonlyArray<ApprovalRecord>; readonly nextCursor: string | null },
     Unprocessable
   >
+  /** A page of the people's queue (pending, or decided) with the full count of what matches. */
+  readonly queue: (workspaceId: string, query: ApprovalQueueQuery) => Effect.Effect<{
+    readonly approvals: ReadonlyArray<DecidedApproval>
+    readonly total: number
+  }>
   /** Approves a pending write; `text` replaces what it sends. */
   readonly approve: (workspaceId: string, id: string, text: string | undefined, by: string) => Effect.Effect<
     { readonly approval: ApprovalRecord; readonly job: JobRecord },
@@ -124,6 +135,15 @@ export class Approvals extends Context.Service<Approvals, {
         return {
           approvals: page.map((row) => toRecord(row, now.ms)),
           nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last) : null
+        }
+      })
+
+      const queue = Effect.fn("Approvals.queue")(function*(workspaceId: string, query: ApprovalQueueQuery) {
+        const found = yield* store.queue(workspaceId, query)
+        const now = yield* Time.now
+        return {
+          approvals: found.rows.map((row) => ({ ...toRecord(row, now.ms), decidedBy: row.decidedBy })),
+          total: found.total
         }
       })
 
@@ -211,7 +231,7 @@ export class Approvals extends Context.Service<Approvals, {
         return yield* decided(row, { _tag: "Reject", reason: reason ?? null }, by)
       })
 
-      return Approvals.of({ list, approve, reject })
+      return Approvals.of({ list, queue, approve, reject })
     })
   )
 

@@ -1,6 +1,7 @@
 /**
  * htmx and its SSE extension, served by the service from the `htmx.org`
- * package (no CDN, no bundler): read once when the routes are built.
+ * package (no CDN, no bundler), and the dashboard's own small script
+ * (`approvals.js`): read once when the routes are built.
  *
  * @since 1.0.0
  */
@@ -15,7 +16,8 @@ const require = createRequire(import.meta.url)
 /** The files, by the name they are served under, from the package's `dist/`. */
 const files = {
   "htmx.min.js": "htmx.org/dist/htmx.min.js",
-  "hx-sse.min.js": "htmx.org/dist/ext/hx-sse.min.js"
+  "hx-sse.min.js": "htmx.org/dist/ext/hx-sse.min.js",
+  "approvals.js": "./approvals.js"
 } as const
 
 export const assetRoutes = Object.keys(files).map((name) => ({ method: "GET", path: `${base}/assets/${name}` }))
@@ -32,5 +34,9 @@ const serve = (name: keyof typeof files, source: string) =>
 
 export const layer = Layer.unwrap(Effect.sync(() => {
   const read = (name: keyof typeof files) => readFileSync(require.resolve(files[name]), "utf8")
-  return Layer.mergeAll(serve("htmx.min.js", read("htmx.min.js")), serve("hx-sse.min.js", read("hx-sse.min.js")))
+  return Layer.mergeAll(
+    serve("htmx.min.js", read("htmx.min.js")),
+    serve("hx-sse.min.js", read("hx-sse.min.js")),
+    serve("approvals.js", read("approvals.js"))
+  )
 }))

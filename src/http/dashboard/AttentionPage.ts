@@ -13,6 +13,7 @@ import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, relative, when } from "./Layout.ts"
 import { may, signedInPage } from "./Requests.ts"
+import { commandInWords } from "./Words.ts"
 
 const seatProblem: Record<string, string> = {
   reconnect_required: "The network signed this seat out: reconnect it.",
@@ -27,13 +28,13 @@ const show = signedInPage((person) =>
     const approvals = attention.approvals.length === 0
       ? html`<p class="muted">No writes are waiting for approval.</p>`
       : html`<ul>${
-        attention.approvals.slice(0, 10).map((a) =>
-          html`<li><a href="${base}/approvals#approval-${a.id}">${a.kind}</a> from ${attention.accountLabels.get(a.accountId) ?? "a seat"}${
+        attention.approvals.map((a) =>
+          html`<li><a href="${base}/approvals#approval-${a.id}">${commandInWords(a.kind)}</a> from ${attention.accountLabels.get(a.accountId) ?? "a seat"}${
             a.target === null ? "" : html` to ${a.target}`
           }: expires <time datetime="${a.expiresAt}">${relative(Date.parse(a.expiresAt), now.ms)}</time></li>`
         )
-      }</ul><p><a class="button" href="${base}/approvals">Review ${attention.approvals.length} ${
-        attention.approvals.length === 1 ? "approval" : "approvals"
+      }</ul><p><a class="button" href="${base}/approvals">Review ${attention.approvalsWaiting} ${
+        attention.approvalsWaiting === 1 ? "approval" : "approvals"
       }</a></p>`
     const seats = attention.seats.length === 0
       ? html`<p class="muted">Every seat is fine.</p>`

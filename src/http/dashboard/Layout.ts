@@ -79,7 +79,34 @@ fieldset { border: 1px solid var(--line); border-radius: 8px; margin: .75rem 0; 
 .inline { display: inline; }
 .check { font-weight: normal; display: flex; gap: .5rem; align-items: center; }
 .qr svg { width: 14rem; height: 14rem; background: #fff; }
-@media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; } }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+nav.tabs { display: flex; gap: .5rem; margin: 0 0 1rem; }
+nav.tabs a { padding: .4rem .8rem; border-radius: 6px; text-decoration: none; border: 1px solid var(--line); background: #fff; }
+nav.tabs a[aria-current="page"] { background: #dde9f7; color: var(--accent-dark); font-weight: 600; }
+.filters .row > * { flex: 1 1 12rem; }
+.pager { display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; }
+.pager p { margin: 0 auto 0 0; font-weight: 600; }
+table.queue td, table.decided td { font-size: .95rem; }
+table.queue tr.approval:focus { outline: 3px solid #e8a317; outline-offset: -3px; background: #fff8e6; }
+table.queue td.text { min-width: 16rem; max-width: 30rem; overflow-wrap: anywhere; }
+table.queue td.text summary { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+table.queue td.target, table.decided td.target { overflow-wrap: anywhere; min-width: 11rem; max-width: 16rem; }
+table.decided td.text { overflow-wrap: anywhere; max-width: 28rem; }
+.bulk { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; padding: .75rem 1rem; }
+.bulk h2 { margin: 0; font-size: 1rem; flex-basis: 100%; }
+.bulk .field { flex: 1 1 16rem; }
+.bulk label { margin-top: 0; }
+.bulk button { margin: 0; }
+table.queue td.actions button { margin: 0 .25rem .25rem 0; padding: .35rem .7rem; }
+table.queue details summary { cursor: pointer; }
+.counter.over { color: var(--bad); font-weight: 700; }
+kbd { border: 1px solid var(--line); border-radius: 4px; padding: 0 .3rem; background: #fff; font-size: .85rem; }
+@media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; }
+  table.queue, table.queue tbody, table.queue tr, table.queue td { display: block; width: 100%; }
+  table.queue thead { display: none; }
+  table.queue tr.approval { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .75rem; background: #fff; }
+  table.queue td { border: 0; padding: .25rem .5rem; }
+  table.queue td.text { min-width: 0; } }
 `
 
 /** The headers every page carries: no caching of personal pages, no framing, scripts only from here. */
@@ -150,7 +177,8 @@ export const page = (options: {
     document(
       options.title,
       html`<script src="${base}/assets/htmx.min.js" defer></script>
-<script src="${base}/assets/hx-sse.min.js" defer></script>`,
+<script src="${base}/assets/hx-sse.min.js" defer></script>
+<script src="${base}/assets/approvals.js" defer></script>`,
       html`<a class="skip" href="#content">Skip to content</a>
 <header class="top">
   <a class="brand" href="${base}">Outreach dashboard</a>
