@@ -6,6 +6,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
+import { ActivityApi } from "./ActivityApi.ts"
 import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
@@ -64,6 +65,7 @@ export class Api extends HttpApi.make("outreach")
   .add(WorkflowsApi)
   .add(AutomationsApi)
   .add(WebhooksApi)
+  .add(ActivityApi)
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })

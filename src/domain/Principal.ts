@@ -39,3 +39,7 @@ export const roleOf = (principal: Principal): AccessRole => principal.kind === "
 
 /** The caller of the current request, provided by the authentication middleware. */
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("outreach/CurrentPrincipal") {}
+
+/** The principal as approvals and the activity log record who did something: `key:<id>` or `user:<id>`. */
+export const actorOf = (principal: Principal): string =>
+  principal.kind === "key" ? `key:${principal.keyId}` : `user:${principal.user.id}`

@@ -6,7 +6,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import { CurrentPrincipal, roleOf } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal, roleOf } from "../domain/Principal.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
 
@@ -26,14 +26,15 @@ export const KeysHandlers = Layer.unwrap(Effect.gen(function*() {
             workspaceId: principal.workspaceId,
             name: payload.name,
             role: payload.role,
-            by: roleOf(principal)
+            by: roleOf(principal),
+            actor: actorOf(principal)
           })
           return { ok: true as const, key: created.key, value: created.value }
         }),
       revoke: ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id) }
+          return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id, actorOf(principal)) }
         })
     })
   ))

@@ -7,6 +7,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ApiKey } from "../api/KeysApi.ts"
 import { NotAllowed, NotFound } from "../api/Errors.ts"
+import { ActivityLog } from "../activity/ActivityLog.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
 import { AccessRole, mayGrant, roleName } from "../domain/Permissions.ts"
@@ -35,6 +36,8 @@ export interface NewKey {
   readonly role?: AccessRole | undefined
   /** The role of whoever makes it (a key never gets a stronger one); the operator's is owner. */
   readonly by?: AccessRole | undefined
+  /** Who makes it, for the activity log (`user:<id>`, `key:<id>`); the operator by default. */
+  readonly actor?: string | undefined
 }
 
 export class ApiKeys extends Context.Service<ApiKeys, {
@@ -44,8 +47,8 @@ export class ApiKeys extends Context.Service<ApiKeys, {
    */
   readonly create: (input: NewKey) => Effect.Effect<{ readonly key: ApiKeyRecord; readonly value: string }, NotAllowed>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
-  /** Revokes at once; revoking a revoked key returns it unchanged. */
-  readonly revoke: (workspaceId: string, id: string) => Effect.Effect<ApiKeyRecord, NotFound>
+  /** Revokes at once; revoking a revoked key returns it unchanged. `actor` as for {@link NewKey}. */
+  readonly revoke: (workspaceId: string, id: string, actor?: string) => Effect.Effect<ApiKeyRecord, NotFound>
   /** Whether a key with this value exists (revoked or not). */
   readonly exists: (value: string) => Effect.Effect<boolean>
 }>()("outreach/ApiKeys") {
@@ -54,6 +57,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const credentials = yield* Credentials
+      const activity = yield* ActivityLog
       const columns = sql`id::text AS id, name, prefix, role, created_at AS "createdAt",
         last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`
 
@@ -75,6 +79,17 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${input.name}, ${displayPrefix(value)},
                   ${hashCredential(value)}, ${role}, ${now.iso}::timestamptz)
           RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
+        const key = rows[0]
+        if (key !== undefined) {
+          yield* activity.record({
+            workspaceId: input.workspaceId,
+            actor: input.actor ?? "operator",
+            action: "key.created",
+            resource: { type: "key", id: key.id },
+            summary: `created the ${roleName(role)} API key "${key.name}"`,
+            after: { name: key.name, role }
+          })
+        }
         return { key: rows[0], value }
       })
 
@@ -85,7 +100,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         )
       )
 
-      const revoke = Effect.fn("ApiKeys.revoke")(function*(workspaceId: string, id: string) {
+      const revoke = Effect.fn("ApiKeys.revoke")(function*(workspaceId: string, id: string, actor?: string) {
         const now = yield* Time.now
         const rows = yield* sql`
           UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now.iso}::timestamptz)
@@ -101,6 +116,13 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           })
         }
         yield* credentials.forgetCredential(id)
+        yield* activity.record({
+          workspaceId,
+          actor: actor ?? "operator",
+          action: "key.revoked",
+          resource: { type: "key", id },
+          summary: `revoked the API key "${key.name}"`
+        })
         yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ keyId: id, workspaceId }))
         return key
       })
@@ -117,5 +139,5 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = ApiKeys.layerNoDeps.pipe(Layer.provide(Credentials.layer))
+  static readonly layer = ApiKeys.layerNoDeps.pipe(Layer.provide([Credentials.layer, ActivityLog.layer]))
 }

@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
+import { ActivityLog } from "../activity/ActivityLog.ts"
 import { permits } from "../domain/Permissions.ts"
 import type { Role, SessionUser } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
@@ -126,6 +127,8 @@ export class Team extends Context.Service<Team, {
       const credentials = yield* Credentials
       const users = yield* Users
       const workspaces = yield* WorkspaceTable
+      const activity = yield* ActivityLog
+      const actorOf = (actor: Actor) => `user:${actor.id}`
 
       const members = Effect.fn("Team.members")((workspaceId: string) => users.members(workspaceId))
 
@@ -183,6 +186,14 @@ export class Team extends Context.Service<Team, {
           VALUES (${id}, ${actor.workspaceId}, ${email}, ${input.role}, ${hashCredential(token)}, ${actor.id},
                   ${now.iso}::timestamptz, ${expiresAt}::timestamptz)`.pipe(Effect.orDie)
         const link = `${input.baseUrl}/dashboard/invitations/${token}`
+        yield* activity.record({
+          workspaceId: actor.workspaceId,
+          actor: actorOf(actor),
+          action: "team.invited",
+          resource: { type: "invitation", id },
+          summary: `invited ${email} as ${input.role}`,
+          after: { email, role: input.role }
+        })
         yield* mail.send({
           to: email,
           subject: `${actor.name} invited you to their outreach workspace`,
@@ -281,6 +292,15 @@ export class Team extends Context.Service<Team, {
           return "changed" as const
         })).pipe(Effect.orDie)
         if (outcome === "lastOwner") return yield* lastOwner
+        yield* activity.record({
+          workspaceId: actor.workspaceId,
+          actor: actorOf(actor),
+          action: "team.role_changed",
+          resource: { type: "person", id: userId },
+          summary: `made ${found.name} (${found.email}) ${role === "admin" ? "an" : "a"} ${role}`,
+          before: { role: found.role },
+          after: { role }
+        })
         // Servers remember a session's role with its rate-limit slice: they look again now.
         yield* sessions.refresh(userId)
       })
@@ -296,6 +316,14 @@ export class Team extends Context.Service<Team, {
           return sessionIds
         })).pipe(Effect.orDie)
         if (ended === undefined) return yield* lastOwner
+        yield* activity.record({
+          workspaceId: actor.workspaceId,
+          actor: actorOf(actor),
+          action: "team.removed",
+          resource: { type: "person", id: userId },
+          summary: `removed ${found.name} (${found.email}), ${found.role === "admin" ? "an" : "a"} ${found.role}`,
+          before: { name: found.name, email: found.email, role: found.role }
+        })
         yield* Effect.forEach(ended, ({ id }) => credentials.forgetCredential(id), { discard: true })
       })
 
@@ -339,6 +367,8 @@ export class Team extends Context.Service<Team, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Team.layerNoDeps.pipe(Layer.provide([Credentials.layer, Sessions.layer, Users.layer, WorkspaceTable.layer]))
+  static readonly layer = Team.layerNoDeps.pipe(
+    Layer.provide([Credentials.layer, Sessions.layer, Users.layer, WorkspaceTable.layer, ActivityLog.layer])
+  )
 
 }

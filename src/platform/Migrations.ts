@@ -28,6 +28,7 @@ import clusterSecret from "../../migrations/0170_cluster_secret.ts"
 import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_delivery.ts"
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
 import keyRoles from "../../migrations/0220_key_roles.ts"
+import activity from "../../migrations/0221_activity.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -51,7 +52,8 @@ export const migrations = {
   "0170_cluster_secret": clusterSecret,
   "0180_webhook_success_on_delivery": webhookSuccessOnDelivery,
   "0190_webhook_fanout_claims": webhookFanOutClaims,
-  "0220_key_roles": keyRoles
+  "0220_key_roles": keyRoles,
+  "0221_activity": activity
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -14,6 +14,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 /** Each table with one owner, and that owner (path from the repository's root). */
 export const owners: Readonly<Record<string, string>> = {
   account_limits: "src/accounts/Budgets.ts",
+  activity: "src/activity/ActivityLog.ts",
   cluster_secret: "src/platform/Cluster.ts",
   accounts: "src/accounts/AccountStore.ts",
   approvals: "src/jobs/ApprovalTable.ts",

@@ -384,6 +384,17 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         await page.getByRole("link", { name: "Decided" }).click()
         assert.include(await page.locator("#queue-count").innerText(), "of 4 decided")
         await screenshot(page, "approvals-decided")
+        // The activity log lists each decision with who made it, and filters by what was done.
+        await page.getByRole("link", { name: "Activity", exact: true }).click()
+        assert.isAtLeast(await page.locator("table.activity tbody tr").count(), 4)
+        await page.getByLabel("What").selectOption({ label: "edited and approved" })
+        await page.getByRole("button", { name: "Filter" }).click()
+        // The bulk approve's edit, and the note removed before sending.
+        assert.strictEqual(await page.locator("table.activity tbody tr").count(), 2)
+        const edited = page.locator("table.activity tbody tr", { hasText: "An edited note, sent by the bulk approve." })
+        assert.include(await edited.innerText(), "Olivia Owner")
+        await page.getByRole("link", { name: "Clear filters" }).click()
+        await screenshot(page, "activity", { fullPage: false })
         return { firstId, secondId, thirdId }
       })
       const decided = yield* call("GET", "/v1/approvals?status=approved&limit=10", { token })

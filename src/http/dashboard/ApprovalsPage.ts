@@ -16,16 +16,17 @@ import { HttpRouter } from "effect/http"
 import { REASON_MAX } from "../../api/ApprovalsApi.ts"
 import { Uuid } from "../../api/Envelope.ts"
 import type { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../../api/Errors.ts"
+import { actorOf } from "../../domain/Principal.ts"
 import * as Time from "../../domain/Time.ts"
 import { Accounts } from "../../accounts/Accounts.ts"
 import { Approvals, type DecidedApproval } from "../../jobs/Approvals.ts"
 import { hasText, textLimitOf, textOptional } from "../../jobs/WriteTarget.ts"
-import { actorNamer } from "./Actors.ts"
+import { actorNamer } from "../Actors.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { externalLink, type Html, html } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
 import { type Form, type Person, safeNext, seeOther, signedInAction, signedInPage } from "./Requests.ts"
-import { commandInWords, writeKinds } from "./Words.ts"
+import { commandInWords, writeKinds } from "../../domain/Words.ts"
 
 export const approvalRoutes = [
   { method: "GET", path: `${base}/approvals` },
@@ -90,7 +91,7 @@ const addressOf = (query: Query, change: Partial<Query> = {}, extra: Record<stri
 }
 
 /** Who decided, as the approval records it (the same form as REST uses for a session). */
-const decider = (person: Person) => `user:${person.userId}`
+const decider = (person: Person) => actorOf(person.principal)
 
 type DecisionError = NotFound | Conflict | ApprovalExpired | Unprocessable
 

@@ -13,7 +13,7 @@ import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, relative, when } from "./Layout.ts"
 import { may, signedInPage } from "./Requests.ts"
-import { commandInWords } from "./Words.ts"
+import { commandInWords } from "../../domain/Words.ts"
 
 const seatProblem: Record<string, string> = {
   reconnect_required: "The network signed this seat out: reconnect it.",

@@ -7,6 +7,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as Assets from "./Assets.ts"
+import * as ActivityPage from "./ActivityPage.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
 import * as InboxPage from "./InboxPage.ts"
@@ -50,6 +51,7 @@ export const routes = [
   ...SecurityPage.securityRoutes,
   ...KeysPage.keyRoutes,
   ...WebhooksPage.webhookRoutes,
+  ...ActivityPage.activityRoutes,
   ...SignInPages.signInRoutes,
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
@@ -68,5 +70,6 @@ export const layer = Layer.mergeAll(
   SecurityPage.layer,
   KeysPage.layer,
   WebhooksPage.layer,
+  ActivityPage.layer,
   live
 )

@@ -8,6 +8,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { type AccessRole, accessRoles, mayGrant, roleName } from "../../domain/Permissions.ts"
+import { actorOf } from "../../domain/Principal.ts"
 import { ApiKeys } from "../../keys/ApiKeys.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
@@ -83,7 +84,7 @@ const create = signedInAction((person, form) =>
     }
     const role = form.get("role")
     if (!isAccessRole(role)) return yield* render(person, { error: "Choose what the key may do.", status: 400 })
-    const created = yield* Effect.result((yield* ApiKeys).create({ workspaceId: person.workspaceId, name, role, by: person.role }))
+    const created = yield* Effect.result((yield* ApiKeys).create({ workspaceId: person.workspaceId, name, role, by: person.role, actor: actorOf(person.principal) }))
     if (created._tag === "Failure") return yield* render(person, { error: created.failure.error.message, status: 403 })
     return yield* render(person, { created: { name, value: created.success.value } })
   })
@@ -93,7 +94,7 @@ const revoke = signedInAction((person) =>
   Effect.gen(function*() {
     if (!may(person, "manageKeys")) return notAllowedPage(person, "manageKeys")
     const params = yield* HttpRouter.params
-    const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? ""))
+    const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? "", actorOf(person.principal)))
     if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.error.message, status: 404 })
     return seeOther(`${base}/keys?notice=revoked`)
   })

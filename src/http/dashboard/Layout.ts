@@ -100,6 +100,7 @@ table.decided td.text { overflow-wrap: anywhere; max-width: 28rem; }
 table.queue td.actions button { margin: 0 .25rem .25rem 0; padding: .35rem .7rem; }
 table.queue details summary { cursor: pointer; }
 .counter.over { color: var(--bad); font-weight: 700; }
+ul.changes { margin: 0; padding-left: 1rem; font-size: .9rem; overflow-wrap: anywhere; }
 kbd { border: 1px solid var(--line); border-radius: 4px; padding: 0 .3rem; background: #fff; font-size: .85rem; }
 @media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; }
   table.queue, table.queue tbody, table.queue tr, table.queue td { display: block; width: 100%; }
@@ -149,6 +150,7 @@ const sections = [
   { path: "/jobs", label: "Jobs", needs: "read" },
   { path: "/people", label: "People", needs: "read" },
   { path: "/team", label: "Team", needs: "read" },
+  { path: "/activity", label: "Activity", needs: "read" },
   { path: "/keys", label: "API keys", needs: "manageKeys" },
   { path: "/webhooks", label: "Webhooks", needs: "manageWebhooks" },
   { path: "/security", label: "Two-factor", needs: "read" }

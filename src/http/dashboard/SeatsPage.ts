@@ -18,6 +18,8 @@ import { framed, noticeFrom } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
 import { refusal } from "../../domain/Permissions.ts"
+import { actorOf } from "../../domain/Principal.ts"
+import * as SeatActivity from "../SeatActivity.ts"
 import { may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const seatRoutes = [
@@ -125,7 +127,8 @@ const decodeLimit = Schema.decodeUnknownEffect(LimitUpdate)
 const save = signedInAction((person, form) =>
   Effect.gen(function*() {
     if (!may(person, "manageSeats")) return yield* render(person, { error: refusal(person.role, "manageSeats"), status: 403 })
-    const accounts = yield* Accounts
+    const seats = yield* SeatActivity.make
+    const actor = actorOf(person.principal)
     const params = yield* HttpRouter.params
     const id = params["id"] ?? ""
     const patch = yield* Effect.result(decodeUpdate({
@@ -150,10 +153,10 @@ const save = signedInAction((person, form) =>
       if (update._tag === "Failure") return yield* render(person, { error: `The ${category} limit must be a whole number, 0 or more.`, status: 400 })
       updates.push(update.success)
     }
-    const updated = yield* Effect.result(accounts.update(person.workspaceId, id, patch.success))
+    const updated = yield* Effect.result(seats.update(person.workspaceId, id, patch.success, actor))
     if (updated._tag === "Failure") return yield* render(person, { error: updated.failure.error.message, status: 422 })
     if (updates.length > 0) {
-      const limited = yield* Effect.result(accounts.setLimits(person.workspaceId, id, updates))
+      const limited = yield* Effect.result(seats.setLimits(person.workspaceId, id, updates, actor))
       if (limited._tag === "Failure") return yield* render(person, { error: limited.failure.error.message, status: 422 })
     }
     return seeOther(`${base}/seats?notice=saved#seat-${id}`)

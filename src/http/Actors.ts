@@ -5,8 +5,8 @@
  * @since 1.0.0
  */
 import { Effect } from "effect"
-import { ApiKeys } from "../../keys/ApiKeys.ts"
-import { Team } from "../../people-auth/Team.ts"
+import { ApiKeys } from "../keys/ApiKeys.ts"
+import { Team } from "../people-auth/Team.ts"
 
 /** Names the actors of one workspace (one read of its people and keys for a whole page). */
 export const actorNamer = (workspaceId: string) =>
@@ -21,6 +21,7 @@ export const actorNamer = (workspaceId: string) =>
       if (actor === null) return "—"
       if (actor === "expiry") return "nobody (it expired)"
       if (actor === "cancellation") return "its job was cancelled"
+      if (actor === "operator") return "the operator (command line)"
       return names.get(actor) ?? (actor.startsWith("user:") ? "a former teammate" : "a deleted key")
     }
   })

@@ -1,5 +1,5 @@
 /**
- * Commands and statuses in words, as people read them ("Invitation", not
+ * Commands in words, as people read them ("Invitation", not
  * `connect`).
  *
  * @since 1.0.0
