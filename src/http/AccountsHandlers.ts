@@ -7,7 +7,6 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
-import { Jobs } from "../jobs/Jobs.ts"
 import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { baseUrlOf } from "./BaseUrl.ts"
@@ -18,7 +17,6 @@ const ok = true as const
 
 export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
   const accounts = yield* Accounts
-  const jobs = yield* Jobs
   const config = yield* AppConfig
   const seats = yield* SeatActivity.make
   const workspace = Effect.gen(function*() {
@@ -54,8 +52,6 @@ export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
       remove: ({ params }) =>
         Effect.gen(function*() {
           yield* seats.remove(yield* workspace, params.id, yield* actor)
-          // The seat is free; work that had not started goes with it (a running write finishes).
-          yield* jobs.cancelOpenOf(params.id)
           return { ok }
         }),
       pause: ({ params }) =>

@@ -11,6 +11,7 @@ import { Accounts } from "../accounts/Accounts.ts"
 import type { AccountPatch } from "../accounts/Accounts.ts"
 import { ActivityLog } from "../activity/ActivityLog.ts"
 import type { LimitUpdate } from "../domain/Limits.ts"
+import { Jobs } from "../jobs/Jobs.ts"
 
 /** The fields of `before` that `patch` changes, and what they become. */
 const changed = (before: Readonly<Record<string, unknown>>, patch: Readonly<Record<string, unknown>>) => {
@@ -27,6 +28,7 @@ const changed = (before: Readonly<Record<string, unknown>>, patch: Readonly<Reco
 /** The seat operations with their record; built once (for a handler group) or per request. */
 export const make = Effect.gen(function*() {
   const accounts = yield* Accounts
+  const jobs = yield* Jobs
   const log = yield* ActivityLog
   const seat = (id: string) => ({ type: "seat" as const, id })
   const named = (label: string) => label === "" ? "an unnamed seat" : `the seat "${label}"`
@@ -113,6 +115,8 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const account = yield* accounts.get(workspaceId, id)
       yield* accounts.remove(workspaceId, id)
+      // The seat is free; work that had not started goes with it (a running write finishes).
+      yield* jobs.cancelOpenOf(id)
       yield* log.record({
         workspaceId,
         actor,

@@ -405,6 +405,52 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
       assert.strictEqual((yield* jobOf(picked.thirdId)).input.note, "")
     }), { timeout: 240_000 })
 
+  it.effect("seats operated from the page: connect on the sandbox, pause, resume, rename, autopilot only when confirmed, disconnect with a confirmation", () =>
+    Effect.gen(function*() {
+      const { base, email, token } = yield* setUp
+      const browser = yield* promise(() => open())
+      const page = yield* promise(() => browser.newPage())
+      const seatId = yield* promise(async () => {
+        await signInWithPassword(page, base, email)
+        await page.getByRole("link", { name: "Seats", exact: true }).click()
+        await page.getByLabel("Connect a seat: its name").fill("Grace")
+        await page.getByRole("button", { name: "Connect a seat" }).click()
+        // The sandbox's own sign-in page, opened from the dashboard.
+        await page.getByRole("button", { name: "Sign in and connect" }).click()
+        await page.goto(`${base}/dashboard/seats`)
+        const card = page.locator("article", { hasText: "Grace" })
+        const id = ((await card.getAttribute("id")) ?? "").replace("seat-", "")
+        assert.include(await card.locator(".pill").first().innerText(), "warming")
+        await card.getByRole("button", { name: "Pause" }).click()
+        await page.locator("[role=status]", { hasText: "Paused" }).waitFor()
+        assert.strictEqual(await page.locator(`#seat-${id} .pill`).first().innerText(), "paused")
+        await page.locator(`#seat-${id}`).getByRole("button", { name: "Resume" }).click()
+        await page.locator("[role=status]", { hasText: "Resumed" }).waitFor()
+        await page.locator(`#seat-${id} summary`, { hasText: "Rename" }).click()
+        await page.locator(`#seat-${id}`).getByLabel("Name", { exact: true }).fill("Grace H.")
+        await page.locator(`#seat-${id}`).getByRole("button", { name: "Save the name" }).click()
+        await page.locator("[role=status]", { hasText: "Renamed" }).waitFor()
+        // Autopilot needs the explanation acknowledged.
+        const settings = page.locator(`#seat-${id}`)
+        await settings.locator("summary", { hasText: "Change settings" }).click()
+        await settings.getByLabel("Mode").selectOption("autopilot")
+        await settings.getByRole("button", { name: "Save settings" }).click()
+        assert.include(await page.locator("[role=alert]").innerText(), "without anyone approving them")
+        await screenshot(page, "seats-operated", { fullPage: false })
+        await page.locator(`#seat-${id} summary`, { hasText: "Disconnect" }).click()
+        await page.locator(`#seat-${id}`).getByLabel("Yes, disconnect").check()
+        await page.locator(`#seat-${id}`).getByRole("button", { name: "Disconnect this seat" }).click()
+        await page.locator("[role=status]", { hasText: "Disconnected" }).waitFor()
+        assert.strictEqual(await page.locator(`#seat-${id}`).count(), 0)
+        return id
+      })
+      const gone = yield* call("GET", `/v1/accounts/${seatId}`, { token })
+      assert.strictEqual(gone.status, 404)
+      const log = yield* call("GET", "/v1/activity?resource=seat&limit=20", { token })
+      const actions = log.body.activity.filter((e: { resource: { id: string } }) => e.resource.id === seatId).map((e: { action: string }) => e.action)
+      assert.deepStrictEqual(actions, ["seat.disconnected", "seat.settings_changed", "seat.resumed", "seat.paused", "seat.connected"])
+    }), { timeout: 120_000 })
+
   it.effect("a form without its CSRF token is refused and changes nothing; keys and webhooks pages work for owners, an endpoint is disabled and deleted", () =>
     Effect.gen(function*() {
       const { base, email, token } = yield* setUp

@@ -100,6 +100,8 @@ table.decided td.text { overflow-wrap: anywhere; max-width: 28rem; }
 table.queue td.actions button { margin: 0 .25rem .25rem 0; padding: .35rem .7rem; }
 table.queue details summary { cursor: pointer; }
 .counter.over { color: var(--bad); font-weight: 700; }
+.seat-actions { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: start; margin: .5rem 0; }
+.seat-actions details { flex-basis: 100%; }
 ul.changes { margin: 0; padding-left: 1rem; font-size: .9rem; overflow-wrap: anywhere; }
 kbd { border: 1px solid var(--line); border-radius: 4px; padding: 0 .3rem; background: #fff; font-size: .85rem; }
 @media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; }
