@@ -25,3 +25,30 @@ export const commandInWords = (kind: string): string => commandWords[kind] ?? ki
 export const writeKinds: ReadonlyArray<{ readonly kind: string; readonly label: string }> = Object.entries(commandWords).map(
   ([kind, label]) => ({ kind, label })
 )
+
+const statusWords: Readonly<Record<string, string>> = {
+  queued: "Queued",
+  awaiting_approval: "Waiting for approval",
+  scheduled: "Scheduled",
+  running: "Running",
+  completed: "Done",
+  failed: "Failed",
+  cancelled: "Cancelled"
+}
+
+/** A job's status as people say it. */
+export const statusInWords = (status: string): string => statusWords[status] ?? status
+
+const waitWords: Readonly<Record<string, string>> = {
+  approval: "a person's approval",
+  working_hours: "the seat's working hours",
+  budget: "room in the seat's budget",
+  account_paused: "the seat to be resumed",
+  account_connecting: "the seat to finish connecting",
+  reconnect: "the seat to be reconnected",
+  pacing: "a pause between writes (pacing)",
+  queue: "the writes before it"
+}
+
+/** Why a job waits, as people say it: "waits for the seat's working hours". */
+export const waitInWords = (reason: string): string => waitWords[reason] ?? reason.replace(/_/g, " ")

@@ -270,7 +270,7 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         assert.include(await decided.innerText(), "Olivia Owner")
         assert.include(await decided.innerText(), "Hi María, I enjoyed your talk. Glad to connect!")
         await decided.getByRole("link", { name: "job" }).click()
-        assert.strictEqual(await page.locator("#job-status").innerText(), "completed")
+        assert.strictEqual(await page.locator("#job-status").innerText(), "Done")
         await screenshot(page, "job")
         await page.getByRole("link", { name: "Approvals", exact: true }).click()
         const row = page.locator("tr.approval", { hasText: shown(second) })

@@ -1,7 +1,7 @@
 /**
  * htmx and its SSE extension, served by the service from the `htmx.org`
  * package (no CDN, no bundler), and the dashboard's own small script
- * (`approvals.js`): read once when the routes are built.
+ * (`ApprovalsScript.ts`): read once when the routes are built.
  *
  * @since 1.0.0
  */
@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { approvalsScript } from "./ApprovalsScript.ts"
 import { base } from "./Layout.ts"
 
 const require = createRequire(import.meta.url)
@@ -16,13 +17,12 @@ const require = createRequire(import.meta.url)
 /** The files, by the name they are served under, from the package's `dist/`. */
 const files = {
   "htmx.min.js": "htmx.org/dist/htmx.min.js",
-  "hx-sse.min.js": "htmx.org/dist/ext/hx-sse.min.js",
-  "approvals.js": "./approvals.js"
+  "hx-sse.min.js": "htmx.org/dist/ext/hx-sse.min.js"
 } as const
 
-export const assetRoutes = Object.keys(files).map((name) => ({ method: "GET", path: `${base}/assets/${name}` }))
+export const assetRoutes = [...Object.keys(files), "approvals.js"].map((name) => ({ method: "GET", path: `${base}/assets/${name}` }))
 
-const serve = (name: keyof typeof files, source: string) =>
+const serve = (name: string, source: string) =>
   HttpRouter.add(
     "GET",
     `${base}/assets/${name}`,
@@ -37,6 +37,6 @@ export const layer = Layer.unwrap(Effect.sync(() => {
   return Layer.mergeAll(
     serve("htmx.min.js", read("htmx.min.js")),
     serve("hx-sse.min.js", read("hx-sse.min.js")),
-    serve("approvals.js", read("approvals.js"))
+    serve("approvals.js", approvalsScript)
   )
 }))

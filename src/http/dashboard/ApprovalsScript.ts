@@ -1,10 +1,15 @@
-// The approvals queue's keyboard shortcuts and live length counters (served as
-// /dashboard/assets/approvals.js; the page works without it).
-(() => {
+/**
+ * The approvals queue's keyboard shortcuts and live length counters, served
+ * as `/dashboard/assets/approvals.js` (the page works without it). Kept as a
+ * string here so the bundled service carries it.
+ *
+ * @since 1.0.0
+ */
+export const approvalsScript = String.raw`(() => {
   const rows = () => Array.from(document.querySelectorAll("tr.approval"))
   const current = () => document.activeElement && document.activeElement.closest ? document.activeElement.closest("tr.approval") : null
   const focusRow = (row) => { if (row) { row.focus(); row.scrollIntoView({ block: "nearest" }) } }
-  const press = (row, action) => { const button = row && row.querySelector(`button[data-action=${action}]`); if (button) button.click() }
+  const press = (row, action) => { const button = row && row.querySelector("button[data-action=" + action + "]"); if (button) button.click() }
   document.addEventListener("keydown", (event) => {
     if (event.metaKey || event.ctrlKey || event.altKey) return
     const target = event.target
@@ -32,13 +37,14 @@
     event.preventDefault()
   })
   const count = (area) => {
-    const counter = document.getElementById(`${area.id}-count`)
+    const counter = document.getElementById(area.id + "-count")
     const limit = Number(area.dataset.limit)
     if (!counter) return
-    counter.textContent = `${area.value.length} / ${limit}`
+    counter.textContent = area.value.length + " / " + limit
     counter.classList.toggle("over", area.value.length > limit)
   }
   document.addEventListener("input", (event) => { if (event.target && event.target.dataset && event.target.dataset.limit) count(event.target) })
   // After a decision the queue comes back: the first row is where the keyboard goes on.
   if (new URLSearchParams(location.search).has("notice")) focusRow(rows()[0])
 })()
+`
