@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
 import { type LockedOut, TwoFactorRefused } from "./Errors.ts"
 import { Lockout } from "./Lockout.ts"
+import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Users } from "./Users.ts"
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./TwoFactor.ts"
 
@@ -40,6 +41,12 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
   readonly newRecoveryCodes: (userId: string, code: string) => Effect.Effect<ReadonlyArray<string>, TwoFactorRefused>
   /** Turns two-factor off (a current code needed). */
   readonly disable: (userId: string, code: string) => Effect.Effect<void, TwoFactorRefused>
+  /** Whether the person must set up two-factor before anything else: the workspace requires it and they have none. */
+  readonly mustSetUp: (workspaceId: string, userId: string) => Effect.Effect<boolean>
+  /** Requires two-factor of everyone in the workspace, or stops requiring it. */
+  readonly requireForEveryone: (workspaceId: string, required: boolean) => Effect.Effect<void>
+  /** Whether the workspace requires it. */
+  readonly requiredIn: (workspaceId: string) => Effect.Effect<boolean>
   /** Spends one of the person's unused recovery codes (signing in); true when `code` was one. */
   readonly useRecoveryCode: (userId: string, code: string) => Effect.Effect<boolean>
 }>()("outreach/TwoFactorSettings") {
@@ -48,6 +55,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const users = yield* Users
+      const workspaces = yield* WorkspaceTable
       const lockout = yield* Lockout
       const lockedRefusal = (locked: LockedOut) =>
         new TwoFactorRefused({ message: `${locked.message} Changes to two-factor wait until then too.` })
@@ -146,10 +154,26 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
           return used.length === 1
         })
 
-      return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable, useRecoveryCode })
+      const mustSetUp = Effect.fn("TwoFactorSettings.mustSetUp")(function*(workspaceId: string, userId: string) {
+        if (!(yield* workspaces.twoFactorRequired(workspaceId))) return false
+        const row = yield* users.totp(userId)
+        return row === undefined || row.secret === null
+      })
+
+      return TwoFactorSettings.of({
+        status,
+        begin,
+        confirm,
+        newRecoveryCodes: newCodes,
+        disable,
+        useRecoveryCode,
+        mustSetUp,
+        requireForEveryone: workspaces.requireTwoFactor,
+        requiredIn: workspaces.twoFactorRequired
+      })
     })
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide([Users.layer, Lockout.layer]))
+  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide([Users.layer, Lockout.layer, WorkspaceTable.layer]))
 }

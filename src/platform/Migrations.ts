@@ -29,6 +29,7 @@ import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_d
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
 import keyRoles from "../../migrations/0220_key_roles.ts"
 import activity from "../../migrations/0221_activity.ts"
+import requireTwoFactor from "../../migrations/0222_require_two_factor.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -53,7 +54,8 @@ export const migrations = {
   "0180_webhook_success_on_delivery": webhookSuccessOnDelivery,
   "0190_webhook_fanout_claims": webhookFanOutClaims,
   "0220_key_roles": keyRoles,
-  "0221_activity": activity
+  "0221_activity": activity,
+  "0222_require_two_factor": requireTwoFactor
 }
 
 /** Applies the pending migrations and logs what ran. */

@@ -11,6 +11,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "ef
 import { Uuid } from "../../api/Envelope.ts"
 import { type Action, permits, refusal } from "../../domain/Permissions.ts"
 import type { Principal } from "../../domain/Principal.ts"
+import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { isDatabaseUnreachable } from "../../platform/Causes.ts"
 import { Admitted } from "../Admission.ts"
 import { html } from "./Html.ts"
@@ -148,6 +149,10 @@ export const signedInPage = <E, R>(
     const person = yield* currentPerson
     if (person === undefined) return seeOther(`${base}/sign-in?next=${encodeURIComponent(request.url)}`)
     if (!(yield* pathIdsValid)) return notFoundPage
+    // The workspace requires two-factor and this person has none yet: setting it up comes first.
+    if (!request.url.startsWith(`${base}/security`) && (yield* (yield* TwoFactorSettings).mustSetUp(person.workspaceId, person.userId))) {
+      return seeOther(`${base}/security?notice=required`)
+    }
     return yield* handler(person, request)
   }))
 

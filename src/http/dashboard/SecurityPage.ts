@@ -32,7 +32,8 @@ export const securityRoutes = [
 const notices: Record<string, string> = {
   disabled: "Two-factor sign-in is off. Signing in now needs only your password.",
   password: "Your password is changed; your other sessions were signed out.",
-  ended: "That session is signed out."
+  ended: "That session is signed out.",
+  required: "Your workspace requires two-factor sign-in: set it up here to use the dashboard."
 }
 
 /** The `otpauth://` URI as a QR code an authenticator app scans. */
@@ -160,5 +161,13 @@ export const layer = Layer.mergeAll(
   HttpRouter.add("POST", `${base}/security/begin`, begin),
   HttpRouter.add("POST", `${base}/security/confirm`, withCode((settings, person, code) => settings.confirm(person.userId, code))),
   HttpRouter.add("POST", `${base}/security/recovery-codes`, withCode((settings, person, code) => settings.newRecoveryCodes(person.userId, code))),
-  HttpRouter.add("POST", `${base}/security/disable`, withCode((settings, person, code) => settings.disable(person.userId, code)))
+  HttpRouter.add(
+    "POST",
+    `${base}/security/disable`,
+    withCode((settings, person, code) =>
+      Effect.flatMap(settings.requiredIn(person.workspaceId), (required) =>
+        required
+          ? Effect.fail({ message: "Your workspace requires two-factor sign-in, so it cannot be turned off. An owner can stop requiring it on the Team page." })
+          : settings.disable(person.userId, code)))
+  )
 )
