@@ -96,6 +96,16 @@ layer(serverLayer())("the dashboard trusts nothing it is sent or shows", (it) =>
     }
   })
 
+  it.effect("every page names the favicon, which the service serves itself", () =>
+    Effect.gen(function*() {
+      const icon = yield* call("GET", "/dashboard/assets/favicon.svg")
+      assert.strictEqual(icon.status, 200)
+      assert.strictEqual(icon.headers["content-type"], "image/svg+xml")
+      assert.include(icon.body, "<svg")
+      const signIn = yield* call("GET", "/dashboard/sign-in")
+      assert.include(signIn.body, `<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">`)
+    }))
+
   it.effect("a job whose person is javascript:… shows the address as text on the approvals page", () =>
     Effect.gen(function*() {
       const { key, email } = yield* ownerSession

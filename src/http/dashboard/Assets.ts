@@ -20,14 +20,17 @@ const files = {
   "hx-sse.min.js": "htmx.org/dist/ext/hx-sse.min.js"
 } as const
 
-export const assetRoutes = [...Object.keys(files), "approvals.js"].map((name) => ({ method: "GET", path: `${base}/assets/${name}` }))
+/** The dashboard's icon: a paper plane on the header's blue, drawn here (no image file to ship). */
+const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#102a43"/><path d="M6 15.5 26 7l-6 19-4.5-7.5L6 15.5Z" fill="#fff"/><path d="m15.5 18.5 4-5" stroke="#102a43" stroke-width="1.6" stroke-linecap="round"/></svg>`
 
-const serve = (name: string, source: string) =>
+export const assetRoutes = [...Object.keys(files), "approvals.js", "favicon.svg"].map((name) => ({ method: "GET", path: `${base}/assets/${name}` }))
+
+const serve = (name: string, source: string, contentType = "text/javascript; charset=utf-8") =>
   HttpRouter.add(
     "GET",
     `${base}/assets/${name}`,
     HttpServerResponse.text(source, {
-      contentType: "text/javascript; charset=utf-8",
+      contentType,
       headers: { "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" }
     })
   )
@@ -37,6 +40,7 @@ export const layer = Layer.unwrap(Effect.sync(() => {
   return Layer.mergeAll(
     serve("htmx.min.js", read("htmx.min.js")),
     serve("hx-sse.min.js", read("hx-sse.min.js")),
-    serve("approvals.js", approvalsScript)
+    serve("approvals.js", approvalsScript),
+    serve("favicon.svg", favicon, "image/svg+xml")
   )
 }))

@@ -137,6 +137,7 @@ const document = (title: string, head: Part, body: Part) =>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Outreach dashboard</title>
+<link rel="icon" href="${base}/assets/favicon.svg" type="image/svg+xml">
 <style>${trusted(styles)}</style>
 ${head}
 </head>
