@@ -5,7 +5,8 @@
  * resolves, like a key or a session, through `credential_principal`: as the
  * person who granted it, with their role of the moment, while the grant is not
  * revoked. Its `credential_id` is the grant's id, so revoking a grant drops
- * what every server holds for it and the rate window is the grant's.
+ * what every server holds for it and the rate window is the grant's. Keys keep
+ * the role 0220 gave them.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -55,7 +56,7 @@ export default Effect.gen(function*() {
       user_id text, email text, user_name text, role text
     )
     LANGUAGE sql STABLE AS $$
-      SELECT 'key', k.workspace_id::text, k.id::text, k.name, NULL::text, NULL::text, NULL::text, 'owner'
+      SELECT 'key', k.workspace_id::text, k.id::text, k.name, NULL::text, NULL::text, NULL::text, k.role
       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
       WHERE k.hash = p_hash AND k.revoked_at IS NULL AND w.status = 'active'
       UNION ALL

@@ -8,6 +8,7 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { AccountChanges } from "./accounts/AccountChanges.ts"
+import { ActivityLog } from "./activity/ActivityLog.ts"
 import { Accounts } from "./accounts/Accounts.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
@@ -96,7 +97,7 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Jobs.layer, JobStore.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
     Approvals.layer, ApprovalStore.layer,
     WebhookDispatcher.layer, WebhookEndpoints.layer,
-    Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer
+    Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer, ActivityLog.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(driver, triage, Cluster.layer, Notices.layer)))
 
 /** The core services on the configured network (the sandbox); needs a migrated `SqlClient` and `AppConfig`. */

@@ -30,8 +30,9 @@ import { ForecastHandlers } from "./http/ForecastHandlers.ts"
 import { InboxHandlers } from "./http/InboxHandlers.ts"
 import { JobsHandlers } from "./http/JobsHandlers.ts"
 import { KeysHandlers } from "./http/KeysHandlers.ts"
-import { AuthenticationLive, RequestErrorsLive, RequireManagerLive } from "./http/Middleware.ts"
+import { AuthenticationLive, RequestErrorsLive } from "./http/Middleware.ts"
 import { PeopleHandlers } from "./http/PeopleHandlers.ts"
+import { ActivityHandlers } from "./http/ActivityHandlers.ts"
 import { SystemHandlers } from "./http/SystemHandlers.ts"
 import { WebhooksHandlers } from "./http/WebhooksHandlers.ts"
 import { WorkflowsHandlers } from "./http/WorkflowsHandlers.ts"
@@ -58,8 +59,8 @@ const apiReference = Layer.mergeAll(
 /** Every route of the service, with the gate; needs the core services. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath }).pipe(
-    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, ForecastHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers]),
-    Layer.provide([AuthenticationLive, RequireManagerLive, RequestErrorsLive])
+    Layer.provide([SystemHandlers, IdentityHandlers, KeysHandlers, AccountsHandlers, SandboxClockHandlers, SandboxHandlers, JobsHandlers, ApprovalsHandlers, InboxHandlers, ForecastHandlers, PeopleHandlers, WorkflowsHandlers, AutomationsHandlers, WebhooksHandlers, ActivityHandlers]),
+    Layer.provide([AuthenticationLive, RequestErrorsLive])
   ),
   Gate.layer([
     ...Object.values(Api.groups).flatMap((group) =>

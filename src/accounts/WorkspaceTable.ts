@@ -55,6 +55,9 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
    * workspace wait for each other, so its seats are never oversold.
    */
   readonly lockSeatsTotal: (id: string) => Effect.Effect<number>
+  /** Whether everyone in the workspace must sign in with two-factor. */
+  readonly twoFactorRequired: (id: string) => Effect.Effect<boolean>
+  readonly requireTwoFactor: (id: string, required: boolean) => Effect.Effect<void>
 }>()("outreach/WorkspaceTable") {
   static readonly layer = Layer.effect(
     WorkspaceTable,
@@ -94,7 +97,15 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
             })
           } WHERE id = ${id} RETURNING ${columns}`),
         seatsTotal: (id) => total(sql`SELECT seats_total AS total FROM workspaces WHERE id = ${id}`),
-        lockSeatsTotal: (id) => total(sql`SELECT seats_total AS total FROM workspaces WHERE id = ${id} FOR UPDATE`)
+        lockSeatsTotal: (id) => total(sql`SELECT seats_total AS total FROM workspaces WHERE id = ${id} FOR UPDATE`),
+        twoFactorRequired: (id) =>
+          sql`SELECT id::text AS id FROM workspaces WHERE id = ${id} AND require_two_factor`.pipe(
+            Effect.flatMap(decodeIds),
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
+        requireTwoFactor: (id, required) =>
+          sql`UPDATE workspaces SET require_two_factor = ${required} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
       })
     })
   )

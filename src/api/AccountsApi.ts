@@ -12,7 +12,7 @@ import { WarmupView } from "../domain/Warmup.ts"
 import { TimeZone, WorkingHours, WorkingHoursView } from "../domain/WorkingHours.ts"
 import { DateTimeString, Ok, OkOnly, Uuid } from "./Envelope.ts"
 import { Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
 import { type CommandName, commandNames, CommandNameSchema } from "../domain/Commands.ts"
 
@@ -165,7 +165,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
   .add(
     HttpApiEndpoint.get("list", "/v1/accounts", {
       success: Ok({ accounts: Schema.Array(Account), seats: Seats })
-    }).annotateMerge(OpenApi.annotations({ summary: "List accounts and seats" })),
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({ summary: "List accounts and seats" })),
     HttpApiEndpoint.post("connect", "/v1/accounts/connect", {
       payload: ConnectAccount,
       success: Ok({
@@ -174,29 +174,29 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
         expiresAt: Schema.NullOr(DateTimeString).annotate({ description: "When the link stops working (1 hour)" })
       }).pipe(HttpApiSchema.status(201)),
       error: [NotAllowed, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Connect an account",
       description:
         "Takes a seat and returns a sign-in link for the person. 403 `notAllowed` when every seat is in use. The account is `connecting` until the sign-in finishes."
     })),
-    HttpApiEndpoint.get("get", "/v1/accounts/:id", { params: id, success: Ok({ account: Account }), error: NotFound })
+    HttpApiEndpoint.get("get", "/v1/accounts/:id", { params: id, success: Ok({ account: Account }), error: NotFound }).annotateMerge(allowedTo("read"))
       .annotateMerge(OpenApi.annotations({ summary: "Get an account" })),
     HttpApiEndpoint.patch("update", "/v1/accounts/:id", {
       params: id,
       payload: UpdateAccount,
       success: Ok({ account: Account }),
       error: [NotFound, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Change an account's settings",
       description:
         "Every key is optional. `timezone` moves the working hours to that zone; when both `timezone` and `workingHours.timezone` are given they must agree (422)."
     })),
-    HttpApiEndpoint.delete("remove", "/v1/accounts/:id", { params: id, success: OkOnly, error: NotFound })
+    HttpApiEndpoint.delete("remove", "/v1/accounts/:id", { params: id, success: OkOnly, error: NotFound }).annotateMerge(allowedTo("manageSeats"))
       .annotateMerge(OpenApi.annotations({
         summary: "Disconnect an account",
         description: "Frees the seat and cancels the account's queued work. The account is gone afterwards (404)."
       })),
-    HttpApiEndpoint.post("pause", "/v1/accounts/:id/pause", { params: id, success: OkOnly, error: [NotFound, Conflict] })
+    HttpApiEndpoint.post("pause", "/v1/accounts/:id/pause", { params: id, success: OkOnly, error: [NotFound, Conflict] }).annotateMerge(allowedTo("manageSeats"))
       .annotateMerge(OpenApi.annotations({
         summary: "Pause an account",
         description:
@@ -206,7 +206,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       params: id,
       success: Ok({ account: Account }),
       error: [NotFound, Conflict]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Resume an account",
       description:
         "From `paused` or `stopped`: back to work. From `restricted`: reads only for 7 days (`health.readsOnlyUntil`), then the warm-up restarts at half its level. Emits `account.resumed` with `wasRestricted`. 409 from any other status."
@@ -215,7 +215,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       params: id,
       success: Ok({ reconnectUrl: Schema.String.annotate({ format: "uri" }) }),
       error: [NotFound, Conflict]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Get a sign-in link to reconnect",
       description: "For an account that needs reconnecting (or is still connecting). 409 while it is connected."
     })),
@@ -235,7 +235,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       }).annotate({ identifier: "NativeAuth", examples: [{ username: "ada@example.com", password: Redacted.make("correct horse battery staple"), country: "GB" }] }),
       success: SignInOutcome,
       error: [NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Sign in with the network's username and password",
       description:
         "Usually answers with a checkpoint (2FA, OTP, CAPTCHA, approval in the network's app) to complete with `native-checkpoint`. The password is not stored."
@@ -249,7 +249,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       }).annotate({ identifier: "NativeCheckpoint", examples: [{ code: "000000" }] }),
       success: SignInOutcome,
       error: [NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Complete a sign-in checkpoint",
       description: "422 when the code is wrong (try again); 409 when no checkpoint is pending."
     })),
@@ -257,7 +257,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       params: id,
       success: Ok({ tier: Tier, limits: Schema.Array(Limit) }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Limits in force",
       description: "Every category and period with the service default, the tier ceiling and the limit in force."
     })),
@@ -271,7 +271,7 @@ export class AccountsApi extends HttpApiGroup.make("accounts")
       }),
       success: Ok({ account: Account }),
       error: [NotFound, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageSeats")).annotateMerge(OpenApi.annotations({
       summary: "Set limits",
       description:
         "Values above the tier ceiling are capped; lower values are always kept (`source: user`). Warm-up and health still scale the limit down. 422 for a category and period the service does not limit."

@@ -6,12 +6,13 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"
+import { ActivityApi } from "./ActivityApi.ts"
 import { ApprovalsApi } from "./ApprovalsApi.ts"
 import { AutomationsApi } from "./AutomationsApi.ts"
 import { IdentityApi } from "./IdentityApi.ts"
 import { ForecastApi } from "./ForecastApi.ts"
 import { InboxApi } from "./InboxApi.ts"
-import { documentBearerScheme, documentBodyErrors, documentBodyExamples, documentRateLimitHeaders, documentWebhooks } from "./OpenApiExtras.ts"
+import { documentBearerScheme, documentBodyErrors, documentBodyExamples, documentRateLimitHeaders, documentRoles, documentWebhooks } from "./OpenApiExtras.ts"
 import { JobsApi } from "./JobsApi.ts"
 import { KeysApi } from "./KeysApi.ts"
 import { PeopleApi } from "./PeopleApi.ts"
@@ -51,6 +52,8 @@ const mcpDescription = [
   "",
   "What an assistant may not do: decide an approval (it may only list them; a person or an API key decides, over REST or in",
   "the dashboard), manage keys, webhooks or seats, or run a write past the Governor. A failed call answers this API's envelope.",
+  "Each call also needs the key's role to allow the tool (the same table as the operations' `x-roles`): a `member` key runs",
+  "commands and workflows, a `read_only` key only reads; a refused call is the JSON-RPC error -32003 with the envelope as `data`.",
   "",
   "### Sign-in for remote assistants (OAuth 2.1)",
   "",
@@ -81,6 +84,7 @@ export class Api extends HttpApi.make("outreach")
   .add(WorkflowsApi)
   .add(AutomationsApi)
   .add(WebhooksApi)
+  .add(ActivityApi)
   .middleware(RequestErrors)
   // Report every problem of a request at once, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
@@ -105,6 +109,6 @@ export class Api extends HttpApi.make("outreach")
       mcpDescription
     ].join("\n"),
     transform: (spec) =>
-      documentBodyExamples(documentBearerScheme(documentWebhooks(documentRateLimitHeaders(documentBodyErrors(spec)))))
+      documentBodyExamples(documentBearerScheme(documentWebhooks(documentRateLimitHeaders(documentBodyErrors(documentRoles(spec))))))
   }))
 {}

@@ -15,7 +15,7 @@ import { ApprovalStatus } from "../domain/Job.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { ApprovalExpired, Conflict, NotAllowed, NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, Job, ListLimit } from "./JobsApi.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
 
 /** The longest reason a rejection can carry. */
@@ -148,7 +148,7 @@ export class ApprovalsApi extends HttpApiGroup.make("approvals")
       query: approvalListQuery,
       success: ApprovalPage,
       error: Unprocessable
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "List approvals",
       description:
         "The writes waiting for a person (by default only `pending` ones), oldest first (the next to expire first), with the account, the target and the exact text. A pending approval expires 72 hours after it was requested. API keys, people and assistants may all list."
@@ -158,7 +158,7 @@ export class ApprovalsApi extends HttpApiGroup.make("approvals")
       payload: optionalBody(ApproveBody),
       success: Decision,
       error: [NotFound, Conflict, ApprovalExpired, Unprocessable, NotAllowed]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("decideApprovals")).annotateMerge(OpenApi.annotations({
       summary: "Approve a write",
       description: [
         "Within 72 hours of the request. The body is optional; `text` replaces the text that will be sent (it must fit the command: 422 `unprocessable` otherwise, or when the write sends no text).",
@@ -173,7 +173,7 @@ export class ApprovalsApi extends HttpApiGroup.make("approvals")
       payload: optionalBody(RejectBody),
       success: Decision,
       error: [NotFound, Conflict, ApprovalExpired, NotAllowed]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("decideApprovals")).annotateMerge(OpenApi.annotations({
       summary: "Reject a write",
       description: [
         "The body is optional; `reason` says why. The job fails with `approvalRejected` and `job.failed` is emitted.",

@@ -11,7 +11,7 @@ import { WorkflowStatus } from "../domain/Workflow.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { accepted, idempotencyHeaders } from "./Idempotent.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
 
 const exampleMessages = [
@@ -95,7 +95,7 @@ const change = (name: "pause" | "resume" | "stop", summary: string, description:
     params: automationId,
     success: OneAutomation,
     error: [NotFound, Conflict]
-  }).annotateMerge(OpenApi.annotations({ summary, description }))
+  }).annotateMerge(allowedTo("startWorkflows")).annotateMerge(OpenApi.annotations({ summary, description }))
 
 export class AutomationsApi extends HttpApiGroup.make("automations")
   .add(
@@ -104,7 +104,7 @@ export class AutomationsApi extends HttpApiGroup.make("automations")
       payload: StartAutomation,
       success: accepted({ automation: Automation }, "Accepted: the automation, to follow with `GET /v1/automations/{id}`"),
       error: [BadRequest, NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("startWorkflows")).annotateMerge(OpenApi.annotations({
       summary: "Start an automation",
       description: [
         `A message and up to ${MAX_MESSAGES - 1} follow-ups, each \`afterDays\` after the one before, sent by one account to each person.`,
@@ -116,12 +116,12 @@ export class AutomationsApi extends HttpApiGroup.make("automations")
     })),
     HttpApiEndpoint.get("list", "/v1/automations", {
       success: Ok({ automations: Schema.Array(Automation).annotate({ description: "Newest first, up to 200" }) })
-    }).annotateMerge(OpenApi.annotations({ summary: "List automations" })),
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({ summary: "List automations" })),
     HttpApiEndpoint.get("get", "/v1/automations/:id", {
       params: automationId,
       success: OneAutomation,
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({ summary: "Get an automation", description: "Its status and every person's run." })),
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({ summary: "Get an automation", description: "Its status and every person's run." })),
     change("pause", "Pause an automation", "Every run holds its next message until resumed; waits go on. 409 unless active."),
     change("resume", "Resume an automation", "Every run goes on with its next message. 409 unless paused."),
     change("stop", "Stop an automation", "Every run is cancelled with its unstarted jobs. 409 once stopped or finished.")

@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Role } from "../domain/Principal.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 
 /** The workspace, shown to signed-in people. */
 export const Org = Schema.Struct({
@@ -46,7 +46,7 @@ export const Me = Ok({
 
 export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
-    HttpApiEndpoint.get("me", "/v1/me", { success: Me }).annotateMerge(OpenApi.annotations({
+    HttpApiEndpoint.get("me", "/v1/me", { success: Me }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Who am I",
       description: "Reports the workspace and the kind of credential. With an API key `org` and `user` are null."
     }))

@@ -14,7 +14,7 @@ import { Account } from "./AccountsApi.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { type IntegerRange, integerQuery } from "./JobsApi.ts"
 import { NotFound } from "./Errors.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 
 /** An invitation the account sent, as the service recorded it (spec, Invitation record). */
 export const Invitation = Schema.Struct({
@@ -164,7 +164,7 @@ export class InboxApi extends HttpApiGroup.make("inbox")
       query: invitationQuery,
       success: Ok({ invitations: Schema.Array(Invitation) }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Invitations the account sent",
       description:
         `As the service recorded them, newest first (by \`sentAt\`), up to ${INVITATION_LIST_MAX}: those its \`connect\` jobs sent (\`svc\`, from the moment the job completes) and those syncing found (\`external\`); syncing brings every change of status, every 10 minutes inside the account's working hours. An accepted one also emitted \`invitation.accepted\`; pending ones older than the account's \`autoWithdrawDays\` are withdrawn by the service.`
@@ -174,7 +174,7 @@ export class InboxApi extends HttpApiGroup.make("inbox")
       query: briefQuery,
       success: Ok({ brief: Brief }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Daily brief",
       description: "What needs a person today: replies in priority order with suggested answers, new connections to write to, the queue, approvals, budgets and a one-line headline."
     })),
@@ -182,7 +182,7 @@ export class InboxApi extends HttpApiGroup.make("inbox")
       params: { id: Uuid },
       success: Ok({ report: HealthReport }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Health report",
       description: "Network size, stale invitations with a proposed cleanup, SSI (Sales Navigator), warm-up progress and recommendations that follow from the numbers."
     }))

@@ -16,7 +16,7 @@ import { categoryOfCommand, isCountedPerRow } from "../domain/Limits.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { accepted, acceptedAnswer, idempotencyHeaders } from "./Idempotent.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { decimalRange } from "../domain/Rules.ts"
 import { Text } from "../domain/Text.ts"
 
@@ -231,7 +231,7 @@ const commandContract = <Name extends CommandName, I extends Schema.Top, R exten
     payload: spec.input,
     success: acceptedJobSchema(job),
     error: [NotFound, Conflict, Unprocessable]
-  }).annotateMerge(OpenApi.annotations({
+  }).annotateMerge(allowedTo("runCommands")).annotateMerge(OpenApi.annotations({
     summary: `${spec.name}: ${spec.description}`,
     description: commandDescription(spec)
   }))
@@ -416,7 +416,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       payload: CreateJob,
       success: acceptedJobSchema(Job),
       error: [NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("runCommands")).annotateMerge(OpenApi.annotations({
       summary: "Run a command",
       description: [
         "The same as `POST /v1/accounts/{account}/{command}` with the input as body; `input` is checked against the command's schema and a bad field is named as `input.<field>`.",
@@ -431,7 +431,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       query: jobWaitQuery,
       success: JobAnswer,
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Get a job (long-poll with ?wait=)",
       description: `With \`wait\` (up to ${MAX_WAIT_SECONDS} seconds) the answer comes as soon as the job finishes, or with the job as it is when the time is up. Prefer this to tight polling: every request counts towards the 600 a minute.`
     })),
@@ -439,7 +439,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       query: jobListQuery,
       success: JobPage.annotate({ examples: validExamples(JobPage, [jobPageExample]) }),
       error: Unprocessable
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "List jobs",
       description: "The workspace's jobs, newest first, filtered by account, status and command; paged with `cursor` and `limit`."
     })),
@@ -447,7 +447,7 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       params: jobId,
       success: JobAnswer,
       error: [NotFound, Conflict]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("runCommands")).annotateMerge(OpenApi.annotations({
       summary: "Cancel a job",
       description:
         "Only before it starts (`queued`, `awaiting_approval`, `scheduled`): the job becomes `cancelled` with error `cancelled`, its pending approval is rejected, and `job.failed` is emitted. 409 `conflict` once it has started or finished."

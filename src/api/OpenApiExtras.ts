@@ -4,6 +4,7 @@
  *
  * @since 1.0.0
  */
+import { type Action, actions, allowedNames, rules } from "../domain/Permissions.ts"
 import { webhooksSection } from "./WebhooksApi.ts"
 
 type Json = Record<string, unknown>
@@ -136,6 +137,29 @@ export const documentBodyExamples = (spec: Json): Json => {
       const schema = typeof ref === "string" ? schemas[ref.replace("#/components/schemas/", "")] : json["schema"]
       const example = firstExample(schema) ?? examplesOfProperties(schema)
       if (example !== undefined) json["example"] = example
+    }
+  }
+  return spec
+}
+
+
+const isAction = (value: unknown): value is Action => actions.some((action) => action === value)
+
+/**
+ * Says in each operation's description who may call it, from its `x-action` (`Security.allowedTo`):
+ * the roles of people and of API keys alike; others get 403 `notAllowed`.
+ */
+export const documentRoles = (spec: Json): Json => {
+  const paths = isObject(spec["paths"]) ? spec["paths"] : {}
+  for (const item of Object.values(paths)) {
+    if (!isObject(item)) continue
+    for (const operation of Object.values(item)) {
+      if (!isObject(operation)) continue
+      const action = operation["x-action"]
+      if (!isAction(action)) continue
+      const sentence = `Roles (\`x-roles\`): ${allowedNames(action)} may ${rules[action].covers}, signed in or with an API key of that role; any other role gets 403 \`notAllowed\`.`
+      const description = typeof operation["description"] === "string" ? operation["description"] : ""
+      operation["description"] = description === "" ? sentence : `${description}\n\n${sentence}`
     }
   }
   return spec

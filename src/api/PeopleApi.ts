@@ -14,7 +14,7 @@ import { Confidence, TriageClass, Unsure } from "../domain/TriageClass.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
 
 /** Days an unanswered cold message keeps a person to the seat that sent it. */
@@ -293,7 +293,7 @@ export class PeopleApi extends HttpApiGroup.make("people")
       query: searchQuery,
       success: PeoplePage,
       error: Unprocessable
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Search people",
       description: [
         "The people the workspace's accounts have dealt with: invited, messaged, heard from, or ran a job about. One record per person per workspace,",
@@ -310,7 +310,7 @@ export class PeopleApi extends HttpApiGroup.make("people")
         examples: [{ ok: true, person: personExample, timeline: timelineExample }]
       }),
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "A person and their timeline",
       description: [
         "The person, how each account stands with them, and the timeline: the jobs about them (from the moment each ran), the invitations",

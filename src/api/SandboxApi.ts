@@ -11,7 +11,7 @@ import { HealthLevel, Tier } from "../domain/Limits.ts"
 import { Account } from "./AccountsApi.ts"
 import { Ok, Uuid } from "./Envelope.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { exactlyOneOf } from "../domain/Rules.ts"
 import { Text } from "../domain/Text.ts"
 
@@ -86,7 +86,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       }).annotate({ examples: [{ tier: "sales_nav", products: ["sales_navigator"], connections: 1200 }] }),
       success: Ok({ account: Account }),
       error: [NotFound, Conflict]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("driveSandbox")).annotateMerge(OpenApi.annotations({
       summary: "The person finished signing in",
       description:
         "Moves a connecting account to `warming` (or a signed-out one back to work) with the tier, products and network size given (else the sandbox's own), and emits `account.connected`."
@@ -96,7 +96,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       payload: SandboxEvent,
       success: Ok({ account: Account }),
       error: [NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("driveSandbox")).annotateMerge(OpenApi.annotations({
       summary: "The network does something to an account",
       description: [
         "`invitation_accepted` (`invitationId` or `person`, exactly one): the account's pending invitation is accepted now, whatever the sandbox's behaviour would do; `sync` reports it once and the person is a connection from then on (404 when there is no such pending invitation).",
@@ -110,7 +110,7 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
       params: { id: Uuid },
       success: Ok({ sync: SyncReport }),
       error: [NotFound, Conflict]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("driveSandbox")).annotateMerge(OpenApi.annotations({
       summary: "Sync the account now",
       description:
         "What the service learns from the network by syncing (accepted invitations, received messages, with their webhooks) it otherwise learns every 10 minutes of the service's clock inside the account's working hours. This syncs now, at any hour; it spends one `list_polls`, like every sync. 409 while the account is still connecting."

@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { DateTimeString, Ok } from "./Envelope.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { exactlyOneOf } from "../domain/Rules.ts"
 import { Text } from "../domain/Text.ts"
 
@@ -82,7 +82,7 @@ export class SandboxClockApi extends HttpApiGroup.make("sandboxClock")
     HttpApiEndpoint.get("read", "/v1/sandbox/clock", {
       success: ClockState,
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Read the clock",
       description:
         "The time every rule of the service uses (working hours, budgets, warm-up days, expiries, retries) and whether it is the sandbox's test clock."
@@ -91,7 +91,7 @@ export class SandboxClockApi extends HttpApiGroup.make("sandboxClock")
       payload: MoveClock,
       success: ClockState,
       error: [NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("driveSandbox")).annotateMerge(OpenApi.annotations({
       summary: "Move the test clock",
       description: [
         "Moves the sandbox's test clock forward by `advanceSeconds` or to the instant `to`; everything due on the way",

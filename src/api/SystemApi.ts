@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Ok } from "./Envelope.ts"
 import { Unavailable } from "./Errors.ts"
+import { allowedTo } from "./Security.ts"
 
 /** `GET /healthz`: for load balancers; no key, no rate limit. */
 export class SystemApi extends HttpApiGroup.make("system")
@@ -17,7 +18,7 @@ export class SystemApi extends HttpApiGroup.make("system")
         database: Schema.Literal("up")
       }).annotate({ examples: [{ ok: true, status: "up", database: "up" }] }),
       error: Unavailable
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("public")).annotateMerge(OpenApi.annotations({
       summary: "Health check",
       description:
         "Answers 200 while the service can reach its database and 503 otherwise. Needs no key and is not rate limited."

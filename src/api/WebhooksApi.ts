@@ -12,7 +12,7 @@ import { EventData, eventTypes } from "../domain/Events.ts"
 import { ThinEventData, thinKeys, WebhookMode } from "../domain/WebhookPayload.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
-import { Authentication, RequireManager } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
 
 /** One event type name. */
@@ -103,12 +103,12 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.get("list", "/v1/webhooks", {
       success: Ok({ webhooks: Schema.Array(WebhookEndpoint) })
-    }).annotateMerge(OpenApi.annotations({ summary: "List webhook endpoints", description: "Newest first." })),
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({ summary: "List webhook endpoints", description: "Newest first." })),
     HttpApiEndpoint.post("create", "/v1/webhooks", {
       payload: CreateWebhook,
       success: Ok({ webhook: WebhookEndpoint, secret: secretField }).pipe(HttpApiSchema.status(201)),
       error: refused
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
       summary: "Register a webhook endpoint",
       description:
         "The URL must use https and its host must resolve only to public addresses; otherwise 422 `unprocessable` names the reason. The response carries the secret once."
@@ -117,13 +117,13 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       params: { id: Uuid },
       success: Ok({ webhook: WebhookEndpoint }),
       error: notFound
-    }).annotateMerge(OpenApi.annotations({ summary: "Get a webhook endpoint" })),
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({ summary: "Get a webhook endpoint" })),
     HttpApiEndpoint.patch("update", "/v1/webhooks/:id", {
       params: { id: Uuid },
       payload: UpdateWebhook,
       success: Ok({ webhook: WebhookEndpoint }),
       error: [notFound, refused]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
       summary: "Change a webhook endpoint",
       description: "Any of `url`, `events`, `mode`, `enabled`. A new URL is vetted like at creation."
     })),
@@ -131,7 +131,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       params: { id: Uuid },
       success: Ok({ id: Uuid, deleted: Schema.Literal(true) }),
       error: notFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
       summary: "Delete a webhook endpoint",
       description: "Stops delivery at once; its pending deliveries and their history are removed."
     })),
@@ -139,7 +139,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       params: { id: Uuid },
       success: Ok({ webhook: WebhookEndpoint, secret: secretField }),
       error: notFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
       summary: "Rotate the signing secret",
       description: [
         "Returns a new secret once. For 24 hours the previous secret keeps signing: `svc-signature` is still",
@@ -152,7 +152,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       params: { id: Uuid },
       success: Ok({ deliveries: Schema.Array(Delivery) }),
       error: notFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
       summary: "Recent deliveries",
       description: "The last 50 deliveries to this endpoint, newest first, each with every attempt."
     })),
@@ -160,7 +160,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       params: { id: Uuid, deliveryId: Uuid },
       success: Ok({ delivery: Delivery }),
       error: notFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
       summary: "Resend a delivery now",
       description: [
         "Makes one attempt at once (same delivery id, same body, fresh signature) and answers with the",
@@ -169,7 +169,6 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       ].join(" ")
     }))
   )
-  .middleware(RequireManager)
   .middleware(Authentication)
   .annotateMerge(OpenApi.annotations({ title: "Webhooks" }))
 {}

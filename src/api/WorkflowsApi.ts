@@ -13,7 +13,7 @@ import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, Conflict, NotFound, Unprocessable } from "./Errors.ts"
 import { accepted, idempotencyHeaders } from "./Idempotent.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 import { Text } from "../domain/Text.ts"
 
 const exampleSteps = [
@@ -121,7 +121,7 @@ const change = (name: "pause" | "resume" | "cancel", summary: string, descriptio
     params: workflowId,
     success: OneWorkflow,
     error: [NotFound, Conflict]
-  }).annotateMerge(OpenApi.annotations({ summary, description }))
+  }).annotateMerge(allowedTo("startWorkflows")).annotateMerge(OpenApi.annotations({ summary, description }))
 
 /** The filters of `GET /v1/workflows` (and of the assistants' `list_workflows`). */
 export const workflowListQuery = {
@@ -137,7 +137,7 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
       payload: StartWorkflow,
       success: accepted({ workflow: Workflow }, "Accepted: the workflow, to follow with `GET /v1/workflows/{id}`"),
       error: [BadRequest, NotFound, Conflict, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("startWorkflows")).annotateMerge(OpenApi.annotations({
       summary: "Start a workflow",
       description: [
         "A tree of steps about one person, run for one account as one durable unit: `command` (a job through the Governor: the account's mode, approvals, budgets, working hours, pacing and guardrails apply as to any job), `wait` (a fixed pause), `waitFor` (until a condition holds, `then`, or the time limit passes, `else`) and `if` (a branch now).",
@@ -154,12 +154,12 @@ export class WorkflowsApi extends HttpApiGroup.make("workflows")
         nextCursor: Schema.NullOr(Schema.String).annotate({ description: "Pass as `cursor` for the next page; null on the last page" })
       }),
       error: Unprocessable
-    }).annotateMerge(OpenApi.annotations({ summary: "List workflows", description: "Newest first, paged with `cursor` and `limit`." })),
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({ summary: "List workflows", description: "Newest first, paged with `cursor` and `limit`." })),
     HttpApiEndpoint.get("get", "/v1/workflows/:id", {
       params: workflowId,
       success: OneWorkflow,
       error: NotFound
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Get a workflow",
       description: "Its status, the step under way, what it waits for and until when, its jobs and its log."
     })),

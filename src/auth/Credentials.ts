@@ -10,7 +10,7 @@
 import { Array as Arr, Context, Deferred, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
-import { Role } from "../domain/Principal.ts"
+import { AccessRole } from "../domain/Permissions.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as ServiceClock from "../platform/ServiceClock.ts"
@@ -40,7 +40,7 @@ const AdmissionRow = Schema.Struct({
   user_id: Schema.NullOr(Schema.String),
   email: Schema.NullOr(Schema.String),
   user_name: Schema.NullOr(Schema.String),
-  role: Schema.NullOr(Role)
+  role: Schema.NullOr(AccessRole)
 })
 type AdmissionRow = typeof AdmissionRow.Type
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(AdmissionRow))
@@ -65,9 +65,15 @@ interface Claimed {
 const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => {
   if (row.workspace_id === null || row.credential_id === null) return undefined
   if (row.kind === "key") {
-    return { kind: "key", workspaceId: row.workspace_id, keyId: row.credential_id, keyName: row.key_name ?? "" }
+    return {
+      kind: "key",
+      workspaceId: row.workspace_id,
+      keyId: row.credential_id,
+      keyName: row.key_name ?? "",
+      role: row.role ?? "owner"
+    }
   }
-  if (row.kind === "session" && row.user_id !== null && row.role !== null) {
+  if (row.kind === "session" && row.user_id !== null && row.role !== null && row.role !== "read_only") {
     return {
       kind: "session",
       workspaceId: row.workspace_id,
@@ -75,7 +81,7 @@ const toPrincipal = (row: Omit<AdmissionRow, "hits">): Principal | undefined => 
       user: { id: row.user_id, email: row.email ?? "", name: row.user_name ?? "", role: row.role }
     }
   }
-  if (row.kind === "assistant" && row.user_id !== null && row.role !== null) {
+  if (row.kind === "assistant" && row.user_id !== null && row.role !== null && row.role !== "read_only") {
     return {
       kind: "assistant",
       workspaceId: row.workspace_id,

@@ -1,16 +1,15 @@
 /**
- * Who is calling: an API key (acting with the workspace owner's rights), a
- * signed-in person with a role, or an assistant a person signed in with OAuth
- * (acting as that person, with their role and no more). Every rule about roles
- * lives here.
+ * Who is calling: an API key (with the role it was made with), a signed-in
+ * person with a role, or an assistant a person signed in with OAuth (acting as
+ * that person, with their role and no more). What each role may do is
+ * `Permissions.ts`'s table.
  *
  * @since 1.0.0
  */
-import { Context, Schema } from "effect"
+import { Context } from "effect"
+import type { AccessRole, Role } from "./Permissions.ts"
 
-/** Roles of people in a workspace. */
-export const Role = Schema.Literals(["owner", "admin", "member"])
-export type Role = typeof Role.Type
+export { AccessRole, Role } from "./Permissions.ts"
 
 /** A signed-in person (sessions are created by the dashboard or the operator CLI). */
 export interface SessionUser {
@@ -27,6 +26,8 @@ export type Principal =
     readonly workspaceId: string
     readonly keyId: string
     readonly keyName: string
+    /** Chosen when the key was made; keys made before keys had roles are owners. */
+    readonly role: AccessRole
   }
   | {
     readonly kind: "session"
@@ -43,11 +44,12 @@ export type Principal =
     readonly user: SessionUser
   }
 
-/** The role a principal acts with: keys act with the owner's rights (spec, Authentication 3). */
-export const roleOf = (principal: Principal): Role => principal.kind === "key" ? "owner" : principal.user.role
-
-/** Owner and admin endpoints (keys, webhooks) are closed to members. */
-export const canManageWorkspace = (principal: Principal): boolean => roleOf(principal) !== "member"
+/** The role a principal acts with. */
+export const roleOf = (principal: Principal): AccessRole => principal.kind === "key" ? principal.role : principal.user.role
 
 /** The caller of the current request, provided by the authentication middleware. */
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("outreach/CurrentPrincipal") {}
+
+/** The principal as approvals and the activity log record who did something: `key:<id>` or `user:<id>`. */
+export const actorOf = (principal: Principal): string =>
+  principal.kind === "key" ? `key:${principal.keyId}` : `user:${principal.user.id}`

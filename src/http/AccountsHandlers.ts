@@ -7,21 +7,22 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Api } from "../api/Api.ts"
-import { Jobs } from "../jobs/Jobs.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { baseUrlOf } from "./BaseUrl.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import * as SeatActivity from "./SeatActivity.ts"
 
 const ok = true as const
 
 export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
   const accounts = yield* Accounts
-  const jobs = yield* Jobs
   const config = yield* AppConfig
+  const seats = yield* SeatActivity.make
   const workspace = Effect.gen(function*() {
     return (yield* CurrentPrincipal).workspaceId
   })
+  const actor = Effect.map(CurrentPrincipal, actorOf)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "accounts", (handlers) =>
     handlers.handleAll({
       list: () =>
@@ -31,13 +32,13 @@ export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
         }),
       connect: ({ payload, request }) =>
         Effect.gen(function*() {
-          const connected = yield* accounts.connect({
+          const connected = yield* seats.connect({
             workspaceId: yield* workspace,
             baseUrl: baseUrlOf(request, config),
             label: payload.label,
             timezone: payload.timezone,
             workingHours: payload.workingHours
-          })
+          }, yield* actor)
           return { ok, ...connected }
         }),
       get: ({ params }) =>
@@ -46,23 +47,21 @@ export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
         }),
       update: ({ params, payload }) =>
         Effect.gen(function*() {
-          return { ok, account: yield* accounts.update(yield* workspace, params.id, payload) }
+          return { ok, account: yield* seats.update(yield* workspace, params.id, payload, yield* actor) }
         }),
       remove: ({ params }) =>
         Effect.gen(function*() {
-          yield* accounts.remove(yield* workspace, params.id)
-          // The seat is free; work that had not started goes with it (a running write finishes).
-          yield* jobs.cancelOpenOf(params.id)
+          yield* seats.remove(yield* workspace, params.id, yield* actor)
           return { ok }
         }),
       pause: ({ params }) =>
         Effect.gen(function*() {
-          yield* accounts.pause(yield* workspace, params.id)
+          yield* seats.pause(yield* workspace, params.id, yield* actor)
           return { ok }
         }),
       resume: ({ params }) =>
         Effect.gen(function*() {
-          return { ok, account: yield* accounts.resume(yield* workspace, params.id) }
+          return { ok, account: yield* seats.resume(yield* workspace, params.id, yield* actor) }
         }),
       reconnect: ({ params, request }) =>
         Effect.gen(function*() {
@@ -85,7 +84,7 @@ export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
         }),
       setLimits: ({ params, payload }) =>
         Effect.gen(function*() {
-          return { ok, account: yield* accounts.setLimits(yield* workspace, params.id, payload.limits) }
+          return { ok, account: yield* seats.setLimits(yield* workspace, params.id, payload.limits, yield* actor) }
         })
     })
   ))

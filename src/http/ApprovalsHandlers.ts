@@ -8,7 +8,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { APPROVAL_STATUS_DEFAULT, decodeApproval } from "../api/ApprovalsApi.ts"
 import { decodeJob, LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
-import { CurrentPrincipal, type Principal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import type { ApprovalRecord } from "../jobs/Approvals.ts"
 import { Approvals } from "../jobs/Approvals.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
@@ -17,8 +17,6 @@ import * as HandlerGroup from "./HandlerGroup.ts"
 const ok = true as const
 
 /** Who decided, as recorded on the approval. */
-const decider = (principal: Principal): string =>
-  principal.kind === "key" ? `key:${principal.keyId}` : `user:${principal.user.id}`
 
 const decision = (outcome: { readonly approval: ApprovalRecord; readonly job: JobRecord }) =>
   Effect.gen(function*() {
@@ -47,14 +45,14 @@ export const ApprovalsHandlers = Layer.unwrap(Effect.gen(function*() {
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* decision(
-            yield* approvals.approve(principal.workspaceId, params.id, payload?.text, decider(principal))
+            yield* approvals.approve(principal.workspaceId, params.id, payload?.text, actorOf(principal))
           )
         }),
       reject: ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* decision(
-            yield* approvals.reject(principal.workspaceId, params.id, payload?.reason, decider(principal))
+            yield* approvals.reject(principal.workspaceId, params.id, payload?.reason, actorOf(principal))
           )
         })
     })

@@ -100,6 +100,8 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         if (allowed.includes(request.method)) {
           // The path has the shape of a route of this method, yet the router refused it: one of
           // its parameters is over the router's length limit or not decodable percent-encoding.
+          // No dashboard id is either: a person gets the dashboard's page for a link that names nothing.
+          if (Dashboard.isDashboardPath(path)) return Dashboard.notFoundPage
           return errorResponse(400, {
             message: `A path parameter of ${path} cannot be read: it is longer than 100 characters or has malformed percent-encoding.`,
             next: "Send the id exactly as the service returned it; ids are UUIDs."

@@ -6,17 +6,17 @@
  * inside the app's layers, that context held every service of the app, about 60 copied into each
  * request. So a group's handlers take their services when the group is built (`yield*` in the
  * effect of `Layer.unwrap`) and close over them, and the group itself is built by
- * {@link onMiddlewares}: its context is the three middlewares the endpoints declare.
+ * {@link onMiddlewares}: its context is the two middlewares the endpoints declare.
  *
  * @since 1.0.0
  */
 import { Context, Effect, Layer, type Scope } from "effect"
-import { Authentication, RequestErrors, RequireManager } from "../api/Security.ts"
+import { Authentication, RequestErrors } from "../api/Security.ts"
 
 /** What the endpoints' middlewares need from a group's context: their own implementations. */
-export type Middlewares = Authentication | RequireManager | RequestErrors
+export type Middlewares = Authentication | RequestErrors
 
-const middlewaresOf = Context.pick(Authentication, RequireManager, RequestErrors)
+const middlewaresOf = Context.pick(Authentication, RequestErrors)
 
 /**
  * Builds `group` in a context of the middlewares only. Its type admits nothing else, so a handler

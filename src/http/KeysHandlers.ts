@@ -6,7 +6,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal, roleOf } from "../domain/Principal.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
 
@@ -22,13 +22,19 @@ export const KeysHandlers = Layer.unwrap(Effect.gen(function*() {
       create: ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const created = yield* keys.create({ workspaceId: principal.workspaceId, name: payload.name })
+          const created = yield* keys.create({
+            workspaceId: principal.workspaceId,
+            name: payload.name,
+            role: payload.role,
+            by: roleOf(principal),
+            actor: actorOf(principal)
+          })
           return { ok: true as const, key: created.key, value: created.value }
         }),
       revoke: ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id) }
+          return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id, actorOf(principal)) }
         })
     })
   ))

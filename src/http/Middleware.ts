@@ -3,14 +3,15 @@
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Redacted, type Types } from "effect"
+import { Context, Effect, Layer, Redacted, type Types } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { HttpApiMiddleware } from "effect/http-api"
+import { type HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, Internal, NotAllowed, Unauthorized } from "../api/Errors.ts"
 import { describeProblems, missingObject, namedProblems } from "../api/Problems.ts"
-import { Authentication, RequestErrors, RequireManager } from "../api/Security.ts"
+import { Authentication, Permission, RequestErrors } from "../api/Security.ts"
 import { Credentials } from "../auth/Credentials.ts"
-import { canManageWorkspace, CurrentPrincipal, type Principal } from "../domain/Principal.ts"
+import { type Action, permits, refusal } from "../domain/Permissions.ts"
+import { CurrentPrincipal, type Principal, roleOf } from "../domain/Principal.ts"
 import { Admitted } from "./Admission.ts"
 import { csrfHeader, csrfMatches, sessionTokenOf } from "./dashboard/Session.ts"
 
@@ -46,6 +47,33 @@ const cookieWithoutCsrf = new Unauthorized({
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
 
+/** The action of an operation; one without a rule is treated as the strictest (owners only). */
+export const actionOf = (endpoint: HttpApiEndpoint.Top): Action | "public" =>
+  Context.getOrUndefined(endpoint.annotations, Permission) ?? "workspaceSettings"
+
+/** 403 `notAllowed` when the caller's role may not do what the operation does. */
+const refusedFor = (principal: Principal, endpoint: HttpApiEndpoint.Top): NotAllowed | undefined => {
+  const action = actionOf(endpoint)
+  const role = roleOf(principal)
+  if (action === "public" || permits(role, action)) return undefined
+  return new NotAllowed({
+    error: {
+      message: refusal(role, action),
+      next: "Ask an owner or admin of the workspace to do it, or to give you a role or a key that may (docs/dashboard.md lists who may do what)."
+    }
+  })
+}
+
+/** Serves the request as `principal`, when its role may do the operation's action. */
+const authorized = <E, R>(
+  httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  principal: Principal,
+  endpoint: HttpApiEndpoint.Top
+) => {
+  const refused = refusedFor(principal, endpoint)
+  return refused === undefined ? Effect.provideService(httpEffect, CurrentPrincipal, principal) : Effect.fail(refused)
+}
+
 /**
  * A request with no `Authorization` header, signed in by the dashboard's session cookie: the
  * person's session, for reads; a change also needs the CSRF token (`x-csrf-token`), since a
@@ -53,7 +81,8 @@ const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
  */
 const cookieSession = <E, R>(
   httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
-  credentials: Credentials["Service"]
+  credentials: Credentials["Service"],
+  endpoint: HttpApiEndpoint.Top
 ) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -67,7 +96,7 @@ const cookieSession = <E, R>(
     if (!safeMethods.has(request.method) && !csrfMatches(token, request.headers[csrfHeader])) {
       return yield* cookieWithoutCsrf
     }
-    return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+    return yield* authorized(httpEffect, principal, endpoint)
   })
 
 /** Bearer authentication: uses the gate's lookup when there was one, else looks the key up. */
@@ -76,43 +105,30 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const credentials = yield* Credentials
     // The request served as the caller, or refused when the key resolved to no one.
-    const servedAs = (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, CurrentPrincipal>) =>
-    (principal: Principal | undefined): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | Unauthorized> =>
+    const servedAs = (
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, CurrentPrincipal>,
+      endpoint: HttpApiEndpoint.Top
+    ) =>
+    (
+      principal: Principal | undefined
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled | Unauthorized | NotAllowed> =>
       principal === undefined
         ? Effect.fail(unknownKey)
         : principal.kind === "assistant"
         ? Effect.fail(assistantToken)
-        : Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        : authorized(httpEffect, principal, endpoint)
     return Authentication.of({
       // On every request: plain combinators, no generator, and no lookup when the gate made one.
-      bearer: (httpEffect, { credential }) => {
+      bearer: (httpEffect, { credential, endpoint }) => {
         const token = Redacted.value(credential)
-        if (token === "") return cookieSession(httpEffect, credentials)
+        if (token === "") return cookieSession(httpEffect, credentials, endpoint)
         return Effect.flatMap(Admitted, (admitted) =>
           admitted.resolved
-            ? servedAs(httpEffect)(admitted.principal)
-            : Effect.flatMap(credentials.resolve(token), servedAs(httpEffect)))
+            ? servedAs(httpEffect, endpoint)(admitted.principal)
+            : Effect.flatMap(credentials.resolve(token), servedAs(httpEffect, endpoint)))
       }
     })
   })
-)
-
-/** Owner/admin check for keys and webhooks. */
-export const RequireManagerLive = Layer.succeed(
-  RequireManager,
-  (httpEffect) =>
-    Effect.gen(function*() {
-      const principal = yield* CurrentPrincipal
-      if (!canManageWorkspace(principal)) {
-        return yield* new NotAllowed({
-          error: {
-            message: "Only owners and admins (and API keys) can manage keys and webhooks.",
-            next: "Ask an owner or admin of the workspace, or use an API key."
-          }
-        })
-      }
-      return yield* httpEffect
-    })
 )
 
 const slotName = { Params: "path", Headers: "header", Query: "query", Payload: "body" } as const

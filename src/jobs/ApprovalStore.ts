@@ -42,6 +42,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
   readonly get: (workspaceId: string, id: string) => Effect.Effect<ApprovalRow | undefined>
   readonly byJob: (jobId: string) => Effect.Effect<ApprovalRow | undefined>
   readonly list: (workspaceId: string, filters: ApprovalFilters) => Effect.Effect<ReadonlyArray<ApprovalRow>>
+  readonly queue: ApprovalTable["Service"]["queue"]
   /** Applies a decision to a pending approval (one that has expired meanwhile expires instead). */
   readonly decide: (approval: ApprovalRow, decision: Decision, by: string) => Effect.Effect<DecisionOutcome>
   /** Expires every pending approval past its time; how many. */
@@ -110,6 +111,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
         get: table.get,
         byJob: table.byJob,
         list: table.list,
+        queue: table.queue,
         decide,
         expireDue,
         nextExpiry: table.nextExpiry

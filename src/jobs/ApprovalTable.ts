@@ -28,7 +28,9 @@ export const ApprovalRow = Schema.Struct({
   createdMs: EpochMillis,
   expiresAt: Timestamp,
   expiresMs: EpochMillis,
-  decidedAt: Nullable(Timestamp)
+  decidedAt: Nullable(Timestamp),
+  /** `user:<id>`, `key:<id>`, `expiry` or `cancellation`; null while pending. */
+  decidedBy: Schema.NullOr(Schema.String)
 })
 export type ApprovalRow = typeof ApprovalRow.Type
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ApprovalRow))
@@ -36,7 +38,7 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(ApprovalRow))
 const columns = `
   a.id::text AS id, a.workspace_id::text AS "workspaceId", a.account_id::text AS "accountId", a.job_id::text AS "jobId",
   a.kind, a.target, a.text, a.status, a.reason, a.created_at AS "createdAt", a.created_at AS "createdMs",
-  a.expires_at AS "expiresAt", a.expires_at AS "expiresMs", a.decided_at AS "decidedAt"`
+  a.expires_at AS "expiresAt", a.expires_at AS "expiresMs", a.decided_at AS "decidedAt", a.decided_by AS "decidedBy"`
 
 /** Filters of an approval listing, oldest first. */
 export interface ApprovalFilters {
@@ -44,6 +46,21 @@ export interface ApprovalFilters {
   readonly accountId?: string | undefined
   /** Only approvals after this position (the cursor): creation instant and id. */
   readonly after?: { readonly createdMs: number; readonly id: string } | undefined
+  readonly limit: number
+}
+
+/**
+ * A page of the people's queue: `pending` (still open, the soonest to expire first) or
+ * `decided` (approved, rejected or expired, the latest decision first), with the filters of
+ * the dashboard, counted in full.
+ */
+export interface ApprovalQueueQuery {
+  readonly view: "pending" | "decided"
+  readonly accountId?: string | undefined
+  readonly kind?: string | undefined
+  /** Only pending approvals expiring within this many milliseconds. */
+  readonly expiresWithinMs?: number | undefined
+  readonly offset: number
   readonly limit: number
 }
 
@@ -64,6 +81,11 @@ export class ApprovalTable extends Context.Service<ApprovalTable, {
   readonly get: (workspaceId: string, id: string) => Effect.Effect<ApprovalRow | undefined>
   readonly byJob: (jobId: string) => Effect.Effect<ApprovalRow | undefined>
   readonly list: (workspaceId: string, filters: ApprovalFilters) => Effect.Effect<ReadonlyArray<ApprovalRow>>
+  /** A page of the queue and how many match in all. */
+  readonly queue: (workspaceId: string, query: ApprovalQueueQuery) => Effect.Effect<{
+    readonly rows: ReadonlyArray<ApprovalRow>
+    readonly total: number
+  }>
   /** The approval, its row locked until the caller's transaction ends. */
   readonly lock: (id: string) => Effect.Effect<ApprovalRow | undefined>
   readonly insertPending: (approval: NewApproval) => Effect.Effect<void>
@@ -115,6 +137,31 @@ export class ApprovalTable extends Context.Service<ApprovalTable, {
               : sql`AND (a.created_at, a.id) > (${Time.toIso(after.createdMs)}::timestamptz, ${after.id}::uuid)`
           }
             ORDER BY a.created_at, a.id LIMIT ${filters.limit}`)
+        })
+
+      const queue = (workspaceId: string, query: ApprovalQueueQuery) =>
+        Effect.flatMap(Time.now, (now) => {
+          const open = sql`a.status = 'pending' AND a.expires_at > ${now.iso}::timestamptz`
+          const where = sql`a.workspace_id = ${workspaceId}
+            AND ${query.view === "pending" ? open : sql`NOT (${open})`}
+            ${query.accountId === undefined ? sql`` : sql`AND a.account_id = ${query.accountId}`}
+            ${query.kind === undefined ? sql`` : sql`AND a.kind = ${query.kind}`}
+            ${
+            query.expiresWithinMs === undefined
+              ? sql``
+              : sql`AND a.expires_at <= ${Time.toIso(now.ms + query.expiresWithinMs)}::timestamptz`
+          }`
+          const order = query.view === "pending"
+            ? sql`ORDER BY a.expires_at, a.id`
+            : sql`ORDER BY COALESCE(a.decided_at, a.expires_at) DESC, a.id`
+          return Effect.all({
+            rows: rows(sql`SELECT ${select} FROM approvals a WHERE ${where} ${order} LIMIT ${query.limit} OFFSET ${query.offset}`),
+            total: sql`SELECT count(*)::int AS total FROM approvals a WHERE ${where}`.pipe(
+              Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))),
+              Effect.map((found) => found[0]?.total ?? 0),
+              Effect.orDie
+            )
+          })
         })
 
       const lock = (id: string) =>
@@ -169,6 +216,7 @@ export class ApprovalTable extends Context.Service<ApprovalTable, {
         get,
         byJob,
         list,
+        queue,
         lock,
         insertPending,
         markExpired,

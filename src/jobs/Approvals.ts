@@ -6,12 +6,15 @@
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
+import { ActivityLog } from "../activity/ActivityLog.ts"
 import { foreignCursor } from "../api/Cursor.ts"
 import { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { commands, isCommandName } from "../domain/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { commandInWords } from "../domain/Words.ts"
 import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
+import type { ApprovalQueueQuery } from "./ApprovalTable.ts"
 import { Governor } from "./Governor.ts"
 import { type JobRecord, toJobRecord } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
@@ -31,6 +34,11 @@ export interface ApprovalRecord {
   readonly createdAt: string
   readonly expiresAt: string
   readonly decidedAt: string | null
+}
+
+/** An approval with who decided it (`user:<id>`, `key:<id>`, `expiry`, `cancellation`), for people. */
+export interface DecidedApproval extends ApprovalRecord {
+  readonly decidedBy: string | null
 }
 
 /** Filters of `GET /v1/approvals`. */
@@ -88,6 +96,11 @@ export class Approvals extends Context.Service<Approvals, {
     { readonly approvals: ReadonlyArray<ApprovalRecord>; readonly nextCursor: string | null },
     Unprocessable
   >
+  /** A page of the people's queue (pending, or decided) with the full count of what matches. */
+  readonly queue: (workspaceId: string, query: ApprovalQueueQuery) => Effect.Effect<{
+    readonly approvals: ReadonlyArray<DecidedApproval>
+    readonly total: number
+  }>
   /** Approves a pending write; `text` replaces what it sends. */
   readonly approve: (workspaceId: string, id: string, text: string | undefined, by: string) => Effect.Effect<
     { readonly approval: ApprovalRecord; readonly job: JobRecord },
@@ -106,6 +119,8 @@ export class Approvals extends Context.Service<Approvals, {
       const jobs = yield* JobStore
       const governor = yield* Governor
       const watch = yield* JobWatch
+      const activity = yield* ActivityLog
+      const what = (row: ApprovalRow) => `${commandInWords(row.kind).toLowerCase()}${row.target === null ? "" : ` to ${row.target}`}`
 
       const list = Effect.fn("Approvals.list")(function*(workspaceId: string, listing: ApprovalListing) {
         const after = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
@@ -124,6 +139,15 @@ export class Approvals extends Context.Service<Approvals, {
         return {
           approvals: page.map((row) => toRecord(row, now.ms)),
           nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last) : null
+        }
+      })
+
+      const queue = Effect.fn("Approvals.queue")(function*(workspaceId: string, query: ApprovalQueueQuery) {
+        const found = yield* store.queue(workspaceId, query)
+        const now = yield* Time.now
+        return {
+          approvals: found.rows.map((row) => ({ ...toRecord(row, now.ms), decidedBy: row.decidedBy })),
+          total: found.total
         }
       })
 
@@ -198,7 +222,17 @@ export class Approvals extends Context.Service<Approvals, {
       ) {
         const row = yield* pending(workspaceId, id)
         const input = yield* revised(row, text)
-        return yield* decided(row, { _tag: "Approve", text: text ?? null, input }, by)
+        const outcome = yield* decided(row, { _tag: "Approve", text: text ?? null, input }, by)
+        const edited = text !== undefined && text !== row.text
+        yield* activity.record({
+          workspaceId,
+          actor: by,
+          action: edited ? "approval.edited" : "approval.approved",
+          resource: { type: "approval", id },
+          summary: `${edited ? "edited and approved" : "approved"} the ${what(row)}`,
+          ...(edited ? { before: { text: row.text }, after: { text } } : { after: { text: row.text } })
+        })
+        return outcome
       })
 
       const reject = Effect.fn("Approvals.reject")(function*(
@@ -208,13 +242,24 @@ export class Approvals extends Context.Service<Approvals, {
         by: string
       ) {
         const row = yield* pending(workspaceId, id)
-        return yield* decided(row, { _tag: "Reject", reason: reason ?? null }, by)
+        const outcome = yield* decided(row, { _tag: "Reject", reason: reason ?? null }, by)
+        yield* activity.record({
+          workspaceId,
+          actor: by,
+          action: "approval.rejected",
+          resource: { type: "approval", id },
+          summary: `rejected the ${what(row)}${reason === undefined ? "" : `: ${reason}`}`,
+          after: { reason: reason ?? null }
+        })
+        return outcome
       })
 
-      return Approvals.of({ list, approve, reject })
+      return Approvals.of({ list, queue, approve, reject })
     })
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Approvals.layerNoDeps.pipe(Layer.provide([ApprovalStore.layer, Governor.layer, JobStore.layer, JobWatch.layer]))
+  static readonly layer = Approvals.layerNoDeps.pipe(
+    Layer.provide([ApprovalStore.layer, Governor.layer, JobStore.layer, JobWatch.layer, ActivityLog.layer])
+  )
 }

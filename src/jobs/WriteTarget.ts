@@ -8,6 +8,8 @@
 import { categoryOfJob } from "./Executor.ts"
 import type { QueuedWrite } from "./Plan.ts"
 
+import { COMMENT_MAX, MESSAGE_MAX, NOTE_MAX, POST_MAX } from "../domain/CommandInputs.ts"
+
 /** The input field holding the text a write sends, by command (writes without text are absent). */
 const textField: Readonly<Record<string, string>> = {
   connect: "note",
@@ -15,6 +17,20 @@ const textField: Readonly<Record<string, string>> = {
   comment: "text",
   create_post: "text"
 }
+
+/** The network's length limit on that text, by command. */
+const textMax: Readonly<Record<string, number>> = {
+  connect: NOTE_MAX,
+  send_message: MESSAGE_MAX,
+  comment: COMMENT_MAX,
+  create_post: POST_MAX
+}
+
+/** The longest text a write of `kind` may send; undefined when it sends none. */
+export const textLimitOf = (kind: string): number | undefined => textMax[kind]
+
+/** Whether a write of `kind` may go without its text (an invitation without a note). */
+export const textOptional = (kind: string): boolean => kind === "connect"
 
 /** Input fields naming the target, most specific first. */
 const targetFields = ["person", "chatId", "post", "company", "invitationId"] as const

@@ -6,9 +6,11 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ApiKey } from "../api/KeysApi.ts"
-import { NotFound } from "../api/Errors.ts"
+import { NotAllowed, NotFound } from "../api/Errors.ts"
+import { ActivityLog } from "../activity/ActivityLog.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
+import { AccessRole, mayGrant, roleName } from "../domain/Permissions.ts"
 import * as Time from "../domain/Time.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
@@ -16,6 +18,7 @@ const KeyRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   prefix: Schema.String,
+  role: AccessRole,
   createdAt: Timestamp,
   lastUsedAt: NullableTimestamp,
   revokedAt: NullableTimestamp
@@ -24,16 +27,28 @@ const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 
 export type ApiKeyRecord = typeof ApiKey.Type
 
+/** What a new key is made as, and by whom. */
+export interface NewKey {
+  readonly workspaceId: string
+  readonly name: string
+  readonly value?: string | undefined
+  /** The key's role; by default the role of whoever makes it. */
+  readonly role?: AccessRole | undefined
+  /** The role of whoever makes it (a key never gets a stronger one); the operator's is owner. */
+  readonly by?: AccessRole | undefined
+  /** Who makes it, for the activity log (`user:<id>`, `key:<id>`); the operator by default. */
+  readonly actor?: string | undefined
+}
+
 export class ApiKeys extends Context.Service<ApiKeys, {
-  /** Creates a key; `value` (or a fresh random one) is returned once and only its hash is stored. */
-  readonly create: (input: {
-    readonly workspaceId: string
-    readonly name: string
-    readonly value?: string | undefined
-  }) => Effect.Effect<{ readonly key: ApiKeyRecord; readonly value: string }>
+  /**
+   * Creates a key; `value` (or a fresh random one) is returned once and only its hash is stored.
+   * 403 `notAllowed` for a role stronger than its maker's.
+   */
+  readonly create: (input: NewKey) => Effect.Effect<{ readonly key: ApiKeyRecord; readonly value: string }, NotAllowed>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
-  /** Revokes at once; revoking a revoked key returns it unchanged. */
-  readonly revoke: (workspaceId: string, id: string) => Effect.Effect<ApiKeyRecord, NotFound>
+  /** Revokes at once; revoking a revoked key returns it unchanged. `actor` as for {@link NewKey}. */
+  readonly revoke: (workspaceId: string, id: string, actor?: string) => Effect.Effect<ApiKeyRecord, NotFound>
   /** Whether a key with this value exists (revoked or not). */
   readonly exists: (value: string) => Effect.Effect<boolean>
 }>()("outreach/ApiKeys") {
@@ -42,21 +57,39 @@ export class ApiKeys extends Context.Service<ApiKeys, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const credentials = yield* Credentials
-      const columns = sql`id::text AS id, name, prefix, created_at AS "createdAt",
+      const activity = yield* ActivityLog
+      const columns = sql`id::text AS id, name, prefix, role, created_at AS "createdAt",
         last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`
 
-      const create = Effect.fn("ApiKeys.create")(function*(input: {
-        readonly workspaceId: string
-        readonly name: string
-        readonly value?: string | undefined
-      }) {
+      const create = Effect.fn("ApiKeys.create")(function*(input: NewKey) {
+        const by = input.by ?? "owner"
+        const role = input.role ?? by
+        if (!mayGrant(by, role)) {
+          return yield* new NotAllowed({
+            error: {
+              message: `A ${roleName(by)} cannot make a key with the ${roleName(role)} role: a key is never stronger than whoever makes it.`,
+              next: `Choose the ${roleName(by)} role or a weaker one (admin, member, read_only), or ask an owner.`
+            }
+          })
+        }
         const value = input.value ?? (yield* newKeyValue)
         const now = yield* Time.now
         const rows = yield* sql`
-          INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at)
+          INSERT INTO api_keys (id, workspace_id, name, prefix, hash, role, created_at)
           VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${input.name}, ${displayPrefix(value)},
-                  ${hashCredential(value)}, ${now.iso}::timestamptz)
+                  ${hashCredential(value)}, ${role}, ${now.iso}::timestamptz)
           RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
+        const key = rows[0]
+        if (key !== undefined) {
+          yield* activity.record({
+            workspaceId: input.workspaceId,
+            actor: input.actor ?? "operator",
+            action: "key.created",
+            resource: { type: "key", id: key.id },
+            summary: `created the ${roleName(role)} API key "${key.name}"`,
+            after: { name: key.name, role }
+          })
+        }
         return { key: rows[0], value }
       })
 
@@ -67,7 +100,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         )
       )
 
-      const revoke = Effect.fn("ApiKeys.revoke")(function*(workspaceId: string, id: string) {
+      const revoke = Effect.fn("ApiKeys.revoke")(function*(workspaceId: string, id: string, actor?: string) {
         const now = yield* Time.now
         const rows = yield* sql`
           UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now.iso}::timestamptz)
@@ -83,6 +116,13 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           })
         }
         yield* credentials.forgetCredential(id)
+        yield* activity.record({
+          workspaceId,
+          actor: actor ?? "operator",
+          action: "key.revoked",
+          resource: { type: "key", id },
+          summary: `revoked the API key "${key.name}"`
+        })
         yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ keyId: id, workspaceId }))
         return key
       })
@@ -99,5 +139,5 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = ApiKeys.layerNoDeps.pipe(Layer.provide(Credentials.layer))
+  static readonly layer = ApiKeys.layerNoDeps.pipe(Layer.provide([Credentials.layer, ActivityLog.layer]))
 }

@@ -22,6 +22,7 @@ import { baseUrlOf } from "../http/BaseUrl.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { paths } from "../http/OAuthProtocol.ts"
 import * as Prompts from "./Prompts.ts"
+import * as Authorization from "./Authorization.ts"
 import * as Resources from "./Resources.ts"
 import * as ToolHandlers from "./ToolHandlers.ts"
 import { CommandTools, ServiceTools } from "./Tools.ts"
@@ -84,12 +85,13 @@ const Authenticated = HttpRouter.middleware<{ provides: CurrentPrincipal }>()(Ef
     })
 }))
 
-/** Tools, their handlers, the resources and the prompts. */
+/** Tools, their handlers, the resources and the prompts; every tool call asks the role rule first. */
 const registrations = Layer.mergeAll(
   McpServer.toolkit(CommandTools),
   McpServer.toolkit(ServiceTools),
   Resources.layer,
-  Prompts.layer
+  Prompts.layer,
+  Authorization.layer
 ).pipe(Layer.provide(ToolHandlers.layer))
 
 /** `POST /mcp` on the router, built at its first request; needs the core services. */

@@ -9,13 +9,14 @@
 import { Layer } from "effect"
 import { Lockout } from "./Lockout.ts"
 import { MailSender } from "./MailSender.ts"
+import { OwnAccount } from "./OwnAccount.ts"
 import { Sessions } from "./Sessions.ts"
 import { SignIn } from "./SignIn.ts"
 import { Team } from "./Team.ts"
 import { TwoFactorSettings } from "./TwoFactorSettings.ts"
 
 /** Everything but the mail sender (provide a `MailSender`). */
-export const layerNoMailSender = Layer.mergeAll(SignIn.layer, Team.layer, Sessions.layer, Lockout.layer, TwoFactorSettings.layer)
+export const layerNoMailSender = Layer.mergeAll(SignIn.layer, Team.layer, Sessions.layer, Lockout.layer, TwoFactorSettings.layer, OwnAccount.layer)
 
 /** With the logging mail sender. */
 export const layer = layerNoMailSender.pipe(Layer.provideMerge(MailSender.layerLog))

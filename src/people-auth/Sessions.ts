@@ -10,7 +10,19 @@ import { SqlClient } from "effect/sql"
 import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
 import * as Time from "../domain/Time.ts"
+import { Timestamp } from "../platform/Rows.ts"
 import { sessionHours } from "./Policy.ts"
+
+/** A session still open, as the person sees it in their list. */
+export interface OpenSession {
+  readonly id: string
+  readonly createdAt: string
+  readonly expiresAt: string
+}
+
+const decodeOpen = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ id: Schema.String, createdAt: Timestamp, expiresAt: Timestamp }))
+)
 
 /** A new session: the token is shown to the browser once, in its cookie. */
 export interface NewSession {
@@ -29,6 +41,8 @@ export class Sessions extends Context.Service<Sessions, {
   ) => Effect.Effect<void>
   /** Every session of the person, ended or not. */
   readonly idsOf: (userId: string) => Effect.Effect<ReadonlyArray<{ readonly id: string }>>
+  /** The person's sessions still open, newest first. */
+  readonly openOf: (userId: string) => Effect.Effect<ReadonlyArray<OpenSession>>
   /** Ends one session (signing out). */
   readonly end: (sessionId: string) => Effect.Effect<void>
   /** Ends every session of a person (sign out everywhere, removal, a role change); returns how many. */
@@ -91,6 +105,14 @@ export class Sessions extends Context.Service<Sessions, {
         return ended.length
       })
 
+      const openOf = Effect.fn("Sessions.openOf")(function*(userId: string) {
+        const now = yield* Time.now
+        return yield* sql`
+          SELECT id::text AS id, created_at AS "createdAt", expires_at AS "expiresAt" FROM sessions
+          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now.iso}::timestamptz
+          ORDER BY created_at DESC, id`.pipe(Effect.flatMap(decodeOpen), Effect.orDie)
+      })
+
       const refresh = Effect.fn("Sessions.refresh")(function*(userId: string) {
         const now = yield* Time.now
         const sessions = yield* live(userId, now.iso)
@@ -99,7 +121,7 @@ export class Sessions extends Context.Service<Sessions, {
         yield* credentials.forgetPerson(userId)
       })
 
-      return Sessions.of({ create, record, idsOf, end, endAllOf, refresh })
+      return Sessions.of({ create, record, idsOf, openOf, end, endAllOf, refresh })
     })
   )
 

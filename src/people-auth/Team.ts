@@ -12,6 +12,8 @@ import { SqlClient } from "effect/sql"
 import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
+import { ActivityLog } from "../activity/ActivityLog.ts"
+import { permits } from "../domain/Permissions.ts"
 import type { Role, SessionUser } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
@@ -61,8 +63,9 @@ const InvitationRow = Schema.Struct({
 const decodeInvitations = Schema.decodeUnknownEffect(Schema.Array(InvitationRow))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 
-/** Managers (owners and admins) manage people; only owners manage owners. */
-const mayManage = (actor: Actor) => actor.role === "owner" || actor.role === "admin"
+/** Who manages people and who manages owners: the table of `domain/Permissions.ts`. */
+const mayManage = (actor: Actor) => permits(actor.role, "manageTeam")
+const mayManageOwners = (actor: Actor) => permits(actor.role, "manageOwners")
 
 const notManager = new TeamRefused({ message: "Only owners and admins can invite, change or remove people." })
 const ownersOnly = new TeamRefused({ message: "Only an owner can make someone an owner or change an owner." })
@@ -124,6 +127,8 @@ export class Team extends Context.Service<Team, {
       const credentials = yield* Credentials
       const users = yield* Users
       const workspaces = yield* WorkspaceTable
+      const activity = yield* ActivityLog
+      const actorOf = (actor: Actor) => `user:${actor.id}`
 
       const members = Effect.fn("Team.members")((workspaceId: string) => users.members(workspaceId))
 
@@ -163,7 +168,7 @@ export class Team extends Context.Service<Team, {
         readonly baseUrl: string
       }) {
         if (!mayManage(actor)) return yield* notManager
-        if (input.role === "owner" && actor.role !== "owner") return yield* ownersOnly
+        if (input.role === "owner" && !mayManageOwners(actor)) return yield* ownersOnly
         const email = input.email.trim()
         if (!isEmail(email)) {
           return yield* new InputRefused({
@@ -181,6 +186,14 @@ export class Team extends Context.Service<Team, {
           VALUES (${id}, ${actor.workspaceId}, ${email}, ${input.role}, ${hashCredential(token)}, ${actor.id},
                   ${now.iso}::timestamptz, ${expiresAt}::timestamptz)`.pipe(Effect.orDie)
         const link = `${input.baseUrl}/dashboard/invitations/${token}`
+        yield* activity.record({
+          workspaceId: actor.workspaceId,
+          actor: actorOf(actor),
+          action: "team.invited",
+          resource: { type: "invitation", id },
+          summary: `invited ${email} as ${input.role}`,
+          after: { email, role: input.role }
+        })
         yield* mail.send({
           to: email,
           subject: `${actor.name} invited you to their outreach workspace`,
@@ -264,13 +277,13 @@ export class Team extends Context.Service<Team, {
           if (found === undefined) {
             return yield* new TeamRefused({ message: "That person is no longer in this workspace." })
           }
-          if (found.role === "owner" && actor.role !== "owner") return yield* ownersOnly
+          if (found.role === "owner" && !mayManageOwners(actor)) return yield* ownersOnly
           return found
         })
 
       const changeRole = Effect.fn("Team.changeRole")(function*(actor: Actor, userId: string, role: Role) {
         const found = yield* target(actor, userId)
-        if (role === "owner" && actor.role !== "owner") return yield* ownersOnly
+        if (role === "owner" && !mayManageOwners(actor)) return yield* ownersOnly
         if (found.role === role) return
         const outcome = yield* sql.withTransaction(Effect.gen(function*() {
           const owners = yield* users.lockOwners(actor.workspaceId)
@@ -279,6 +292,15 @@ export class Team extends Context.Service<Team, {
           return "changed" as const
         })).pipe(Effect.orDie)
         if (outcome === "lastOwner") return yield* lastOwner
+        yield* activity.record({
+          workspaceId: actor.workspaceId,
+          actor: actorOf(actor),
+          action: "team.role_changed",
+          resource: { type: "person", id: userId },
+          summary: `made ${found.name} (${found.email}) ${role === "admin" ? "an" : "a"} ${role}`,
+          before: { role: found.role },
+          after: { role }
+        })
         // Servers remember a session's role with its rate-limit slice: they look again now.
         yield* sessions.refresh(userId)
       })
@@ -294,6 +316,14 @@ export class Team extends Context.Service<Team, {
           return sessionIds
         })).pipe(Effect.orDie)
         if (ended === undefined) return yield* lastOwner
+        yield* activity.record({
+          workspaceId: actor.workspaceId,
+          actor: actorOf(actor),
+          action: "team.removed",
+          resource: { type: "person", id: userId },
+          summary: `removed ${found.name} (${found.email}), ${found.role === "admin" ? "an" : "a"} ${found.role}`,
+          before: { name: found.name, email: found.email, role: found.role }
+        })
         yield* Effect.forEach(ended, ({ id }) => credentials.forgetCredential(id), { discard: true })
         // Their assistants' grants went with them too (ON DELETE CASCADE).
         yield* credentials.forgetPerson(userId)
@@ -339,6 +369,8 @@ export class Team extends Context.Service<Team, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Team.layerNoDeps.pipe(Layer.provide([Credentials.layer, Sessions.layer, Users.layer, WorkspaceTable.layer]))
+  static readonly layer = Team.layerNoDeps.pipe(
+    Layer.provide([Credentials.layer, Sessions.layer, Users.layer, WorkspaceTable.layer, ActivityLog.layer])
+  )
 
 }

@@ -1,14 +1,18 @@
 /**
  * A person's own two-factor settings: set up (a secret shown as a QR code,
  * confirmed by a first code, which gives ten recovery codes once), new
- * recovery codes, and turning it off (with a current code).
+ * recovery codes, and turning it off (with a current code). A wrong current
+ * code counts toward the same lockout as signing in (`Lockout.ts`), so a
+ * signed-in session cannot guess it without limit.
  *
  * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
-import { TwoFactorRefused } from "./Errors.ts"
+import { type LockedOut, TwoFactorRefused } from "./Errors.ts"
+import { Lockout } from "./Lockout.ts"
+import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Users } from "./Users.ts"
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./TwoFactor.ts"
 
@@ -37,6 +41,12 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
   readonly newRecoveryCodes: (userId: string, code: string) => Effect.Effect<ReadonlyArray<string>, TwoFactorRefused>
   /** Turns two-factor off (a current code needed). */
   readonly disable: (userId: string, code: string) => Effect.Effect<void, TwoFactorRefused>
+  /** Whether the person must set up two-factor before anything else: the workspace requires it and they have none. */
+  readonly mustSetUp: (workspaceId: string, userId: string) => Effect.Effect<boolean>
+  /** Requires two-factor of everyone in the workspace, or stops requiring it. */
+  readonly requireForEveryone: (workspaceId: string, required: boolean) => Effect.Effect<void>
+  /** Whether the workspace requires it. */
+  readonly requiredIn: (workspaceId: string) => Effect.Effect<boolean>
   /** Spends one of the person's unused recovery codes (signing in); true when `code` was one. */
   readonly useRecoveryCode: (userId: string, code: string) => Effect.Effect<boolean>
 }>()("outreach/TwoFactorSettings") {
@@ -45,6 +55,10 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const users = yield* Users
+      const workspaces = yield* WorkspaceTable
+      const lockout = yield* Lockout
+      const lockedRefusal = (locked: LockedOut) =>
+        new TwoFactorRefused({ message: `${locked.message} Changes to two-factor wait until then too.` })
 
       const read = (userId: string) =>
         Effect.flatMap(users.totp(userId), (row) =>
@@ -90,8 +104,14 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
         Effect.gen(function*() {
           const row = yield* read(userId)
           if (row.secret === null) return yield* new TwoFactorRefused({ message: "Two-factor sign-in is not on." })
+          yield* lockout.check(row.email).pipe(Effect.mapError(lockedRefusal))
           const step = yield* totpStep(row.secret, code)
-          if (step === undefined) return yield* wrongCode
+          if (step === undefined) {
+            const left = yield* lockout.failed(row.email).pipe(Effect.mapError(lockedRefusal))
+            return yield* new TwoFactorRefused({
+              message: `${wrongCode.message} ${left} ${left === 1 ? "attempt" : "attempts"} left before signing in and two-factor changes are locked.`
+            })
+          }
           if (!(yield* users.takeTotpStep(userId, step))) {
             return yield* new TwoFactorRefused({ message: "That code was already used. Wait for the next one." })
           }
@@ -134,10 +154,26 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
           return used.length === 1
         })
 
-      return TwoFactorSettings.of({ status, begin, confirm, newRecoveryCodes: newCodes, disable, useRecoveryCode })
+      const mustSetUp = Effect.fn("TwoFactorSettings.mustSetUp")(function*(workspaceId: string, userId: string) {
+        if (!(yield* workspaces.twoFactorRequired(workspaceId))) return false
+        const row = yield* users.totp(userId)
+        return row === undefined || row.secret === null
+      })
+
+      return TwoFactorSettings.of({
+        status,
+        begin,
+        confirm,
+        newRecoveryCodes: newCodes,
+        disable,
+        useRecoveryCode,
+        mustSetUp,
+        requireForEveryone: workspaces.requireTwoFactor,
+        requiredIn: workspaces.twoFactorRequired
+      })
     })
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide(Users.layer))
+  static readonly layer = TwoFactorSettings.layerNoDeps.pipe(Layer.provide([Users.layer, Lockout.layer, WorkspaceTable.layer]))
 }

@@ -59,6 +59,10 @@ export interface NewUser {
   readonly nowIso: string
 }
 
+const decodePassword = Schema.decodeUnknownEffect(
+  Schema.Array(Schema.Struct({ email: Schema.String, passwordHash: Schema.NullOr(Schema.String) }))
+)
+
 export class Users extends Context.Service<Users, {
   /** The workspace's people: owners, then admins, then members, by name. */
   readonly members: (workspaceId: string) => Effect.Effect<ReadonlyArray<MemberRow>>
@@ -89,6 +93,9 @@ export class Users extends Context.Service<Users, {
   /** The secret being set up becomes the one in use, its first code's step taken. */
   readonly enableTotp: (userId: string, step: number, nowIso: string) => Effect.Effect<void>
   readonly disableTotp: (userId: string) => Effect.Effect<void>
+  /** The person's email and stored password hash (null when they have none). */
+  readonly passwordOf: (userId: string) => Effect.Effect<{ readonly email: string; readonly passwordHash: string | null } | undefined>
+  readonly setPassword: (userId: string, passwordHash: string) => Effect.Effect<void>
 }>()("outreach/Users") {
   static readonly layer = Layer.effect(
     Users,
@@ -185,7 +192,14 @@ export class Users extends Context.Service<Users, {
         disableTotp: (userId) =>
           sql`
             UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_enabled_at = NULL
-            WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
+            WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+        passwordOf: (userId) =>
+          sql`SELECT u.email, u.password_hash AS "passwordHash" FROM users u WHERE u.id = ${userId}`.pipe(
+            Effect.flatMap(decodePassword),
+            firstRow
+          ),
+        setPassword: (userId, passwordHash) =>
+          sql`UPDATE users SET password_hash = ${passwordHash} WHERE id = ${userId}`.pipe(Effect.asVoid, Effect.orDie)
       })
     })
   )

@@ -29,6 +29,9 @@ import webhookSuccessOnDelivery from "../../migrations/0180_webhook_success_on_d
 import webhookFanOutClaims from "../../migrations/0190_webhook_fanout_claims.ts"
 import writeFences from "../../migrations/0200_write_fences.ts"
 import sandboxWriteAttempts from "../../migrations/0201_sandbox_write_attempts.ts"
+import keyRoles from "../../migrations/0220_key_roles.ts"
+import activity from "../../migrations/0221_activity.ts"
+import requireTwoFactor from "../../migrations/0222_require_two_factor.ts"
 import unipile from "../../migrations/0230_unipile.ts"
 import jobsOpenWrites from "../../migrations/0240_jobs_open_writes.ts"
 import oauth from "../../migrations/0250_oauth.ts"
@@ -58,6 +61,9 @@ export const migrations = {
   "0190_webhook_fanout_claims": webhookFanOutClaims,
   "0200_write_fences": writeFences,
   "0201_sandbox_write_attempts": sandboxWriteAttempts,
+  "0220_key_roles": keyRoles,
+  "0221_activity": activity,
+  "0222_require_two_factor": requireTwoFactor,
   "0230_unipile": unipile,
   "0240_jobs_open_writes": jobsOpenWrites,
   "0250_oauth": oauth,

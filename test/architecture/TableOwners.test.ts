@@ -15,6 +15,7 @@ import { fromRoot, sourcesUnder, src } from "./Sources.ts"
 export const owners: Readonly<Record<string, string>> = {
   account_fences: "src/jobs/JobStore.ts",
   account_limits: "src/accounts/Budgets.ts",
+  activity: "src/activity/ActivityLog.ts",
   cluster_secret: "src/platform/Cluster.ts",
   accounts: "src/accounts/AccountStore.ts",
   approvals: "src/jobs/ApprovalTable.ts",

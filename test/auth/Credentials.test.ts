@@ -8,6 +8,7 @@ import { pgChannel } from "../../src/platform/Notices.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Sessions } from "../../src/people-auth/Sessions.ts"
 import { Users } from "../../src/people-auth/Users.ts"
+import { ActivityLog } from "../../src/activity/ActivityLog.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
@@ -15,7 +16,7 @@ import * as TestDatabase from "../support/TestDatabase.ts"
 /** Workspaces and their keys on `credentials` (their own `layer`s would bring the configured credentials). */
 const workspacesOn = (credentials: Layer.Layer<Credentials, never, SqlClient.SqlClient>) =>
   Workspaces.layerNoDeps.pipe(
-    Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps, Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
+    Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps.pipe(Layer.provide(ActivityLog.layer)), Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
     Layer.provideMerge(credentials)
   )
 

@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Credentials } from "../../src/auth/Credentials.ts"
 import { WorkspaceTable } from "../../src/accounts/WorkspaceTable.ts"
+import { ActivityLog } from "../../src/activity/ActivityLog.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Sessions } from "../../src/people-auth/Sessions.ts"
 import { Users } from "../../src/people-auth/Users.ts"
@@ -18,7 +19,7 @@ import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
 const workspaces = Workspaces.layerNoDeps.pipe(
-  Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps, Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
+  Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps.pipe(Layer.provide(ActivityLog.layer)), Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
   Layer.provideMerge(Credentials.layerWith({ leaseMaxAgeMs: Number.POSITIVE_INFINITY }))
 )
 

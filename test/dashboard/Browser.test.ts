@@ -16,7 +16,7 @@ import { totpCodeAt } from "../../src/people-auth/TwoFactor.ts"
 import { TwoFactorSettings } from "../../src/people-auth/TwoFactorSettings.ts"
 import { closeAll, open, screenshot } from "../support/Browser.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-import { strangers, workspaceWithAccount } from "../jobs/support.ts"
+import { alwaysOpen, connectedAccount, strangers, workspaceWithAccount } from "../jobs/support.ts"
 
 afterAll(closeAll)
 
@@ -28,6 +28,9 @@ const baseUrl = Effect.gen(function*() {
   if (address._tag === "UnixPathAddress") return yield* Effect.die(new Error("no TCP address"))
   return `http://127.0.0.1:${address.port}`
 })
+
+/** A profile address as the approvals queue shows it (without `https://www.`). */
+const shown = (address: string) => address.replace(/^https:\/\/(www\.)?/, "")
 
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
@@ -204,7 +207,7 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         for (const path of ["/dashboard/keys", "/dashboard/webhooks"]) {
           const response = await memberPage.goto(`${base}${path}`)
           assert.strictEqual(response?.status(), 403)
-          assert.strictEqual(await memberPage.locator("h1").innerText(), "Owners and admins only")
+          assert.strictEqual(await memberPage.locator("h1").innerText(), "Not for your role")
         }
         await screenshot(memberPage, "members-may-not-see-keys")
         return (await member.cookies()).find((c) => c.name === "outreach_session")?.value
@@ -242,15 +245,15 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         await screenshot(page, "needs-attention")
         await page.getByRole("link", { name: "Approvals", exact: true }).click()
         await screenshot(page, "approvals")
-        const card = page.locator("article", { hasText: first })
-        const id = (await card.getAttribute("id"))?.replace("approval-", "") ?? ""
-        assert.include(await card.locator("textarea").inputValue(), "Hi, glad to connect.")
-        await card.locator("textarea").fill("Hi María, I enjoyed your talk. Glad to connect!")
-        await card.getByRole("button", { name: "Approve" }).click()
-        // htmx swaps the card for its decided state.
-        await page.locator(`#approval-${id} .pill.ok`).waitFor()
-        assert.include(await page.locator(`#approval-${id}`).innerText(), "approved")
-        // The header's count follows over server-sent events, without a reload.
+        const row = page.locator("tr.approval", { hasText: shown(first) })
+        const id = (await row.getAttribute("data-id")) ?? ""
+        await row.locator("summary").click()
+        assert.include(await row.locator("textarea").inputValue(), "Hi, glad to connect.")
+        await row.locator("textarea").fill("Hi María, I enjoyed your talk. Glad to connect!")
+        await row.getByRole("button", { name: "Approve" }).click()
+        await page.locator("[role=status]", { hasText: "Approved" }).waitFor()
+        assert.strictEqual(await page.locator(`#approval-${id}`).count(), 0)
+        // The header's count follows over server-sent events.
         await page.locator("#live [data-count=approvals]", { hasText: /^1$/ }).waitFor({ timeout: 15_000 })
         return id
       })
@@ -261,14 +264,22 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
       assert.strictEqual(done.body.job.status, "completed", JSON.stringify(done.body.job))
       assert.strictEqual(done.body.job.input.note, "Hi María, I enjoyed your talk. Glad to connect!")
       yield* promise(async () => {
-        await page.locator(`#approval-${approvalId}`).getByRole("link", { name: "See its job" }).click()
-        assert.strictEqual(await page.locator("#job-status").innerText(), "completed")
+        // The Decided view says who approved it, and the text that went out.
+        await page.getByRole("link", { name: "Decided" }).click()
+        const decided = page.locator(`#approval-${approvalId}`)
+        assert.include(await decided.innerText(), "Olivia Owner")
+        assert.include(await decided.innerText(), "Hi María, I enjoyed your talk. Glad to connect!")
+        await decided.getByRole("link", { name: "job" }).click()
+        assert.strictEqual(await page.locator("#job-status").innerText(), "Done")
         await screenshot(page, "job")
         await page.getByRole("link", { name: "Approvals", exact: true }).click()
-        const card = page.locator("article", { hasText: second })
-        await card.getByLabel("Reason for rejecting (optional)").fill("Wrong person: she moved company.")
-        await card.getByRole("button", { name: "Reject" }).click()
-        await page.locator(`article:has-text("Wrong person: she moved company.") .pill.bad`).waitFor()
+        const row = page.locator("tr.approval", { hasText: shown(second) })
+        await row.locator("summary").click()
+        await row.getByLabel("Reason for rejecting (optional)").fill("Wrong person: she moved company.")
+        await row.getByRole("button", { name: "Reject" }).click()
+        await page.locator("[role=status]", { hasText: "Rejected" }).waitFor()
+        await page.getByRole("link", { name: "Decided" }).click()
+        await page.locator("table.decided tr", { hasText: "Wrong person: she moved company." }).locator(".pill.bad").waitFor()
         await page.getByRole("link", { name: "Jobs", exact: true }).click()
         await screenshot(page, "jobs")
         await page.getByRole("link", { name: "People", exact: true }).click()
@@ -293,6 +304,153 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: 
         assert.isAtMost(width, 390)
         await screenshot(small, "approvals-phone")
       })
+    }), { timeout: 120_000 })
+
+  it.effect("150 approvals: true counts, pages, filters, keyboard, a bulk approve that sends the edited text, a refused edit kept as typed", () =>
+    Effect.gen(function*() {
+      const { base, email, token, accountId } = yield* setUp
+      const other = yield* connectedAccount(token, { mode: "approve", minInviteQuality: 0, workingHours: alwaysOpen }, "Bea")
+      const ask = (seat: string, person: string, i: number) =>
+        call("POST", `/v1/accounts/${seat}/connect`, { token, body: { person, note: `Note number ${i}` } }).pipe(
+          Effect.tap((reply) => Effect.sync(() => assert.strictEqual(reply.status, 202, JSON.stringify(reply.body))))
+        )
+      yield* Effect.forEach(strangers(accountId, 140, "volume"), (person, i) => ask(accountId, person, i), { concurrency: 8 })
+      yield* Effect.forEach(strangers(other, 10, "volume-bea"), (person, i) => ask(other, person, 140 + i), { concurrency: 8 })
+      const browser = yield* promise(() => open())
+      const page = yield* promise(() => browser.newPage())
+      const picked = yield* promise(async () => {
+        await signInWithPassword(page, base, email)
+        await page.goto(`${base}/dashboard/approvals`)
+        const count = () => page.locator("#queue-count").innerText()
+        assert.strictEqual(await count(), "Showing 1–50 of 150 waiting")
+        assert.include(await page.locator("nav.tabs").innerText(), "Waiting (150)")
+        // The header counts every one, never "100".
+        assert.strictEqual(await page.locator("[data-count=approvals]").first().innerText(), "150")
+        assert.strictEqual(await page.locator("tr.approval").count(), 50)
+        await screenshot(page, "approvals-volume", { fullPage: false })
+        await page.getByRole("link", { name: "Next page" }).click()
+        assert.strictEqual(await count(), "Showing 51–100 of 150 waiting")
+        await page.getByRole("link", { name: "Next page" }).click()
+        assert.strictEqual(await count(), "Showing 101–150 of 150 waiting")
+        assert.strictEqual(await page.getByRole("link", { name: "Next page" }).count(), 0)
+        // Filters: by seat, by kind, by time left; each with its true count.
+        await page.getByLabel("Seat").selectOption({ label: "Bea" })
+        await page.getByRole("button", { name: "Filter" }).click()
+        assert.strictEqual(await count(), "Showing 1–10 of 10 waiting")
+        await page.getByLabel("Kind").selectOption({ label: "Message" })
+        await page.getByRole("button", { name: "Filter" }).click()
+        assert.strictEqual(await count(), "Showing 0 of 0 waiting")
+        await page.getByRole("link", { name: "Clear filters" }).click()
+        await page.getByLabel("Time left").selectOption("1h")
+        await page.getByRole("button", { name: "Filter" }).click()
+        assert.strictEqual(await count(), "Showing 0 of 0 waiting")
+        await page.getByRole("link", { name: "Clear filters" }).click()
+        // Keyboard: j moves to a row, x selects it; the first row's text is edited in place.
+        const rows = page.locator("tr.approval")
+        const firstId = (await rows.nth(0).getAttribute("data-id")) ?? ""
+        const secondId = (await rows.nth(1).getAttribute("data-id")) ?? ""
+        await page.keyboard.press("j")
+        await page.keyboard.press("x")
+        await page.keyboard.press("j")
+        await page.keyboard.press("x")
+        assert.isTrue(await rows.nth(0).locator("input[type=checkbox]").isChecked())
+        assert.isTrue(await rows.nth(1).locator("input[type=checkbox]").isChecked())
+        await rows.nth(0).locator("summary").click()
+        const area = rows.nth(0).locator("textarea")
+        await area.fill("An edited note, sent by the bulk approve.")
+        assert.strictEqual(await page.locator(`#text-${firstId}-count`).innerText(), "41 / 300")
+        await page.getByRole("button", { name: "Approve selected" }).click()
+        await page.locator("[role=status]", { hasText: "Approved" }).waitFor()
+        assert.strictEqual(await count(), "Showing 1–50 of 148 waiting")
+        // A note too long is refused in words and kept as typed.
+        const third = page.locator("tr.approval").first()
+        const thirdId = (await third.getAttribute("data-id")) ?? ""
+        await third.locator("summary").click()
+        const long = "x".repeat(350)
+        await third.locator("textarea").fill(long)
+        await screenshot(page, "approvals-editing", { fullPage: false })
+        assert.include(await page.locator(`#text-${thirdId}-count`).getAttribute("class") ?? "", "over")
+        await third.getByRole("button", { name: "Approve" }).click()
+        const refused = page.locator(`#approval-${thirdId}`)
+        assert.include(await refused.locator("[role=alert]").innerText(), "350 characters; the network allows at most 300")
+        assert.strictEqual(await refused.locator("textarea").inputValue(), long)
+        await refused.scrollIntoViewIfNeeded()
+        await screenshot(page, "approvals-refused-edit", { fullPage: false })
+        assert.include(await count(), "of 148 waiting")
+        // An invitation can go without its note.
+        await refused.getByRole("button", { name: "Send without a note" }).click()
+        await page.locator("[role=status]", { hasText: "Approved" }).waitFor()
+        // The keyboard approves the focused row and the queue moves on.
+        await page.keyboard.press("a")
+        await page.locator("#queue-count", { hasText: "of 146 waiting" }).waitFor()
+        await page.getByRole("link", { name: "Decided" }).click()
+        assert.include(await page.locator("#queue-count").innerText(), "of 4 decided")
+        await screenshot(page, "approvals-decided")
+        // The activity log lists each decision with who made it, and filters by what was done.
+        await page.getByRole("link", { name: "Activity", exact: true }).click()
+        assert.isAtLeast(await page.locator("table.activity tbody tr").count(), 4)
+        await page.getByLabel("What").selectOption({ label: "edited and approved" })
+        await page.getByRole("button", { name: "Filter" }).click()
+        // The bulk approve's edit, and the note removed before sending.
+        assert.strictEqual(await page.locator("table.activity tbody tr").count(), 2)
+        const edited = page.locator("table.activity tbody tr", { hasText: "An edited note, sent by the bulk approve." })
+        assert.include(await edited.innerText(), "Olivia Owner")
+        await page.getByRole("link", { name: "Clear filters" }).click()
+        await screenshot(page, "activity", { fullPage: false })
+        return { firstId, secondId, thirdId }
+      })
+      const decided = yield* call("GET", "/v1/approvals?status=approved&limit=10", { token })
+      const byId = new Map<string, { jobId: string; text: string | null }>(decided.body.approvals.map((a: { id: string; jobId: string; text: string | null }) => [a.id, a]))
+      const jobOf = (id: string) => call("GET", `/v1/jobs/${byId.get(id)?.jobId ?? ""}`, { token }).pipe(Effect.map((reply) => reply.body.job))
+      assert.strictEqual((yield* jobOf(picked.firstId)).input.note, "An edited note, sent by the bulk approve.")
+      assert.match((yield* jobOf(picked.secondId)).input.note, /^Note number \d+$/)
+      assert.strictEqual((yield* jobOf(picked.thirdId)).input.note, "")
+    }), { timeout: 240_000 })
+
+  it.effect("seats operated from the page: connect on the sandbox, pause, resume, rename, autopilot only when confirmed, disconnect with a confirmation", () =>
+    Effect.gen(function*() {
+      const { base, email, token } = yield* setUp
+      const browser = yield* promise(() => open())
+      const page = yield* promise(() => browser.newPage())
+      const seatId = yield* promise(async () => {
+        await signInWithPassword(page, base, email)
+        await page.getByRole("link", { name: "Seats", exact: true }).click()
+        await page.getByLabel("Connect a seat: its name").fill("Grace")
+        await page.getByRole("button", { name: "Connect a seat" }).click()
+        // The sandbox's own sign-in page, opened from the dashboard.
+        await page.getByRole("button", { name: "Sign in and connect" }).click()
+        await page.goto(`${base}/dashboard/seats`)
+        const card = page.locator("article", { hasText: "Grace" })
+        const id = ((await card.getAttribute("id")) ?? "").replace("seat-", "")
+        assert.include(await card.locator(".pill").first().innerText(), "warming")
+        await card.getByRole("button", { name: "Pause" }).click()
+        await page.locator("[role=status]", { hasText: "Paused" }).waitFor()
+        assert.strictEqual(await page.locator(`#seat-${id} .pill`).first().innerText(), "paused")
+        await page.locator(`#seat-${id}`).getByRole("button", { name: "Resume" }).click()
+        await page.locator("[role=status]", { hasText: "Resumed" }).waitFor()
+        await page.locator(`#seat-${id} summary`, { hasText: "Rename" }).click()
+        await page.locator(`#seat-${id}`).getByLabel("Name", { exact: true }).fill("Grace H.")
+        await page.locator(`#seat-${id}`).getByRole("button", { name: "Save the name" }).click()
+        await page.locator("[role=status]", { hasText: "Renamed" }).waitFor()
+        // Autopilot needs the explanation acknowledged.
+        const settings = page.locator(`#seat-${id}`)
+        await settings.locator("summary", { hasText: "Change settings" }).click()
+        await settings.getByLabel("Mode").selectOption("autopilot")
+        await settings.getByRole("button", { name: "Save settings" }).click()
+        assert.include(await page.locator("[role=alert]").innerText(), "without anyone approving them")
+        await screenshot(page, "seats-operated", { fullPage: false })
+        await page.locator(`#seat-${id} summary`, { hasText: "Disconnect" }).click()
+        await page.locator(`#seat-${id}`).getByLabel("Yes, disconnect").check()
+        await page.locator(`#seat-${id}`).getByRole("button", { name: "Disconnect this seat" }).click()
+        await page.locator("[role=status]", { hasText: "Disconnected" }).waitFor()
+        assert.strictEqual(await page.locator(`#seat-${id}`).count(), 0)
+        return id
+      })
+      const gone = yield* call("GET", `/v1/accounts/${seatId}`, { token })
+      assert.strictEqual(gone.status, 404)
+      const log = yield* call("GET", "/v1/activity?resource=seat&limit=20", { token })
+      const actions = log.body.activity.filter((e: { resource: { id: string } }) => e.resource.id === seatId).map((e: { action: string }) => e.action)
+      assert.deepStrictEqual(actions, ["seat.disconnected", "seat.settings_changed", "seat.resumed", "seat.paused", "seat.connected"])
     }), { timeout: 120_000 })
 
   it.effect("a form without its CSRF token is refused and changes nothing; keys and webhooks pages work for owners, an endpoint is disabled and deleted", () =>

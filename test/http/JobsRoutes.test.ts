@@ -14,7 +14,7 @@ import { Api } from "../../src/api/Api.ts"
 import { bearer } from "../../src/client/Client.ts"
 import { Draining } from "../../src/http/Draining.ts"
 import { JobsHandlers } from "../../src/http/JobsHandlers.ts"
-import { RequestErrorsLive, RequireManagerLive } from "../../src/http/Middleware.ts"
+import { RequestErrorsLive } from "../../src/http/Middleware.ts"
 import * as IdempotencyMemory from "../../src/jobs/IdempotencyMemory.ts"
 import * as JobsMemory from "../../src/jobs/JobsMemory.ts"
 import { Notices } from "../../src/platform/Notices.ts"
@@ -34,7 +34,7 @@ const services = JobsHandlers.pipe(
     Draining.layer
   ]),
   Layer.provide(Notices.layer),
-  Layer.provideMerge(Layer.mergeAll(AnyCaller, RequireManagerLive, RequestErrorsLive, bearer("svc_test"))),
+  Layer.provideMerge(Layer.mergeAll(AnyCaller, RequestErrorsLive, bearer("svc_test"))),
   Layer.provideMerge(NodeHttpServer.layerHttpServices)
 )
 

@@ -18,8 +18,11 @@ layer(serverLayer())("API keys", (it) => {
         "lastUsedAt",
         "name",
         "prefix",
-        "revokedAt"
+        "revokedAt",
+        "role"
       ])
+      // Made by an owner key without a role: an owner key, as keys always were.
+      assert.strictEqual(created.body.key.role, "owner")
       assert.strictEqual(created.body.key.prefix, value.slice(0, 12))
       assert.strictEqual(created.body.key.name, "CRM sync")
 
@@ -34,6 +37,31 @@ layer(serverLayer())("API keys", (it) => {
       const after = yield* call("GET", "/v1/keys", { token: value })
       const used = after.body.keys.find((k: { id: string }) => k.id === created.body.key.id)
       assert.isString(used.lastUsedAt)
+    }))
+
+  it.effect("a key gets the role it is made with, never a stronger one than its maker's", () =>
+    Effect.gen(function*() {
+      const { keyValue } = yield* newWorkspace()
+      const admin = yield* call("POST", "/v1/keys", { token: keyValue, body: { name: "ops", role: "admin" } })
+      assert.strictEqual(admin.status, 201)
+      assert.strictEqual(admin.body.key.role, "admin")
+      // An admin key makes admin keys by default, and weaker ones on request; never an owner key.
+      const byAdmin = yield* call("POST", "/v1/keys", { token: admin.body.value, body: { name: "helper" } })
+      assert.strictEqual(byAdmin.body.key.role, "admin")
+      const assistant = yield* call("POST", "/v1/keys", { token: admin.body.value, body: { name: "assistant", role: "read_only" } })
+      assert.strictEqual(assistant.body.key.role, "read_only")
+      const owner = yield* call("POST", "/v1/keys", { token: admin.body.value, body: { name: "escalate", role: "owner" } })
+      assert.strictEqual(owner.status, 403)
+      assert.strictEqual(owner.body.error.type, "notAllowed")
+      assert.include(owner.body.error.message, "never stronger")
+      const bad = yield* call("POST", "/v1/keys", { token: keyValue, body: { name: "x", role: "superuser" } })
+      assert.strictEqual(bad.status, 400)
+      // The list shows each key's role.
+      const listed = yield* call("GET", "/v1/keys", { token: keyValue })
+      assert.deepStrictEqual(
+        listed.body.keys.map((k: { name: string; role: string }) => `${k.name}:${k.role}`).sort(),
+        ["Owner key:owner", "assistant:read_only", "helper:admin", "ops:admin"]
+      )
     }))
 
   it.effect("revocation takes effect on the very next request", () =>

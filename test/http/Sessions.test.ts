@@ -13,35 +13,8 @@ import { Sessions } from "../../src/people-auth/Sessions.ts"
 import { SignIn } from "../../src/people-auth/SignIn.ts"
 import { type Actor, Team } from "../../src/people-auth/Team.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
-import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
-
-const password = "a long enough passphrase"
-
-/** A workspace with an owner who signed in with a password; returns the session token. */
-const ownerSession = Effect.gen(function*() {
-  const { keyValue, workspace } = yield* newWorkspace()
-  const email = `owner-${crypto.randomUUID().slice(0, 8)}@acme.test`
-  const { userId } = yield* (yield* Team).createOwner({ workspaceId: workspace.id, email, name: "Olivia", password })
-  const outcome = yield* (yield* SignIn).password(email, password)
-  assert.strictEqual(outcome._tag, "SignedIn")
-  const token = outcome._tag === "SignedIn" ? outcome.session.token : ""
-  const actor: Actor = { id: userId, email, name: "Olivia", role: "owner", workspaceId: workspace.id }
-  return { key: keyValue, workspaceId: workspace.id, token, actor, email }
-})
-
-/** Invites and signs in a teammate with `role`. */
-const teammate = (actor: Actor, role: "admin" | "member") =>
-  Effect.gen(function*() {
-    const team = yield* Team
-    const email = `${role}-${crypto.randomUUID().slice(0, 8)}@acme.test`
-    const { link } = yield* team.invite(actor, { email, role, baseUrl: "http://x" })
-    const session = yield* team.accept(link.split("/").pop() ?? "", { name: role, password })
-    const members = yield* team.members(actor.workspaceId)
-    const id = members.find((m) => m.email === email)?.id ?? ""
-    return { token: session.token, id }
-  })
-
-const cookie = (token: string) => ({ cookie: `outreach_session=${token}` })
+import { cookie, ownerSession, password, teammate } from "../support/Teammates.ts"
+import { call, layer as serverLayer } from "../support/TestServer.ts"
 
 // Private receivers allowed so a webhook endpoint can be made without a public host.
 layer(serverLayer({ allowPrivateWebhooks: true }))("sessions and roles over HTTP", (it) => {

@@ -61,7 +61,8 @@ describe("the jobs contract (OpenAPI)", () => {
       assert.isDefined(operation, `POST /v1/accounts/{id}/${command} missing`)
       assert.strictEqual(operation.operationId, `jobs.command_${command}`)
       assert.include(operation.summary, commands[command].description)
-      assert.deepStrictEqual(Object.keys(operation.responses).sort(), ["202", "400", "401", "404", "405", "408", "409", "413", "415", "422", "429", "431", "500"])
+      // 403: a role that may not run commands (a read-only key).
+      assert.deepStrictEqual(Object.keys(operation.responses).sort(), ["202", "400", "401", "403", "404", "405", "408", "409", "413", "415", "422", "429", "431", "500"])
       const accepted = operation.responses["202"]
       assert.deepStrictEqual(
         accepted.content["application/json"].schema.properties.job,
@@ -156,7 +157,7 @@ describe("the jobs contract (OpenAPI)", () => {
     assert.include(list.parameters[4].schema.description, "default 50")
     assert.lengthOf(list.responses["200"].content["application/json"].schema.examples, 1)
     assert.lengthOf(doc.paths["/v1/approvals"].get.responses["200"].content["application/json"].schema.examples, 1)
-    assert.deepStrictEqual(Object.keys(doc.paths["/v1/jobs/{id}/cancel"].post.responses).sort(), ["200", "400", "401", "404", "405", "408", "409", "429", "431", "500"])
+    assert.deepStrictEqual(Object.keys(doc.paths["/v1/jobs/{id}/cancel"].post.responses).sort(), ["200", "400", "401", "403", "404", "405", "408", "409", "429", "431", "500"])
 
     const approve = doc.paths["/v1/approvals/{id}/approve"].post
     assert.isFalse(approve.requestBody.required)

@@ -18,7 +18,8 @@ export const AnyCaller = Layer.succeed(
         kind: "key",
         workspaceId: callerWorkspaceId,
         keyId: "1d2c3b4a-5e6f-4789-8abc-def012345678",
-        keyName: "test"
+        keyName: "test",
+        role: "owner"
       })
   })
 )

@@ -46,8 +46,8 @@ export const closeAll = async () => {
   }
 }
 
-/** Saves a full-page screenshot as `<name>.png` among the CI artefacts. */
-export const screenshot = async (page: Page, name: string) => {
+/** Saves a screenshot (the full page, or what the window shows) as `<name>.png` among the CI artefacts. */
+export const screenshot = async (page: Page, name: string, options: { readonly fullPage?: boolean } = {}) => {
   mkdirSync(screenshotDir, { recursive: true })
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true })
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: options.fullPage ?? true })
 }

@@ -26,14 +26,17 @@ export interface FailingEndpoint {
 }
 
 export interface Attention {
+  /** The ones to expire soonest, for the overview. */
   readonly approvals: ReadonlyArray<ApprovalRecord>
+  /** How many wait in all (never capped). */
+  readonly approvalsWaiting: number
   readonly seats: ReadonlyArray<typeof Account.Type>
   readonly webhooks: ReadonlyArray<FailingEndpoint>
   readonly accountLabels: ReadonlyMap<string, string>
 }
 
-/** The most approvals one page shows (the oldest first, so the next to expire lead). */
-export const approvalsShown = 100
+/** The approvals the overview lists (the soonest to expire first); the count is of all. */
+export const approvalsShown = 10
 
 const failing = (delivery: typeof Delivery.Type): boolean => {
   const last = delivery.attempts[delivery.attempts.length - 1]
@@ -47,7 +50,7 @@ export const attentionOf = (workspaceId: string, options: { readonly webhooks: b
     const approvals = yield* Approvals
     const accounts = yield* Accounts
     const endpoints = yield* WebhookEndpoints
-    const pending = yield* approvals.list(workspaceId, { status: "pending", limit: approvalsShown }).pipe(Effect.orDie)
+    const pending = yield* approvals.queue(workspaceId, { view: "pending", offset: 0, limit: approvalsShown })
     const { accounts: seats } = yield* accounts.list(workspaceId)
     const webhooks: Array<FailingEndpoint> = []
     if (options.webhooks) {
@@ -66,7 +69,8 @@ export const attentionOf = (workspaceId: string, options: { readonly webhooks: b
       }
     }
     return {
-      approvals: pending.approvals.filter((a) => a.status === "pending"),
+      approvals: pending.approvals,
+      approvalsWaiting: pending.total,
       seats: seats.filter((account) => troubledStatuses.has(account.status)),
       webhooks,
       accountLabels: new Map(seats.map((account) => [account.id, account.label === "" ? "Unnamed seat" : account.label]))
@@ -75,7 +79,7 @@ export const attentionOf = (workspaceId: string, options: { readonly webhooks: b
 
 /** The live counts as shown in the header (and sent again whenever they change). */
 export const countsHtml = (attention: Attention, options: { readonly webhooks: boolean }) =>
-  html`<a href="${base}/approvals"><span class="pill ${attention.approvals.length > 0 ? "warn" : "ok"}" data-count="approvals">${attention.approvals.length}</span> approvals waiting</a>
+  html`<a href="${base}/approvals"><span class="pill ${attention.approvalsWaiting > 0 ? "warn" : "ok"}" data-count="approvals">${attention.approvalsWaiting}</span> approvals waiting</a>
 <a href="${base}/seats"><span class="pill ${attention.seats.length > 0 ? "bad" : "ok"}" data-count="seats">${attention.seats.length}</span> seats need you</a>
 ${
     options.webhooks

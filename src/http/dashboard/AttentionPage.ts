@@ -10,9 +10,10 @@ import { HttpRouter } from "effect/http"
 import * as Time from "../../domain/Time.ts"
 import { attentionOf } from "./Attention.ts"
 import { framed } from "./Frame.ts"
-import { html } from "./Html.ts"
+import { externalLink, html } from "./Html.ts"
 import { base, relative, when } from "./Layout.ts"
-import { isManager, signedInPage } from "./Requests.ts"
+import { may, signedInPage } from "./Requests.ts"
+import { commandInWords } from "../../domain/Words.ts"
 
 const seatProblem: Record<string, string> = {
   reconnect_required: "The network signed this seat out: reconnect it.",
@@ -23,17 +24,17 @@ const seatProblem: Record<string, string> = {
 const show = signedInPage((person) =>
   Effect.gen(function*() {
     const now = yield* Time.now
-    const attention = yield* attentionOf(person.workspaceId, { webhooks: isManager(person) })
+    const attention = yield* attentionOf(person.workspaceId, { webhooks: may(person, "manageWebhooks") })
     const approvals = attention.approvals.length === 0
       ? html`<p class="muted">No writes are waiting for approval.</p>`
       : html`<ul>${
-        attention.approvals.slice(0, 10).map((a) =>
-          html`<li><a href="${base}/approvals#approval-${a.id}">${a.kind}</a> from ${attention.accountLabels.get(a.accountId) ?? "a seat"}${
+        attention.approvals.map((a) =>
+          html`<li><a href="${base}/approvals#approval-${a.id}">${commandInWords(a.kind)}</a> from ${attention.accountLabels.get(a.accountId) ?? "a seat"}${
             a.target === null ? "" : html` to ${a.target}`
           }: expires <time datetime="${a.expiresAt}">${relative(Date.parse(a.expiresAt), now.ms)}</time></li>`
         )
-      }</ul><p><a class="button" href="${base}/approvals">Review ${attention.approvals.length} ${
-        attention.approvals.length === 1 ? "approval" : "approvals"
+      }</ul><p><a class="button" href="${base}/approvals">Review ${attention.approvalsWaiting} ${
+        attention.approvalsWaiting === 1 ? "approval" : "approvals"
       }</a></p>`
     const seats = attention.seats.length === 0
       ? html`<p class="muted">Every seat is fine.</p>`
@@ -43,10 +44,10 @@ const show = signedInPage((person) =>
             seatProblem[s.status] ?? s.status
           }${s.health.reason === null ? "" : html` (${s.health.reason})`}${
             s.health.readsOnlyUntil === null ? "" : html` Reads only until ${when(s.health.readsOnlyUntil)}.`
-          }${s.reconnectUrl === null ? "" : html` <a href="${s.reconnectUrl}">Reconnect</a>`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
+          }${s.reconnectUrl === null ? "" : html` ${externalLink(s.reconnectUrl, "Reconnect")}`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
         )
       }</ul>`
-    const webhooks = !isManager(person)
+    const webhooks = !may(person, "manageWebhooks")
       ? ""
       : html`<section class="card" aria-labelledby="webhooks-title"><h2 id="webhooks-title">Failing webhooks</h2>${
         attention.webhooks.length === 0

@@ -7,6 +7,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import * as Assets from "./Assets.ts"
+import * as ActivityPage from "./ActivityPage.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
 import * as AssistantsPage from "./AssistantsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
@@ -18,7 +19,7 @@ import * as SeatsPage from "./SeatsPage.ts"
 import * as SecurityPage from "./SecurityPage.ts"
 import * as TeamPage from "./TeamPage.ts"
 import * as WebhooksPage from "./WebhooksPage.ts"
-import { base, problemPage } from "./Layout.ts"
+import { base } from "./Layout.ts"
 import { liveCounts } from "./Live.ts"
 import { currentPerson, guarded } from "./Requests.ts"
 import * as SignInPages from "./SignInPages.ts"
@@ -34,12 +35,7 @@ const live = HttpRouter.add(
   }))
 )
 
-/** What the gate answers for a dashboard path that is not served (a person reads it, not a program). */
-export const notFoundPage = problemPage(
-  404,
-  "Page not found",
-  "There is no such page in the dashboard. The link may be mistyped or out of date."
-)
+export { notFoundPage } from "./Requests.ts"
 
 /** Whether a path belongs to the dashboard. */
 export const isDashboardPath = (path: string): boolean => path === base || path.startsWith(`${base}/`)
@@ -56,6 +52,7 @@ export const routes = [
   ...SecurityPage.securityRoutes,
   ...KeysPage.keyRoutes,
   ...WebhooksPage.webhookRoutes,
+  ...ActivityPage.activityRoutes,
   ...SignInPages.signInRoutes,
   ...AssistantsPage.assistantRoutes,
   ...Assets.assetRoutes,
@@ -76,5 +73,6 @@ export const layer = Layer.mergeAll(
   KeysPage.layer,
   WebhooksPage.layer,
   AssistantsPage.layer,
+  ActivityPage.layer,
   live
 )

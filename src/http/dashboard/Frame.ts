@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import type { Part } from "./Html.ts"
 import { attentionOf, countsHtml } from "./Attention.ts"
 import { page, type Section } from "./Layout.ts"
-import { isManager, type Person } from "./Requests.ts"
+import { may, type Person } from "./Requests.ts"
 
 export const framed = (person: Person, options: {
   readonly title: string
@@ -18,8 +18,8 @@ export const framed = (person: Person, options: {
   readonly error?: string | undefined
   readonly status?: number
 }) =>
-  Effect.map(attentionOf(person.workspaceId, { webhooks: isManager(person) }), (attention) =>
-    page({ ...options, viewer: person, live: countsHtml(attention, { webhooks: isManager(person) }) }))
+  Effect.map(attentionOf(person.workspaceId, { webhooks: may(person, "manageWebhooks") }), (attention) =>
+    page({ ...options, viewer: person, live: countsHtml(attention, { webhooks: may(person, "manageWebhooks") }) }))
 
 /** A notice chosen by a code in the query string (never text from the query string itself). */
 export const noticeFrom = (url: string, notices: Readonly<Record<string, string>>): string | undefined => {

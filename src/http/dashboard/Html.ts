@@ -39,3 +39,25 @@ export const html = (strings: TemplateStringsArray, ...parts: ReadonlyArray<Part
 
 /** Markup the service made itself (a QR code's SVG): never user text. */
 export const trusted = (value: string): Html => ({ _tag: "Html", value })
+
+const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]"])
+
+/**
+ * Where a link built from an address may point, or `undefined` for no link: an `https://`
+ * address as it is, and the service's own pages in development (`http://` on this machine) as
+ * a path on this server. Anything else (`javascript:`, `data:`, plain `http://` elsewhere,
+ * text that is no address) is never a link: it is shown as text.
+ */
+export const safeHref = (address: string): string | undefined => {
+  if (!URL.canParse(address)) return undefined
+  const url = new URL(address)
+  if (url.protocol === "https:" && url.username === "" && url.password === "") return url.href
+  if (url.protocol === "http:" && loopbackHosts.has(url.hostname)) return `${url.pathname}${url.search}${url.hash}`
+  return undefined
+}
+
+/** A link to an address that passes {@link safeHref}, else the address as text. */
+export const externalLink = (address: string, label: Part = address, attributes: Html = html``): Html => {
+  const href = safeHref(address)
+  return href === undefined ? html`<span class="address">${label}</span>` : html`<a href="${href}" rel="noreferrer noopener"${attributes}>${label}</a>`
+}

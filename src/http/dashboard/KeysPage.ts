@@ -7,11 +7,13 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
+import { type AccessRole, accessRoles, mayGrant, roleName } from "../../domain/Permissions.ts"
+import { actorOf } from "../../domain/Principal.ts"
 import { ApiKeys } from "../../keys/ApiKeys.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, when } from "./Layout.ts"
-import { isManager, managersOnly, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const keyRoutes = [
   { method: "GET", path: `${base}/keys` },
@@ -22,6 +24,19 @@ export const keyRoutes = [
 const notices: Record<string, string> = { revoked: "The key is revoked: requests with it are refused from now on." }
 
 const nameMax = 80
+
+/** The roles a key may be given, in words (from the table). */
+const roleDescription: Record<AccessRole, string> = {
+  owner: "owner: everything, as the workspace's owner",
+  admin: "admin: also seats, keys, webhooks and the team",
+  member: "member: read, run commands, decide approvals, start workflows",
+  read_only: "read-only: reads only, runs and changes nothing"
+}
+
+/** The roles the person may give a key: never above their own. */
+const grantable = (person: Person) => accessRoles.filter((role) => mayGrant(person.role, role))
+
+const isAccessRole = (value: string | undefined): value is AccessRole => accessRoles.some((role) => role === value)
 
 const render = (person: Person, options: { readonly created?: { readonly name: string; readonly value: string }; readonly notice?: string | undefined; readonly error?: string; readonly status?: number }) =>
   Effect.gen(function*() {
@@ -38,12 +53,15 @@ const render = (person: Person, options: { readonly created?: { readonly name: s
       }
 <form class="card" method="post" action="${base}/keys">${csrfInput(person)}
 <label for="key-name">What the new key is for</label><input id="key-name" name="name" type="text" required maxlength="${nameMax}">
+<label for="key-role">What it may do</label><select id="key-role" name="role">${
+        grantable(person).map((role) => html`<option value="${role}"${role === "member" ? html` selected` : ""}>${roleDescription[role]}</option>`)
+      }</select>
 <button type="submit">Create key</button></form>
-<div class="table-wrap"><table><caption class="muted">Keys act with the owner's rights</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
+<div class="table-wrap"><table><caption class="muted">A key acts with its role; keys made before keys had roles are owners</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
 <tbody>${
         keys.map((k) =>
-          html`<tr><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${
+          html`<tr><td>${k.name}</td><td>${roleName(k.role)}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${
             k.revokedAt === null
               ? html`<form class="inline" method="post" action="${base}/keys/${k.id}/revoke">${csrfInput(person)}<button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form>`
               : html`revoked ${when(k.revokedAt)}`
@@ -54,26 +72,29 @@ const render = (person: Person, options: { readonly created?: { readonly name: s
   })
 
 const show = signedInPage((person, request) =>
-  isManager(person) ? render(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(managersOnly)
+  may(person, "manageKeys") ? render(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(notAllowedPage(person, "manageKeys"))
 )
 
 const create = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageKeys")) return notAllowedPage(person, "manageKeys")
     const name = (form.get("name") ?? "").trim()
     if (name === "" || name.length > nameMax) {
       return yield* render(person, { error: `Give the key a name of 1 to ${nameMax} characters.`, status: 400 })
     }
-    const created = yield* (yield* ApiKeys).create({ workspaceId: person.workspaceId, name })
-    return yield* render(person, { created: { name, value: created.value } })
+    const role = form.get("role")
+    if (!isAccessRole(role)) return yield* render(person, { error: "Choose what the key may do.", status: 400 })
+    const created = yield* Effect.result((yield* ApiKeys).create({ workspaceId: person.workspaceId, name, role, by: person.role, actor: actorOf(person.principal) }))
+    if (created._tag === "Failure") return yield* render(person, { error: created.failure.error.message, status: 403 })
+    return yield* render(person, { created: { name, value: created.success.value } })
   })
 )
 
 const revoke = signedInAction((person) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageKeys")) return notAllowedPage(person, "manageKeys")
     const params = yield* HttpRouter.params
-    const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? ""))
+    const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? "", actorOf(person.principal)))
     if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.error.message, status: 404 })
     return seeOther(`${base}/keys?notice=revoked`)
   })

@@ -8,6 +8,7 @@
 import { HttpServerResponse } from "effect/http"
 import { type Html, html, type Part, trusted } from "./Html.ts"
 import { csrfField } from "./Session.ts"
+import { permits } from "../../domain/Permissions.ts"
 
 /** Where the dashboard lives. */
 export const base = "/dashboard"
@@ -80,7 +81,37 @@ fieldset { border: 1px solid var(--line); border-radius: 8px; margin: .75rem 0; 
 .inline { display: inline; }
 .check { font-weight: normal; display: flex; gap: .5rem; align-items: center; }
 .qr svg { width: 14rem; height: 14rem; background: #fff; }
-@media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; } }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+nav.tabs { display: flex; gap: .5rem; margin: 0 0 1rem; }
+nav.tabs a { padding: .4rem .8rem; border-radius: 6px; text-decoration: none; border: 1px solid var(--line); background: #fff; }
+nav.tabs a[aria-current="page"] { background: #dde9f7; color: var(--accent-dark); font-weight: 600; }
+.filters .row > * { flex: 1 1 12rem; }
+.pager { display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; }
+.pager p { margin: 0 auto 0 0; font-weight: 600; }
+table.queue td, table.decided td { font-size: .95rem; }
+table.queue tr.approval:focus { outline: 3px solid #e8a317; outline-offset: -3px; background: #fff8e6; }
+table.queue td.text { min-width: 16rem; max-width: 30rem; overflow-wrap: anywhere; }
+table.queue td.text summary { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+table.queue td.target, table.decided td.target { overflow-wrap: anywhere; min-width: 11rem; max-width: 16rem; }
+table.decided td.text { overflow-wrap: anywhere; max-width: 28rem; }
+.bulk { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; padding: .75rem 1rem; }
+.bulk h2 { margin: 0; font-size: 1rem; flex-basis: 100%; }
+.bulk .field { flex: 1 1 16rem; }
+.bulk label { margin-top: 0; }
+.bulk button { margin: 0; }
+table.queue td.actions button { margin: 0 .25rem .25rem 0; padding: .35rem .7rem; }
+table.queue details summary { cursor: pointer; }
+.counter.over { color: var(--bad); font-weight: 700; }
+.seat-actions { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: start; margin: .5rem 0; }
+.seat-actions details { flex-basis: 100%; }
+ul.changes { margin: 0; padding-left: 1rem; font-size: .9rem; overflow-wrap: anywhere; }
+kbd { border: 1px solid var(--line); border-radius: 4px; padding: 0 .3rem; background: #fff; font-size: .85rem; }
+@media (max-width: 40rem) { main { padding: .75rem; } h1 { font-size: 1.3rem; }
+  table.queue, table.queue tbody, table.queue tr, table.queue td { display: block; width: 100%; }
+  table.queue thead { display: none; }
+  table.queue tr.approval { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .75rem; background: #fff; }
+  table.queue td { border: 0; padding: .25rem .5rem; }
+  table.queue td.text { min-width: 0; } }
 `
 
 /** The content security policy of a page whose forms go to `formAction` (and the redirects they bring). */
@@ -118,25 +149,27 @@ const document = (title: string, head: Part, body: Part) =>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Outreach dashboard</title>
+<link rel="icon" href="${base}/assets/favicon.svg" type="image/svg+xml">
 <style>${trusted(styles)}</style>
 ${head}
 </head>
 <body>${body}</body>
 </html>`
 
-/** The pages of the navigation; managers (owners and admins) also see keys and webhooks. */
+/** The pages of the navigation, each shown to the roles the table lets see it. */
 const sections = [
-  { path: "", label: "Needs attention", managers: false },
-  { path: "/approvals", label: "Approvals", managers: false },
-  { path: "/seats", label: "Seats", managers: false },
-  { path: "/inbox", label: "Inbox", managers: false },
-  { path: "/jobs", label: "Jobs", managers: false },
-  { path: "/people", label: "People", managers: false },
-  { path: "/team", label: "Team", managers: false },
-  { path: "/keys", label: "API keys", managers: true },
-  { path: "/webhooks", label: "Webhooks", managers: true },
-  { path: "/security", label: "Two-factor", managers: false },
-  { path: "/assistants", label: "Assistants", managers: false }
+  { path: "", label: "Needs attention", needs: "read" },
+  { path: "/approvals", label: "Approvals", needs: "read" },
+  { path: "/seats", label: "Seats", needs: "read" },
+  { path: "/inbox", label: "Inbox", needs: "read" },
+  { path: "/jobs", label: "Jobs", needs: "read" },
+  { path: "/people", label: "People", needs: "read" },
+  { path: "/team", label: "Team", needs: "read" },
+  { path: "/activity", label: "Activity", needs: "read" },
+  { path: "/keys", label: "API keys", needs: "manageKeys" },
+  { path: "/webhooks", label: "Webhooks", needs: "manageWebhooks" },
+  { path: "/security", label: "Two-factor", needs: "read" },
+  { path: "/assistants", label: "Assistants", needs: "read" }
 ] as const
 
 export type Section = (typeof sections)[number]["path"]
@@ -153,8 +186,7 @@ export const page = (options: {
   readonly status?: number
 }) => {
   const { viewer } = options
-  const manager = viewer.role !== "member"
-  const nav = sections.filter((s) => manager || !s.managers).map((s) =>
+  const nav = sections.filter((s) => permits(viewer.role, s.needs)).map((s) =>
     html`<li><a href="${base}${s.path}"${
       s.path === options.section ? html` aria-current="page"` : ""
     }>${s.label}</a></li>`
@@ -163,7 +195,8 @@ export const page = (options: {
     document(
       options.title,
       html`<script src="${base}/assets/htmx.min.js" defer></script>
-<script src="${base}/assets/hx-sse.min.js" defer></script>`,
+<script src="${base}/assets/hx-sse.min.js" defer></script>
+<script src="${base}/assets/approvals.js" defer></script>`,
       html`<a class="skip" href="#content">Skip to content</a>
 <header class="top">
   <a class="brand" href="${base}">Outreach dashboard</a>

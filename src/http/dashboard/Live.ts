@@ -16,7 +16,7 @@ import type { WebhookEndpoints } from "../../webhooks/Endpoints.ts"
 import * as Time from "../../domain/Time.ts"
 import { Draining } from "../Draining.ts"
 import { attentionOf, countsHtml } from "./Attention.ts"
-import { isManager, type Person } from "./Requests.ts"
+import { may, type Person } from "./Requests.ts"
 
 /** How often the counts are looked at. */
 export const liveInterval = "3 seconds"
@@ -31,7 +31,7 @@ export const liveCounts = (person: Person) =>
     const credentials = yield* Credentials
     const draining = yield* Draining
     const context = yield* Effect.context<Accounts | Approvals | WebhookEndpoints>()
-    const webhooks = isManager(person)
+    const webhooks = may(person, "manageWebhooks")
     const counts = Effect.map(attentionOf(person.workspaceId, { webhooks }), (attention) => countsHtml(attention, { webhooks }).value)
     const first = yield* counts
     const events = Stream.unfold(first, (last) =>

@@ -10,7 +10,7 @@ import { HttpRouter } from "effect/http"
 import type { TimelineEntry } from "../../api/PeopleApi.ts"
 import { People } from "../../people/People.ts"
 import { framed } from "./Frame.ts"
-import { html } from "./Html.ts"
+import { externalLink, html } from "./Html.ts"
 import { base, problemPage, when } from "./Layout.ts"
 import { signedInPage } from "./Requests.ts"
 
@@ -79,7 +79,7 @@ const detail = signedInPage((person) =>
       body: html`<div class="card"><dl class="facts">
 <dt>Headline</dt><dd>${who.headline ?? "—"}</dd>
 <dt>Company</dt><dd>${who.company ?? "—"}</dd>
-<dt>Profile</dt><dd><a href="${who.profileUrl}" rel="noreferrer">${who.profileUrl}</a></dd>
+<dt>Profile</dt><dd>${externalLink(who.profileUrl)}</dd>
 <dt>First seen</dt><dd>${when(who.firstSeenAt)}</dd>
 </dl></div>
 <section class="card" aria-labelledby="history"><h2 id="history">History, newest first</h2>${

@@ -6,9 +6,12 @@
  *
  * @since 1.0.0
  */
-import { Cause, Effect, Option } from "effect"
-import { HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { roleOf, type Principal } from "../../domain/Principal.ts"
+import { Cause, Effect, Option, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
+import { Uuid } from "../../api/Envelope.ts"
+import { type Action, permits, refusal } from "../../domain/Permissions.ts"
+import type { Principal } from "../../domain/Principal.ts"
+import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { isDatabaseUnreachable } from "../../platform/Causes.ts"
 import { Admitted } from "../Admission.ts"
 import { html } from "./Html.ts"
@@ -47,7 +50,7 @@ export const currentPerson: Effect.Effect<Person | undefined, never, HttpServerR
       sessionId: principal.sessionId,
       name: principal.user.name,
       email: principal.user.email,
-      role: roleOf(principal),
+      role: principal.user.role,
       token,
       csrf: csrfTokenFor(token),
       principal
@@ -55,8 +58,8 @@ export const currentPerson: Effect.Effect<Person | undefined, never, HttpServerR
   }
 )
 
-/** Owners and admins. */
-export const isManager = (person: Person): boolean => person.role !== "member"
+/** Whether the person's role may do `action` (the table of `domain/Permissions.ts`). */
+export const may = (person: Person, action: Action): boolean => permits(person.role, action)
 
 class FormUnreadable {
   readonly _tag = "FormUnreadable"
@@ -119,6 +122,24 @@ export const guarded = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServe
     )
   })
 
+/** What a dashboard path that is not served answers (a person reads it, not a program). */
+export const notFoundPage = problemPage(
+  404,
+  "Page not found",
+  "There is no such page in the dashboard. The link may be mistyped or out of date."
+)
+
+const isUuid = Schema.is(Uuid)
+
+/**
+ * Whether every id in the route's path is one: checked before any handler, so no id that
+ * is not a UUID reaches SQL (an invitation's `token` is looked up by its hash, not cast).
+ */
+const pathIdsValid = Effect.map(
+  HttpRouter.params,
+  (params) => Object.entries(params).every(([name, value]) => name === "token" || (value !== undefined && isUuid(value)))
+)
+
 /** A page for signed-in people; others are sent to sign in and come back. */
 export const signedInPage = <E, R>(
   handler: (person: Person, request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -127,6 +148,11 @@ export const signedInPage = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const person = yield* currentPerson
     if (person === undefined) return seeOther(`${base}/sign-in?next=${encodeURIComponent(request.url)}`)
+    if (!(yield* pathIdsValid)) return notFoundPage
+    // The workspace requires two-factor and this person has none yet: setting it up comes first.
+    if (!request.url.startsWith(`${base}/security`) && (yield* (yield* TwoFactorSettings).mustSetUp(person.workspaceId, person.userId))) {
+      return seeOther(`${base}/security?notice=required`)
+    }
     return yield* handler(person, request)
   }))
 
@@ -146,6 +172,7 @@ export const signedInAction = <E, R>(
       const back = referer !== undefined && URL.canParse(referer, "http://localhost") ? new URL(referer, "http://localhost").pathname : undefined
       return sessionEnded(safeNext(back))
     }
+    if (!(yield* pathIdsValid)) return notFoundPage
     const form = yield* Effect.option(readForm)
     if (Option.isNone(form)) return unreadableForm
     if (!csrfMatches(person.token, form.value.get(csrfField))) return csrfRefused
@@ -166,9 +193,6 @@ export const anonymousAction = <E, R>(
     return yield* handler(form.value, request)
   }))
 
-/** 403 for a member on an owners-and-admins page. */
-export const managersOnly = problemPage(
-  403,
-  "Owners and admins only",
-  "Only owners and admins of the workspace can see and change API keys and webhooks. Ask one of them if you need a change."
-)
+/** 403 for a page or form the person's role may not use, in the table's words. */
+export const notAllowedPage = (person: Person, action: Action) =>
+  problemPage(403, "Not for your role", `${refusal(person.role, action)} Ask an owner or admin of the workspace if you need a change.`)

@@ -7,8 +7,8 @@
  *
  * @since 1.0.0
  */
-import { Effect, Layer, Schema } from "effect"
-import { HttpRouter } from "effect/http"
+import { Data, Effect, Layer, Schema } from "effect"
+import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { Accounts } from "../../accounts/Accounts.ts"
 import { type Account, UpdateAccount } from "../../api/AccountsApi.ts"
 import { LimitUpdate } from "../../domain/Limits.ts"
@@ -17,16 +17,40 @@ import { Forecasts } from "../../jobs/Forecasts.ts"
 import { Jobs } from "../../jobs/Jobs.ts"
 import { forecastTimeline } from "./ForecastView.ts"
 import { framed, noticeFrom } from "./Frame.ts"
-import { html, type Html } from "./Html.ts"
+import { AppConfig } from "../../platform/AppConfig.ts"
+import { baseUrlOf } from "../BaseUrl.ts"
+import { externalLink, html, type Html, safeHref } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
-import { isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { refusal } from "../../domain/Permissions.ts"
+import { actorOf } from "../../domain/Principal.ts"
+import * as SeatActivity from "../SeatActivity.ts"
+import { type Form, may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const seatRoutes = [
   { method: "GET", path: `${base}/seats` },
-  { method: "POST", path: `${base}/seats/:id/settings` }
+  { method: "POST", path: `${base}/seats/connect` },
+  { method: "POST", path: `${base}/seats/:id/settings` },
+  { method: "POST", path: `${base}/seats/:id/pause` },
+  { method: "POST", path: `${base}/seats/:id/resume` },
+  { method: "POST", path: `${base}/seats/:id/rename` },
+  { method: "POST", path: `${base}/seats/:id/reconnect` },
+  { method: "POST", path: `${base}/seats/:id/disconnect` }
 ] as const
 
-const notices: Record<string, string> = { saved: "Settings saved; they apply to the seat's next job." }
+const notices: Record<string, string> = {
+  saved: "Settings saved; they apply to the seat's next job.",
+  paused: "Paused: the seat runs no write until it is resumed (reads still run).",
+  resumed: "Resumed: the seat's waiting writes go on, within its hours and budgets.",
+  renamed: "Renamed.",
+  disconnected: "Disconnected: the seat is free and its unstarted jobs were cancelled."
+}
+
+/** What each mode means, said before anyone switches. */
+const modeWords = {
+  approve: "approve: every write waits for a person's approval, except withdrawing and declining invitations",
+  assist: "assist: every write waits for a person's approval, those two included",
+  autopilot: "autopilot: writes go out without anyone approving them, within the limits, working hours and guardrails"
+} as const
 
 const dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 const modes = ["approve", "assist", "autopilot"] as const
@@ -53,6 +77,33 @@ const forecastOf = (person: Person, account: AccountView) =>
     ? Effect.succeed(html``)
     : Effect.map((Forecasts.use((forecasts) => forecasts.forecast(person.workspaceId, account.id, { limit: 1 }))).pipe(Effect.orDie), forecastTimeline)
 
+/** Pause or resume, reconnect, rename and disconnect (with a confirmation): for those the table lets manage seats. */
+const operations = (person: Person, account: AccountView) => {
+  if (!may(person, "manageSeats")) return ""
+  const id = account.id
+  const name = account.label === "" ? "this seat" : `"${account.label}"`
+  const action = (path: string, label: string, extra = html``) =>
+    html`<form class="inline" method="post" action="${base}/seats/${id}/${path}">${csrfInput(person)}${extra}<button type="submit" class="secondary">${label}</button></form>`
+  return html`<div class="seat-actions">${
+    account.status === "paused"
+      ? action("resume", "Resume")
+      : account.status === "active" || account.status === "warming"
+      ? action("pause", "Pause")
+      : ""
+  }${
+    account.status === "reconnect_required" || account.status === "connecting"
+      ? action("reconnect", account.status === "connecting" ? "Open the sign-in page again" : "Reconnect (opens the sign-in page)")
+      : ""
+  }
+<details><summary>Rename</summary><form method="post" action="${base}/seats/${id}/rename">${csrfInput(person)}
+<label for="label-${id}">Name</label><input id="label-${id}" name="label" type="text" maxlength="80" value="${account.label}" required>
+<button type="submit">Save the name</button></form></details>
+<details><summary>Disconnect</summary><form method="post" action="${base}/seats/${id}/disconnect">${csrfInput(person)}
+<p>Disconnecting frees the seat and cancels its jobs that have not started (a write under way finishes). It cannot be undone: to use the account again, connect it anew.</p>
+<label class="check"><input type="checkbox" name="confirm" value="yes" required> Yes, disconnect ${name}</label>
+<button type="submit" class="danger">Disconnect this seat</button></form></details></div>`
+}
+
 const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<string>, forecast: Html, nowMs: number) => {
   const hours = account.workingHours
   const budgets = account.budgets === null
@@ -62,11 +113,14 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
         html`<tr><td>${category.replace("_", " ")}</td><td>${budget.today}</td><td>${budget.week ?? "—"}</td></tr>`
       )
     }</tbody></table></div>`
-  const settings = !isManager(person) ? "" : html`<details><summary>Change settings</summary>
+  const settings = !may(person, "manageSeats") ? "" : html`<details><summary>Change settings</summary>
 <form method="post" action="${base}/seats/${account.id}/settings">${csrfInput(person)}
 <label for="mode-${account.id}">Mode</label><select id="mode-${account.id}" name="mode">${
     modes.map((m) => html`<option value="${m}"${m === account.mode ? html` selected` : ""}>${m}</option>`)
   }</select>
+<ul class="muted">${modes.map((m) => html`<li>${modeWords[m]}</li>`)}</ul>${
+    account.mode === "autopilot" ? "" : html`<label class="check"><input type="checkbox" name="confirmAutopilot" value="yes"> If I choose autopilot: I understand that this seat's writes will then go out without anyone approving them.</label>`
+  }
 <fieldset><legend>Working days</legend>${
     dayNames.map((name, i) =>
       html`<label class="check"><input type="checkbox" name="days" value="${i + 1}"${hours.days.includes(i + 1) ? html` checked` : ""}> ${name}</label>`
@@ -105,7 +159,8 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
 </dl>
 ${budgets}
 ${forecast}
-${account.reconnectUrl === null ? "" : html`<p><a class="button" href="${account.reconnectUrl}">Reconnect this seat</a></p>`}
+${account.reconnectUrl === null ? "" : html`<p>${externalLink(account.reconnectUrl, "Reconnect this seat", html` class="button"`)}</p>`}
+${operations(person, account)}
 ${settings}
 </article>`
 }
@@ -124,6 +179,13 @@ const render = (person: Person, options: { readonly notice?: string | undefined;
       error: options.error,
       status: options.status ?? 200,
       body: html`<p>${seats.used} of ${seats.total} seats in use${seats.pending > 0 ? html`, ${seats.pending} connecting` : ""}.</p>${
+        may(person, "manageSeats")
+          ? html`<form class="card" method="post" action="${base}/seats/connect">${csrfInput(person)}
+<label for="connect-label">Connect a seat: its name</label><input id="connect-label" name="label" type="text" maxlength="80" placeholder="e.g. Ada (sales)">
+<p class="muted">You then sign in to the network on its own page; the seat is ready once you have.</p>
+<button type="submit">Connect a seat</button></form>`
+          : ""
+      }${
         accounts.length === 0 ? html`<p class="card">No seats are connected yet. Connect one with <code>POST /v1/accounts/connect</code>.</p>` : cards
       }`
     })
@@ -136,8 +198,9 @@ const decodeLimit = Schema.decodeUnknownEffect(LimitUpdate)
 
 const save = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return yield* render(person, { error: "Only owners and admins can change a seat's settings.", status: 403 })
-    const accounts = yield* Accounts
+    if (!may(person, "manageSeats")) return yield* render(person, { error: refusal(person.role, "manageSeats"), status: 403 })
+    const seats = yield* SeatActivity.make
+    const actor = actorOf(person.principal)
     const params = yield* HttpRouter.params
     const id = params["id"] ?? ""
     const patch = yield* Effect.result(decodeUpdate({
@@ -162,17 +225,116 @@ const save = signedInAction((person, form) =>
       if (update._tag === "Failure") return yield* render(person, { error: `The ${category} limit must be a whole number, 0 or more.`, status: 400 })
       updates.push(update.success)
     }
-    const updated = yield* Effect.result(accounts.update(person.workspaceId, id, patch.success))
+    if (patch.success.mode === "autopilot" && form.get("confirmAutopilot") !== "yes") {
+      const current = yield* Effect.result((yield* Accounts).get(person.workspaceId, id))
+      if (current._tag === "Success" && current.success.mode !== "autopilot") {
+        return yield* render(person, {
+          error: `Autopilot sends this seat's writes without anyone approving them. Tick "I understand" under the mode to switch, or keep ${current.success.mode}.`,
+          status: 400
+        })
+      }
+    }
+    const updated = yield* Effect.result(seats.update(person.workspaceId, id, patch.success, actor))
     if (updated._tag === "Failure") return yield* render(person, { error: updated.failure.error.message, status: 422 })
     if (updates.length > 0) {
-      const limited = yield* Effect.result(accounts.setLimits(person.workspaceId, id, updates))
+      const limited = yield* Effect.result(seats.setLimits(person.workspaceId, id, updates, actor))
       if (limited._tag === "Failure") return yield* render(person, { error: limited.failure.error.message, status: 422 })
     }
     return seeOther(`${base}/seats?notice=saved#seat-${id}`)
   })
 )
 
+/** A seat operation of an owner or admin: the seat's id, the operations, who does it. */
+const seatAction = <E, R>(
+  run: (input: {
+    readonly person: Person
+    readonly id: string
+    readonly seats: Effect.Success<typeof SeatActivity.make>
+    readonly actor: string
+    readonly form: Form
+    readonly request: HttpServerRequest.HttpServerRequest
+  }) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  signedInAction((person, form, request) =>
+    Effect.gen(function*() {
+      if (!may(person, "manageSeats")) return yield* render(person, { error: refusal(person.role, "manageSeats"), status: 403 })
+      const params = yield* HttpRouter.params
+      const seats = yield* SeatActivity.make
+      return yield* run({ person, id: params["id"] ?? "", seats, actor: actorOf(person.principal), form, request })
+    })
+  )
+
+/** Failures the person can act on come back on the page, in the service's words. */
+const orPage = (person: Person) =>
+<A>(effect: Effect.Effect<A, { readonly error: { readonly message: string } }>) =>
+  Effect.flatMap(Effect.result(effect), (outcome) =>
+    outcome._tag === "Success"
+      ? Effect.succeed(outcome.success)
+      : Effect.flatMap(render(person, { error: outcome.failure.error.message, status: 422 }), (page) => Effect.fail(new ShownPage({ page }))))
+
+/** A page already made for the person (a refusal in words): answered as it is. */
+class ShownPage extends Data.TaggedError("ShownPage")<{ readonly page: HttpServerResponse.HttpServerResponse }> {}
+
+const showing = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, ShownPage, R>) =>
+  Effect.catchTag(effect, "ShownPage", (shown) => Effect.succeed(shown.page))
+
+/** Where a sign-in link may send the browser: only an address `safeHref` accepts. */
+const toSignIn = (person: Person, link: string) => {
+  const href = safeHref(link)
+  return href === undefined
+    ? render(person, { error: "The network's sign-in page has an address this dashboard does not open; ask an admin to check the service's PUBLIC_URL.", status: 502 })
+    : Effect.succeed(seeOther(href))
+}
+
+const connect = seatAction(({ person, seats, actor, form, request }) =>
+  showing(Effect.gen(function*() {
+    const config = yield* AppConfig
+    const label = (form.get("label") ?? "").trim()
+    const connected = yield* orPage(person)(seats.connect({
+      workspaceId: person.workspaceId,
+      baseUrl: baseUrlOf(request, config),
+      ...(label === "" ? {} : { label: label.slice(0, 80) })
+    }, actor))
+    return yield* toSignIn(person, connected.connectUrl)
+  })))
+
+const pause = seatAction(({ person, id, seats, actor }) =>
+  showing(Effect.as(orPage(person)(seats.pause(person.workspaceId, id, actor)), seeOther(`${base}/seats?notice=paused#seat-${id}`))))
+
+const resume = seatAction(({ person, id, seats, actor }) =>
+  showing(Effect.as(orPage(person)(seats.resume(person.workspaceId, id, actor)), seeOther(`${base}/seats?notice=resumed#seat-${id}`))))
+
+const rename = seatAction(({ person, id, seats, actor, form }) =>
+  showing(Effect.gen(function*() {
+    const label = (form.get("label") ?? "").trim()
+    if (label === "" || label.length > 80) return yield* render(person, { error: "Give the seat a name of 1 to 80 characters.", status: 400 })
+    yield* orPage(person)(seats.update(person.workspaceId, id, { label }, actor))
+    return seeOther(`${base}/seats?notice=renamed#seat-${id}`)
+  })))
+
+const reconnect = seatAction(({ person, id, request }) =>
+  showing(Effect.gen(function*() {
+    const config = yield* AppConfig
+    const link = yield* orPage(person)((yield* Accounts).reconnect(person.workspaceId, id, baseUrlOf(request, config)))
+    return yield* toSignIn(person, link)
+  })))
+
+const disconnect = seatAction(({ person, id, seats, actor, form }) =>
+  showing(Effect.gen(function*() {
+    if (form.get("confirm") !== "yes") {
+      return yield* render(person, { error: "Tick \"Yes, disconnect\" to confirm: disconnecting cannot be undone.", status: 400 })
+    }
+    yield* orPage(person)(seats.remove(person.workspaceId, id, actor))
+    return seeOther(`${base}/seats?notice=disconnected`)
+  })))
+
 export const layer = Layer.mergeAll(
   HttpRouter.add("GET", `${base}/seats`, show),
+  HttpRouter.add("POST", `${base}/seats/connect`, connect),
+  HttpRouter.add("POST", `${base}/seats/:id/pause`, pause),
+  HttpRouter.add("POST", `${base}/seats/:id/resume`, resume),
+  HttpRouter.add("POST", `${base}/seats/:id/rename`, rename),
+  HttpRouter.add("POST", `${base}/seats/:id/reconnect`, reconnect),
+  HttpRouter.add("POST", `${base}/seats/:id/disconnect`, disconnect),
   HttpRouter.add("POST", `${base}/seats/:id/settings`, save)
 )

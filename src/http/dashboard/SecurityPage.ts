@@ -2,14 +2,17 @@
  * `/dashboard/security`: a person's own two-factor settings. Setting up shows
  * the secret as a QR code (SVG made on the server with `qrcode`) and as text;
  * a first code confirms it and shows ten recovery codes once. New recovery
- * codes and turning two-factor off need a current code. "Sign out everywhere"
- * lives here too.
+ * codes and turning two-factor off need a current code. Changing your
+ * password, your open sessions (sign out any one), and "Sign out everywhere"
+ * live here too.
  *
  * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import QRCode from "qrcode"
+import { OwnAccount } from "../../people-auth/OwnAccount.ts"
+import { passwordLength } from "../../people-auth/Password.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { type Html, html, trusted } from "./Html.ts"
@@ -21,11 +24,16 @@ export const securityRoutes = [
   { method: "POST", path: `${base}/security/begin` },
   { method: "POST", path: `${base}/security/confirm` },
   { method: "POST", path: `${base}/security/recovery-codes` },
-  { method: "POST", path: `${base}/security/disable` }
+  { method: "POST", path: `${base}/security/disable` },
+  { method: "POST", path: `${base}/security/password` },
+  { method: "POST", path: `${base}/security/sessions/:id/end` }
 ] as const
 
 const notices: Record<string, string> = {
-  disabled: "Two-factor sign-in is off. Signing in now needs only your password."
+  disabled: "Two-factor sign-in is off. Signing in now needs only your password.",
+  password: "Your password is changed; your other sessions were signed out.",
+  ended: "That session is signed out.",
+  required: "Your workspace requires two-factor sign-in: set it up here to use the dashboard."
 }
 
 /** The `otpauth://` URI as a QR code an authenticator app scans. */
@@ -45,6 +53,7 @@ const render = (person: Person, options: { readonly codes?: ReadonlyArray<string
   Effect.gen(function*() {
     const settings = yield* TwoFactorSettings
     const status = yield* settings.status(person.userId)
+    const open = yield* (yield* OwnAccount).sessions(person.userId)
     let setup: Html | string = ""
     if (status.pending !== undefined) {
       const svg = yield* qrSvg(status.pending.uri)
@@ -80,7 +89,23 @@ ${codeField("off-code", "Current code from the app")}
       notice: options.notice,
       status: options.status ?? 200,
       body: html`${options.codes === undefined ? "" : recoveryList(options.codes)}${body}
+<section class="card" aria-labelledby="password-title"><h2 id="password-title">Change your password</h2>
+<form method="post" action="${base}/security/password">${csrfInput(person)}
+<label for="current-password">Current password</label><input id="current-password" name="current" type="password" autocomplete="current-password" required>
+<label for="new-password">New password (${passwordLength.min} to ${passwordLength.max} characters)</label><input id="new-password" name="next" type="password" autocomplete="new-password" minlength="${passwordLength.min}" required>
+<label for="again-password">New password again</label><input id="again-password" name="again" type="password" autocomplete="new-password" required>
+<p class="muted">Your other sessions are signed out when it changes.</p>
+<button type="submit">Change password</button></form></section>
 <section class="card" aria-labelledby="everywhere"><h2 id="everywhere">Sessions</h2>
+<div class="table-wrap"><table id="sessions"><thead><tr><th scope="col">Signed in</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Sign out</span></th></tr></thead><tbody>${
+        open.map((session) =>
+          html`<tr><td>${when(session.createdAt)}${session.id === person.sessionId ? html` <strong>(this one)</strong>` : ""}</td><td>${when(session.expiresAt)}</td><td>${
+            session.id === person.sessionId
+              ? ""
+              : html`<form class="inline" method="post" action="${base}/security/sessions/${session.id}/end">${csrfInput(person)}<button type="submit" class="secondary">Sign out this session</button></form>`
+          }</td></tr>`
+        )
+      }</tbody></table></div>
 <p>Signed in on a computer you no longer use? End every session of yours, this one included.</p>
 <form method="post" action="${base}/sign-out-everywhere">${csrfInput(person)}<button type="submit" class="danger">Sign out everywhere</button></form></section>`
     })
@@ -108,10 +133,41 @@ const withCode = (
     })
   )
 
+const changePassword = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    const next = form.get("next") ?? ""
+    if (next !== (form.get("again") ?? "")) return yield* render(person, { error: "The two new passwords differ: type the same one twice.", status: 400 })
+    const changed = yield* Effect.result(
+      (yield* OwnAccount).changePassword(person.userId, { current: form.get("current") ?? "", next, keep: person.sessionId })
+    )
+    if (changed._tag === "Failure") return yield* render(person, { error: changed.failure.message, status: 422 })
+    return seeOther(`${base}/security?notice=password`)
+  })
+)
+
+const endSession = signedInAction((person) =>
+  Effect.gen(function*() {
+    const params = yield* HttpRouter.params
+    const ended = yield* (yield* OwnAccount).endSession(person.userId, params["id"] ?? "")
+    if (!ended) return yield* render(person, { error: "That session is already over, or not yours.", status: 404 })
+    return seeOther(`${base}/security?notice=ended`)
+  })
+)
+
 export const layer = Layer.mergeAll(
+  HttpRouter.add("POST", `${base}/security/password`, changePassword),
+  HttpRouter.add("POST", `${base}/security/sessions/:id/end`, endSession),
   HttpRouter.add("GET", `${base}/security`, show),
   HttpRouter.add("POST", `${base}/security/begin`, begin),
   HttpRouter.add("POST", `${base}/security/confirm`, withCode((settings, person, code) => settings.confirm(person.userId, code))),
   HttpRouter.add("POST", `${base}/security/recovery-codes`, withCode((settings, person, code) => settings.newRecoveryCodes(person.userId, code))),
-  HttpRouter.add("POST", `${base}/security/disable`, withCode((settings, person, code) => settings.disable(person.userId, code)))
+  HttpRouter.add(
+    "POST",
+    `${base}/security/disable`,
+    withCode((settings, person, code) =>
+      Effect.flatMap(settings.requiredIn(person.workspaceId), (required) =>
+        required
+          ? Effect.fail({ message: "Your workspace requires two-factor sign-in, so it cannot be turned off. An owner can stop requiring it on the Team page." })
+          : settings.disable(person.userId, code)))
+  )
 )

@@ -17,14 +17,16 @@ import { invitationDays, sessionHours } from "../../people-auth/Policy.ts"
 import { type Actor, Team } from "../../people-auth/Team.ts"
 import { baseUrlOf } from "../BaseUrl.ts"
 import { framed, noticeFrom } from "./Frame.ts"
+import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, plainPage, problemPage, when } from "./Layout.ts"
-import { anonymousAction, guarded, isManager, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, sessionCookie, withCookie } from "./Session.ts"
 
 export const teamRoutes = [
   { method: "GET", path: `${base}/team` },
   { method: "POST", path: `${base}/team/invite` },
+  { method: "POST", path: `${base}/team/two-factor` },
   { method: "POST", path: `${base}/team/invitations/:id/revoke` },
   { method: "POST", path: `${base}/team/:id/role` },
   { method: "POST", path: `${base}/team/:id/remove` },
@@ -35,7 +37,9 @@ export const teamRoutes = [
 const notices: Record<string, string> = {
   "role-changed": "The role is changed; it applies to their next request.",
   removed: "Removed: their sessions ended at once.",
-  "invitation-revoked": "The invitation was withdrawn: its link no longer works."
+  "invitation-revoked": "The invitation was withdrawn: its link no longer works.",
+  "two-factor-required": "Two-factor is now required: everyone without it is asked to set it up before anything else.",
+  "two-factor-optional": "Two-factor is no longer required (those who have it keep it)."
 }
 
 const roles: ReadonlyArray<Role> = ["owner", "admin", "member"]
@@ -52,7 +56,7 @@ const render = (person: Person, options: {
   Effect.gen(function*() {
     const team = yield* Team
     const members = yield* team.members(person.workspaceId)
-    const manager = isManager(person)
+    const manager = may(person, "manageTeam")
     const invitations = manager ? yield* team.invitations(person.workspaceId) : []
     const offered = roles.filter((role) => role !== "owner" || person.role === "owner")
     const rows = members.map((m) =>
@@ -96,9 +100,29 @@ const render = (person: Person, options: {
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Two-factor</th>${
         manager ? html`<th scope="col">Change</th>` : ""
       }</tr></thead><tbody>${rows}</tbody></table></div>
-${inviteForm}${pending}`
+${inviteForm}${pending}${yield* requirement(person)}`
     })
   })
+
+/** The owner's switch: require two-factor of everyone (`workspaceSettings`). */
+const requirement = (person: Person) =>
+  Effect.gen(function*() {
+    if (!may(person, "workspaceSettings")) return ""
+    const required = yield* (yield* TwoFactorSettings).requiredIn(person.workspaceId)
+    return html`<section class="card" aria-labelledby="require-title"><h2 id="require-title">Two-factor for everyone</h2>
+<p>${required ? "Required: everyone signs in with a code from an app; someone without it is asked to set it up before anything else." : "Not required: each person chooses."}</p>
+<form method="post" action="${base}/team/two-factor">${csrfInput(person)}<input type="hidden" name="required" value="${required ? "no" : "yes"}">
+<button type="submit"${required ? html` class="secondary"` : ""}>${required ? "Stop requiring two-factor" : "Require two-factor for everyone"}</button></form></section>`
+  })
+
+const requireTwoFactor = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    if (!may(person, "workspaceSettings")) return notAllowedPage(person, "workspaceSettings")
+    const required = form.get("required") === "yes"
+    yield* (yield* TwoFactorSettings).requireForEveryone(person.workspaceId, required)
+    return seeOther(`${base}/team?notice=${required ? "two-factor-required" : "two-factor-optional"}`)
+  })
+)
 
 const show = signedInPage((person, request) => render(person, { notice: noticeFrom(request.url, notices) }))
 
@@ -226,6 +250,7 @@ const acceptInvitation = anonymousAction(
 export const layer = Layer.mergeAll(
   HttpRouter.add("GET", `${base}/team`, show),
   HttpRouter.add("POST", `${base}/team/invite`, invite),
+  HttpRouter.add("POST", `${base}/team/two-factor`, requireTwoFactor),
   HttpRouter.add("POST", `${base}/team/invitations/:id/revoke`, revoke),
   HttpRouter.add("POST", `${base}/team/:id/role`, changeRole),
   HttpRouter.add("POST", `${base}/team/:id/remove`, remove),

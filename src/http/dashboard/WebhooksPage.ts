@@ -9,11 +9,12 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { WebhookDispatcher } from "../../webhooks/Dispatcher.ts"
+import { type EventType, eventTypes } from "../../domain/Events.ts"
 import { WebhookEndpoints } from "../../webhooks/Endpoints.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, problemPage, when } from "./Layout.ts"
-import { isManager, managersOnly, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const webhookRoutes = [
   { method: "GET", path: `${base}/webhooks` },
@@ -21,14 +22,17 @@ export const webhookRoutes = [
   { method: "GET", path: `${base}/webhooks/:id` },
   { method: "POST", path: `${base}/webhooks/:id/deliveries/:delivery/resend` },
   { method: "POST", path: `${base}/webhooks/:id/enabled` },
-  { method: "POST", path: `${base}/webhooks/:id/delete` }
+  { method: "POST", path: `${base}/webhooks/:id/delete` },
+  { method: "POST", path: `${base}/webhooks/:id/settings` },
+  { method: "POST", path: `${base}/webhooks/:id/rotate` }
 ] as const
 
 const notices: Record<string, string> = {
   resent: "Sent again now; the attempt is in the log below.",
   enabled: "Enabled: events from now on are delivered to it.",
   disabled: "Disabled: it receives no events until it is enabled again.",
-  deleted: "Deleted, with its deliveries."
+  deleted: "Deleted, with its deliveries.",
+  saved: "Saved: the next events go out as set here."
 }
 
 const notFound = problemPage(404, "Endpoint not found", "There is no such webhook endpoint in this workspace.", html`<a href="${base}/webhooks">All endpoints</a>`)
@@ -69,11 +73,11 @@ ${
   })
 
 const show = signedInPage((person, request) =>
-  isManager(person) ? listPage(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(managersOnly))
+  may(person, "manageWebhooks") ? listPage(person, { notice: noticeFrom(request.url, notices) }) : Effect.succeed(notAllowedPage(person, "manageWebhooks")))
 
 const create = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const url = (form.get("url") ?? "").trim()
     const outcome = yield* Effect.result(
       (yield* WebhookEndpoints).create({ workspaceId: person.workspaceId, url, events: [], mode: "fat" })
@@ -83,12 +87,34 @@ const create = signedInAction((person, form) =>
   })
 )
 
+/** Which events and how (URL, payload mode), editable. */
+const settingsForm = (person: Person, endpoint: { readonly id: string; readonly url: string; readonly mode: string; readonly events: ReadonlyArray<string> }) =>
+  html`<details class="card"><summary>Change the URL, the events or the payload</summary>
+<form method="post" action="${base}/webhooks/${endpoint.id}/settings">${csrfInput(person)}
+<label for="hook-url">URL (https)</label><input id="hook-url" name="url" type="url" value="${endpoint.url}" required>
+<fieldset><legend>Events (none ticked: every event)</legend>${
+    eventTypes.map((type) =>
+      html`<label class="check"><input type="checkbox" name="events" value="${type}"${endpoint.events.includes(type) ? html` checked` : ""}> ${type}</label>`
+    )
+  }</fieldset>
+<label for="hook-mode">Payload</label><select id="hook-mode" name="mode">${
+    (["fat", "thin"] as const).map((m) =>
+      html`<option value="${m}"${m === endpoint.mode ? html` selected` : ""}>${m === "fat" ? "fat: the full data of each event" : "thin: ids, status, kind and type only"}</option>`
+    )
+  }</select>
+<button type="submit">Save</button></form>
+<form method="post" action="${base}/webhooks/${endpoint.id}/rotate">${csrfInput(person)}
+<p class="muted">A new signing secret is shown once; the previous one keeps signing for a while, so your receiver can switch.</p>
+<button type="submit" class="secondary">Rotate the secret</button></form></details>`
+
 const detail = signedInPage((person, request) =>
+  Effect.flatMap(HttpRouter.params, (params) => detailPage(person, params["id"] ?? "", { notice: noticeFrom(request.url, notices) }))
+)
+
+const detailPage = (person: Person, id: string, options: { readonly notice?: string | undefined; readonly error?: string; readonly secret?: string; readonly status?: number }) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
-    const params = yield* HttpRouter.params
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const endpoints = yield* WebhookEndpoints
-    const id = params["id"] ?? ""
     const endpoint = yield* Effect.result(endpoints.get(person.workspaceId, id))
     if (endpoint._tag === "Failure") return notFound
     const enabled = endpoint.success.enabled
@@ -101,12 +127,16 @@ const detail = signedInPage((person, request) =>
     }"><button type="submit" class="secondary">${enabled ? "Disable" : "Enable"}</button></form>
 <form method="post" action="${base}/webhooks/${id}/delete">${csrfInput(person)}
 <label><input type="checkbox" name="confirm" value="yes" required> Delete this endpoint and its delivery log</label>
-<button type="submit" class="danger">Delete endpoint</button></form></section>`
+<button type="submit" class="danger">Delete endpoint</button></form></section>${settingsForm(person, endpoint.success)}`
+    const secret = options.secret === undefined ? "" : html`<section class="card" aria-labelledby="new-secret"><h2 id="new-secret">The new signing secret</h2>
+<p>Copy it now: it is shown only this once.</p><p class="secret" id="secret-value">${options.secret}</p></section>`
     return yield* framed(person, {
       title: `Webhook ${endpoint.success.url}`,
       section: "/webhooks",
-      notice: noticeFrom(request.url, notices),
-      body: html`${settings}${deliveries.length === 0 ? html`<p class="card">No deliveries yet.</p>` : html`<div class="table-wrap"><table>
+      notice: options.notice,
+      error: options.error,
+      status: options.status ?? 200,
+      body: html`${secret}${settings}${deliveries.length === 0 ? html`<p class="card">No deliveries yet.</p>` : html`<div class="table-wrap"><table>
 <caption class="muted">The last 50 deliveries, newest first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Next attempt</th><th scope="col"></th></tr></thead>
 <tbody>${
@@ -124,11 +154,10 @@ const detail = signedInPage((person, request) =>
       }</tbody></table></div>`}`
     })
   })
-)
 
 const setEnabled = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const id = (yield* HttpRouter.params)["id"] ?? ""
     const enabled = form.get("enabled") === "true"
     const outcome = yield* Effect.result((yield* WebhookEndpoints).update(person.workspaceId, id, { enabled }))
@@ -139,7 +168,7 @@ const setEnabled = signedInAction((person, form) =>
 
 const remove = signedInAction((person, form) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const id = (yield* HttpRouter.params)["id"] ?? ""
     if (form.get("confirm") !== "yes") {
       return problemPage(422, "Not deleted", "Tick the box to confirm that the endpoint and its delivery log go.", html`<a href="${base}/webhooks/${id}">Back to the endpoint</a>`)
@@ -152,7 +181,7 @@ const remove = signedInAction((person, form) =>
 
 const resend = signedInAction((person) =>
   Effect.gen(function*() {
-    if (!isManager(person)) return managersOnly
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const params = yield* HttpRouter.params
     const id = params["id"] ?? ""
     const outcome = yield* Effect.result((yield* WebhookDispatcher).resend(person.workspaceId, id, params["delivery"] ?? ""))
@@ -163,7 +192,40 @@ const resend = signedInAction((person) =>
   })
 )
 
+const isEventType = (value: string): value is EventType => eventTypes.some((type) => type === value)
+
+const saveSettings = signedInAction((person, form) =>
+  Effect.gen(function*() {
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
+    const id = (yield* HttpRouter.params)["id"] ?? ""
+    const mode = form.get("mode")
+    const events = form.all("events")
+    if ((mode !== "fat" && mode !== "thin") || !events.every(isEventType)) {
+      return yield* detailPage(person, id, { error: "Choose the payload (fat or thin) and events from the list.", status: 400 })
+    }
+    const outcome = yield* Effect.result(
+      (yield* WebhookEndpoints).update(person.workspaceId, id, { url: (form.get("url") ?? "").trim(), mode, events: events.filter(isEventType) })
+    )
+    if (outcome._tag === "Failure") {
+      return outcome.failure._tag === "NotFound" ? notFound : yield* detailPage(person, id, { error: outcome.failure.message, status: 422 })
+    }
+    return seeOther(`${base}/webhooks/${id}?notice=saved`)
+  })
+)
+
+const rotate = signedInAction((person) =>
+  Effect.gen(function*() {
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
+    const id = (yield* HttpRouter.params)["id"] ?? ""
+    const outcome = yield* Effect.result((yield* WebhookEndpoints).rotateSecret(person.workspaceId, id))
+    if (outcome._tag === "Failure") return notFound
+    return yield* detailPage(person, id, { secret: outcome.success.secret, notice: "The secret is rotated." })
+  })
+)
+
 export const layer = Layer.mergeAll(
+  HttpRouter.add("POST", `${base}/webhooks/:id/settings`, saveSettings),
+  HttpRouter.add("POST", `${base}/webhooks/:id/rotate`, rotate),
   HttpRouter.add("GET", `${base}/webhooks`, show),
   HttpRouter.add("POST", `${base}/webhooks`, create),
   HttpRouter.add("GET", `${base}/webhooks/:id`, detail),
