@@ -11,7 +11,7 @@ import { Text } from "../domain/Text.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { BadRequest, NotFound, Unprocessable } from "./Errors.ts"
 import { Cursor, type IntegerRange, integerQuery } from "./JobsApi.ts"
-import { Authentication } from "./Security.ts"
+import { allowedTo, Authentication } from "./Security.ts"
 
 /** The most open writes one forecast runs over (oldest first); those beyond are counted, not forecast. */
 export const FORECAST_CAP = 5_000
@@ -189,7 +189,7 @@ export class ForecastApi extends HttpApiGroup.make("forecast")
       query: forecastQuery,
       success: Ok({ forecast: Forecast }),
       error: [BadRequest, NotFound, Unprocessable]
-    }).annotateMerge(OpenApi.annotations({
+    }).annotateMerge(allowedTo("read")).annotateMerge(OpenApi.annotations({
       summary: "Forecast the account's writes",
       description: [
         "When each queued or scheduled write of the account is expected to start, what it waits for first, and when the",
