@@ -42,8 +42,9 @@ export const SandboxHandlers = Layer.unwrap(Effect.gen(function*() {
   const inbox = yield* Inbox
   const config = yield* AppConfig
   const workspace = Effect.gen(function*() {
-    yield* sandboxOnly(network)
-    return (yield* CurrentPrincipal).workspaceId
+    const { workspaceId } = yield* CurrentPrincipal
+    yield* sandboxOnly(network, workspaceId)
+    return workspaceId
   })
   /** The account, once it has finished connecting: the network knows nothing of it before. */
   const connectedAccount = Effect.fn("SandboxHandlers.connectedAccount")(function*(workspaceId: string, id: string) {
