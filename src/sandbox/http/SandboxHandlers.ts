@@ -60,7 +60,7 @@ export const SandboxHandlers = Layer.unwrap(Effect.gen(function*() {
     yield* connectedAccount(workspaceId, id)
     if (network.simulate === undefined) {
       return yield* new NotFound({
-        error: { message: `The ${network.name} network cannot be told what to do.`, next: "Set OUTREACH_NETWORK=sandbox." }
+        error: { message: `The ${network.name} network cannot be told what to do.`, next: "Use an account of a sandbox workspace." }
       })
     }
     yield* network.simulate(id, event).pipe(Effect.mapError(refusal))
