@@ -48,6 +48,9 @@ layer(serverLayer(unipile, Layer.empty, undefined, App.coreWith(App.networksWith
         const liveOne = yield* workspaces.create({ name: "Production", network: "live" })
         assert.strictEqual(sandbox.workspace.network, "sandbox")
         assert.strictEqual(liveOne.workspace.network, "live")
+        // A person signed in to the live workspace sees its network.
+        const person = yield* workspaces.createSession({ workspaceId: liveOne.workspace.id, email: "ops@acme.test", name: "Ops", role: "owner" })
+        assert.strictEqual((yield* call("GET", "/v1/me", { token: person.token })).body.org.network, "live")
         // The default stays OUTREACH_NETWORK's.
         assert.strictEqual((yield* workspaces.create({ name: "Default" })).workspace.network, "sandbox")
 
