@@ -200,6 +200,10 @@ export class NetworkDriver extends Context.Service<NetworkDriver, NetworkDriverS
 export const driverOf = (driver: NetworkDriver["Service"], workspaceId: string): Effect.Effect<NetworkDriver["Service"]> =>
   driver.workspaces === undefined ? Effect.succeed(driver) : driver.workspaces.of(workspaceId)
 
+/** Whether `driver` holds the network of the workspace (false for a live one on a server that cannot reach real seats). */
+export const servesWorkspace = (driver: NetworkDriver["Service"], workspaceId: string): Effect.Effect<boolean> =>
+  driver.workspaces === undefined ? Effect.succeed(true) : Effect.map(driver.workspaces.of(workspaceId), (served) => holds(driver, served.name))
+
 /** Whether `driver` is, or holds, the driver named `name`. */
 export const holds = (driver: NetworkDriver["Service"], name: string): boolean =>
   driver.name === name || (driver.workspaces?.drivers.includes(name) ?? false)

@@ -3,7 +3,8 @@
  * run their writes through its own network (the sandbox, or Unipile on the provider double),
  * neither reaches the other's accounts, and the sandbox's endpoints and clock answer only for
  * sandbox workspaces. A live workspace is refused at creation by a server that cannot reach real
- * seats (no Unipile settings, or the test clock), which still serves its sandbox workspaces.
+ * seats (no Unipile settings, or the test clock), which still serves its sandbox workspaces; on the
+ * test clock a live workspace's key is not served at all.
  */
 import { afterAll, assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
@@ -171,12 +172,18 @@ describe("a server that cannot reach real seats", () => {
       Effect.gen(function*() {
         const refused = yield* Effect.flip((yield* Workspaces).create({ name: "Live", network: "live" }))
         assert.include(refused.error.message, "cannot run on OUTREACH_CLOCK=test")
+        // A live workspace's key is not served at all; a sandbox workspace's is.
         const token = yield* liveWorkspaceInDatabase
-        const connect = yield* call("POST", "/v1/accounts/connect", { token, body: { label: "Real seat" } })
-        assert.strictEqual(connect.status, 422, JSON.stringify(connect.body))
-        assert.include(connect.body.error.message, "OUTREACH_CLOCK=test")
-        const clock = yield* call("GET", "/v1/sandbox/clock", { token })
-        assert.strictEqual(clock.status, 404, JSON.stringify(clock.body))
+        for (const [method, path] of [["GET", "/v1/me"], ["GET", "/v1/accounts"], ["POST", "/v1/accounts/connect"], ["GET", "/v1/sandbox/clock"]] as const) {
+          const refusedHere = yield* call(method, path, { token, body: method === "POST" ? {} : undefined })
+          assert.strictEqual(refusedHere.status, 401, `${path}: ${JSON.stringify(refusedHere.body)}`)
+          assert.strictEqual(refusedHere.body.error.type, "unauthorized")
+          assert.include(refusedHere.body.error.message, "serves no live workspace")
+          assert.include(refusedHere.body.error.next, "system clock")
+        }
+        const sandbox = yield* (yield* Workspaces).create({ name: "Sandbox" })
+        assert.strictEqual((yield* call("GET", "/v1/sandbox/clock", { token: sandbox.keyValue })).status, 200)
+        assert.strictEqual((yield* call("GET", "/v1/accounts", { token: sandbox.keyValue })).status, 200)
       }))
   })
 })
