@@ -44,14 +44,15 @@ describe("the Unipile settings", () => {
 
   it.effect("with the sandbox default, the server holds Unipile beside the sandbox when it has the settings on the system clock", () =>
     Effect.gen(function*() {
+      // Four servers' networks on one database: each built, asked, and stopped.
       const driversOn = (settings: Parameters<typeof AppConfig.layerWith>[0]) =>
         Effect.scoped(Effect.map(
-          Layer.build(App.network.pipe(Layer.provide(TestDatabase.layer), Layer.provide(AppConfig.layerWith(settings)))),
+          Layer.build(App.network.pipe(Layer.provide(AppConfig.layerWith(settings)))),
           (context) => Context.get(context, NetworkDriver).workspaces?.drivers
         ))
       assert.deepStrictEqual(yield* driversOn({ unipileDsn: dsn, unipileApiKey: key }), ["sandbox", "unipile"])
       assert.deepStrictEqual(yield* driversOn({ network: "unipile", unipileDsn: dsn, unipileApiKey: key }), ["sandbox", "unipile"])
       assert.deepStrictEqual(yield* driversOn({}), ["sandbox"])
       assert.deepStrictEqual(yield* driversOn({ unipileDsn: dsn, unipileApiKey: key, clock: "test" }), ["sandbox"])
-    }))
+    }).pipe(Effect.provide(TestDatabase.layer)), 120_000)
 })
