@@ -5,11 +5,15 @@
  *
  * @since 1.0.0
  */
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { FetchHttpClient } from "effect/http"
+import type { SqlClient } from "effect/sql"
 import { AccountChanges } from "./accounts/AccountChanges.ts"
 import { ActivityLog } from "./activity/ActivityLog.ts"
 import { Accounts } from "./accounts/Accounts.ts"
+import { AccountStore } from "./accounts/AccountStore.ts"
+import { WorkspaceTable } from "./accounts/WorkspaceTable.ts"
+import { defaultFor } from "./domain/WorkspaceNetwork.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
 import { Draining } from "./http/Draining.ts"
@@ -27,9 +31,11 @@ import { Jobs } from "./jobs/Jobs.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
 import * as PeopleOnJobs from "./jobs/PeopleOnJobs.ts"
-import type { NetworkDriver } from "./network/NetworkDriver.ts"
+import { NetworkDriver } from "./network/NetworkDriver.ts"
 import { ApiKeys } from "./keys/ApiKeys.ts"
 import { Grants } from "./oauth/Grants.ts"
+import * as PerWorkspace from "./network/PerWorkspace.ts"
+import { fromAppSettings, liveRefusal } from "./network/unipile/Config.ts"
 import * as UnipileDriver from "./network/unipile/UnipileDriver.ts"
 import * as SandboxDriver from "./sandbox/SandboxDriver.ts"
 import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
@@ -51,12 +57,39 @@ import { Workflows } from "./workflows/Workflows.ts"
 import { bootstrap, Workspaces } from "./workspaces/Workspaces.ts"
 
 /**
- * The network driver chosen by `OUTREACH_NETWORK`: the simulated `sandbox` (default), or `unipile`
- * for real seats through the provider (its settings checked at start: docs/networks.md).
+ * Sandbox and live workspaces in one server: the sandbox driver, and `live` (the Unipile driver, or
+ * why this server has none), each account's calls sent to the one of its workspace's network
+ * (`network/PerWorkspace.ts`). Needs `AppConfig`, a migrated `SqlClient` and what `live` needs.
  */
-export const network = Layer.unwrap(Effect.gen(function*() {
-  const { network: chosen } = yield* AppConfig
-  return chosen === "unipile" ? UnipileDriver.layerFromConfig : SandboxDriver.layer
+export const networksWith = <R>(
+  live: Layer.Layer<NetworkDriver, never, R> | string
+): Layer.Layer<NetworkDriver, never, AppConfig | SqlClient.SqlClient | R> =>
+  Layer.effect(NetworkDriver, Effect.gen(function*() {
+    const config = yield* AppConfig
+    const workspaces = yield* WorkspaceTable
+    const accounts = yield* AccountStore
+    const driverIn = <R2>(layer: Layer.Layer<NetworkDriver, never, R2>) => Effect.map(Layer.build(layer), Context.get(NetworkDriver))
+    return yield* PerWorkspace.make({
+      sandbox: yield* driverIn(SandboxDriver.layer),
+      live: typeof live === "string" ? live : yield* driverIn(live),
+      defaultNetwork: defaultFor(config.network),
+      networkOfWorkspace: workspaces.networkOf,
+      workspaceOfAccount: (accountId) => Effect.map(accounts.labelsOf([accountId]), (labels) => labels.get(accountId)?.workspaceId)
+    })
+  })).pipe(Layer.provide(Layer.mergeAll(AccountStore.layer, WorkspaceTable.layer)))
+
+/**
+ * The networks of the configured server: the sandbox always, and Unipile for live workspaces when
+ * `UNIPILE_DSN` and `UNIPILE_API_KEY` are set on the system clock. With `OUTREACH_NETWORK=unipile`
+ * (live by default) the server refuses to start without them or on the test clock
+ * (docs/networks.md); with the sandbox default it starts and serves its sandbox workspaces.
+ */
+export const network: Layer.Layer<NetworkDriver, never, AppConfig | SqlClient.SqlClient> = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const settings = fromAppSettings(config)
+  if (Result.isSuccess(settings)) return networksWith(UnipileDriver.layer(settings.success))
+  if (config.network === "unipile") return yield* Effect.die(new Error(settings.failure))
+  return networksWith(liveRefusal(config) ?? settings.failure)
 }))
 
 /**

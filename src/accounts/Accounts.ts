@@ -20,7 +20,7 @@ import { limitsFor, type Limit, type LimitUpdate, type Tier } from "../domain/Li
 import * as Time from "../domain/Time.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
 import { Outbox } from "../events/Outbox.ts"
-import { type AccountProfile, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
+import { type AccountProfile, driverOf, NetworkDriver, type SignInStep } from "../network/NetworkDriver.ts"
 import { capabilitiesOf } from "./Capabilities.ts"
 import { AccountChanges } from "./AccountChanges.ts"
 import { type AccountRow, toAccount } from "./AccountRow.ts"
@@ -112,7 +112,6 @@ export class Accounts extends Context.Service<Accounts, {
       const outbox = yield* Outbox
       const network = yield* NetworkDriver
       const changes = yield* AccountChanges
-      const capabilities = capabilitiesOf(network)
 
       /** The accounts' API forms; their pending invitations counted in one query for them all. */
       const views = (rows: ReadonlyArray<AccountRow>) =>
@@ -123,6 +122,8 @@ export class Accounts extends Context.Service<Accounts, {
             Effect.gen(function*() {
               const overrides = yield* store.overrides(row.id)
               const usage = yield* store.usage(row, now.ms)
+              // The network of the account's workspace (sandbox or live) says what it can run.
+              const capabilities = capabilitiesOf(yield* driverOf(network, row.workspaceId))
               return toAccount(row, overrides, usage, pending.get(row.id) ?? 0, now.ms, capabilities)
             }))
         })
@@ -182,9 +183,10 @@ export class Accounts extends Context.Service<Accounts, {
         const id = crypto.randomUUID()
         const own = Lifecycle.issuedLink(newLink(input.baseUrl), now.ms)
         // A network with a sign-in page of its own (a provider's hosted sign-in) answers the link.
-        const link = network.signInLink === undefined ? own : {
+        const driver = yield* driverOf(network, input.workspaceId)
+        const link = driver.signInLink === undefined ? own : {
           ...own,
-          url: yield* network.signInLink({
+          url: yield* driver.signInLink({
             accountId: id,
             workspaceId: input.workspaceId,
             reconnect: false,
@@ -235,10 +237,11 @@ export class Accounts extends Context.Service<Accounts, {
         const own = newLink(baseUrl)
         const nowMs = (yield* Time.now).ms
         // An unknown account is refused before the network is asked for a link.
-        if (network.signInLink !== undefined) yield* store.get(workspaceId, id)
-        const link = network.signInLink === undefined ? own : {
+        const driver = yield* driverOf(network, workspaceId)
+        if (driver.signInLink !== undefined) yield* store.get(workspaceId, id)
+        const link = driver.signInLink === undefined ? own : {
           ...own,
-          url: yield* network.signInLink({
+          url: yield* driver.signInLink({
             accountId: id,
             workspaceId,
             reconnect: true,

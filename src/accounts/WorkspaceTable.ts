@@ -14,6 +14,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { WorkspaceNetwork } from "../domain/WorkspaceNetwork.ts"
 import { firstRow, Timestamp } from "../platform/Rows.ts"
 
 export const Workspace = Schema.Struct({
@@ -21,10 +22,12 @@ export const Workspace = Schema.Struct({
   name: Schema.String,
   status: Schema.Literals(["active", "suspended"]),
   seatsTotal: Schema.Number,
+  network: WorkspaceNetwork,
   createdAt: Timestamp
 })
 export type Workspace = typeof Workspace.Type
 const decodeWorkspaces = Schema.decodeUnknownEffect(Schema.Array(Workspace))
+const decodeNetworks = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ network: WorkspaceNetwork })))
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
 const decodeTotals = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ total: Schema.Number })))
 
@@ -39,11 +42,14 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
     readonly id: string
     readonly name: string
     readonly seatsTotal: number
+    readonly network: WorkspaceNetwork
     readonly nowIso: string
   }) => Effect.Effect<Workspace>
   /** Every workspace, oldest first. */
   readonly list: Effect.Effect<ReadonlyArray<Workspace>>
   readonly get: (id: string) => Effect.Effect<Workspace | undefined>
+  /** The workspace's network; undefined when there is no such workspace. */
+  readonly networkOf: (id: string) => Effect.Effect<WorkspaceNetwork | undefined>
   /** Those of `ids` that are active (one query for them all). */
   readonly activeOf: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
   /** Writes the change; undefined when there is no such workspace. */
@@ -63,7 +69,7 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
     WorkspaceTable,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", created_at AS "createdAt"`
+      const columns = sql`id::text AS id, name, status, seats_total AS "seatsTotal", network, created_at AS "createdAt"`
       const first = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
         firstRow(Effect.flatMap(query, decodeWorkspaces))
       const total = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
@@ -72,8 +78,8 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
       return WorkspaceTable.of({
         insert: (workspace) =>
           first(sql`
-            INSERT INTO workspaces (id, name, seats_total, created_at)
-            VALUES (${workspace.id}, ${workspace.name}, ${workspace.seatsTotal}, ${workspace.nowIso}::timestamptz)
+            INSERT INTO workspaces (id, name, seats_total, network, created_at)
+            VALUES (${workspace.id}, ${workspace.name}, ${workspace.seatsTotal}, ${workspace.network}, ${workspace.nowIso}::timestamptz)
             RETURNING ${columns}`).pipe(
             Effect.flatMap((row) => row === undefined ? Effect.die(new Error("INSERT returned no row")) : Effect.succeed(row))
           ),
@@ -82,6 +88,12 @@ export class WorkspaceTable extends Context.Service<WorkspaceTable, {
           Effect.orDie
         ),
         get: (id) => first(sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`),
+        networkOf: (id) =>
+          sql`SELECT network FROM workspaces WHERE id = ${id}`.pipe(
+            Effect.flatMap(decodeNetworks),
+            Effect.map((rows) => rows.at(0)?.network),
+            Effect.orDie
+          ),
         activeOf: (ids) =>
           ids.length === 0 ? Effect.succeed(new Set<string>()) : sql`
             SELECT id::text AS id FROM workspaces WHERE id IN ${sql.in(ids)} AND status = 'active'`.pipe(

@@ -78,7 +78,7 @@ const accountExample = {
 
 /** What the account's network can do: the commands it runs; the others fail `notSupported`. */
 export const Capabilities = Schema.Struct({
-  network: Schema.String.annotate({ description: "The network driver the account runs on: `sandbox` or `unipile`", examples: ["sandbox"] }),
+  network: Schema.String.annotate({ description: "The network driver the account runs on, that of its workspace: `sandbox` (a sandbox workspace) or `unipile` (a live workspace)", examples: ["sandbox"] }),
   commands: Schema.Array(CommandNameSchema).annotate({ description: "The commands the account's network can run" }),
   notSupported: Schema.Array(CommandNameSchema).annotate({
     description: "The commands it cannot: their jobs fail `notSupported` when they run"

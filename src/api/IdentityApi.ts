@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Role } from "../domain/Principal.ts"
+import { WorkspaceNetwork } from "../domain/WorkspaceNetwork.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { allowedTo, Authentication } from "./Security.ts"
 
@@ -14,6 +15,7 @@ export const Org = Schema.Struct({
   id: Uuid,
   name: Schema.String,
   seats: Schema.Struct({ total: Schema.Int }),
+  network: WorkspaceNetwork.annotate({ examples: ["sandbox"] }),
   createdAt: DateTimeString
 }).annotate({ identifier: "Org" })
 

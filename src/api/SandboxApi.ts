@@ -1,6 +1,6 @@
 /**
  * Driving the simulated network from outside, for tests and demos. These
- * endpoints answer 404 unless the sandbox driver is on (`OUTREACH_NETWORK=sandbox`).
+ * endpoints answer only for a sandbox workspace's key (a live workspace's gets 404).
  *
  * @since 1.0.0
  */
@@ -117,5 +117,5 @@ export class SandboxApi extends HttpApiGroup.make("sandbox")
     }))
   )
   .middleware(Authentication)
-  .annotateMerge(OpenApi.annotations({ title: "Sandbox", description: "Only with the sandbox network driver." }))
+  .annotateMerge(OpenApi.annotations({ title: "Sandbox", description: "Only for sandbox workspaces: a live workspace's key gets 404 `notFound`." }))
 {}

@@ -97,9 +97,9 @@ export class SandboxClockApi extends HttpApiGroup.make("sandboxClock")
         "Moves the sandbox's test clock forward by `advanceSeconds` or to the instant `to`; everything due on the way",
         "(scheduled jobs, retries, expiries) happens in order. The clock never goes back: a `to` before `now` answers",
         "422 `unprocessable`. The time survives restarts. Only with `OUTREACH_CLOCK=test`; on the system clock this",
-        "answers 409 `conflict`. The clock is the whole service's: any workspace may move it, and it moves for",
-        "every workspace, which is acceptable in a sandbox only. Without the sandbox network driver the clock",
-        "endpoints answer 404 `notFound`."
+        "answers 409 `conflict`. The clock is the whole service's: any sandbox workspace may move it, and it moves for",
+        "every workspace, which is acceptable in a sandbox only (a server on the test clock serves no live workspace).",
+        "A live workspace's key gets 404 `notFound` from the clock endpoints."
       ].join(" ")
     }))
   )

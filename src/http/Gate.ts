@@ -9,6 +9,7 @@
 import { ByteSize, Cause, Context, Effect, Option, Predicate, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type Admission, Credentials } from "../auth/Credentials.ts"
+import { NetworkDriver, servesWorkspace } from "../network/NetworkDriver.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as Cluster from "../platform/Cluster.ts"
 import { isDatabaseBusy, isDatabaseUnreachable } from "../platform/Causes.ts"
@@ -84,6 +85,20 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
       const credentials = yield* Credentials
       const config = yield* AppConfig
       const draining = yield* Draining
+      const network = yield* NetworkDriver
+      /**
+       * On the test clock (a development setting) a live workspace is not served at all: real seats
+       * live in real time. Its key answers 401, as a workspace that is not active here.
+       */
+      const servedHere = (admission: Admission) =>
+        config.clock !== "test" || admission.principal === undefined
+          ? Effect.succeed(true)
+          : servesWorkspace(network, admission.principal.workspaceId)
+      const liveOnTestClock = (headers: Record<string, string>) =>
+        errorResponse(401, {
+          message: "This server runs on the test clock (OUTREACH_CLOCK=test, a development setting) and serves no live workspace.",
+          next: "Use this workspace's key on a server on the system clock, or a sandbox workspace's key here."
+        }, headers)
       const stopping = errorResponse(503, {
         message: "The service is stopping.",
         next: "Retry in a few seconds: another server, or this one restarted, will answer."
@@ -220,8 +235,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
             if (declaredLength > config.maxBodyBytes) {
               return Effect.succeed(HttpServerResponse.setHeaders(tooLarge, headers))
             }
-            return Effect.map(serve(request, httpEffect, admission, via), (response) =>
-              HttpServerResponse.setHeaders(ensureEnvelope(response), headers))
+            return Effect.flatMap(servedHere(admission), (served) =>
+              served
+                ? Effect.map(serve(request, httpEffect, admission, via), (response) =>
+                  HttpServerResponse.setHeaders(ensureEnvelope(response), headers))
+                : Effect.succeed(liveOnTestClock(headers)))
           }
         )
       }

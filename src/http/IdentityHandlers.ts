@@ -46,6 +46,7 @@ export const IdentityHandlers = Layer.unwrap(Effect.gen(function*() {
         id: workspace.id,
         name: workspace.name,
         seats: { total: workspace.seatsTotal },
+        network: workspace.network,
         createdAt: workspace.createdAt
       },
       user: principal.user

@@ -15,7 +15,7 @@ import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Accounts } from "../accounts/Accounts.ts"
 import { Inbox } from "../inbox/Inbox.ts"
-import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { holds, NetworkDriver } from "../network/NetworkDriver.ts"
 import { callbackPath, callbackToken } from "../network/unipile/Config.ts"
 import * as Store from "../network/unipile/Store.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -53,7 +53,7 @@ const Callback = Schema.Struct({
 })
 const decodeCallback = Schema.decodeUnknownOption(Schema.fromJsonString(Callback))
 
-const notUnipile = errorResponse(404, { message: "This deployment does not run on Unipile.", next: "Set OUTREACH_NETWORK=unipile to receive its webhooks." })
+const notUnipile = errorResponse(404, { message: "This server does not reach Unipile: it has no live workspaces' driver.", next: "Set UNIPILE_DSN and UNIPILE_API_KEY (docs/networks.md, \"Going live\") to receive its webhooks." })
 const handled = (done: boolean) => HttpServerResponse.jsonUnsafe({ ok: true, handled: done })
 
 /**
@@ -68,7 +68,7 @@ export const callbackLayer = HttpRouter.add(
   Effect.gen(function*() {
     const network = yield* NetworkDriver
     const config = yield* AppConfig
-    if (network.name !== "unipile") return notUnipile
+    if (!holds(network, "unipile")) return notUnipile
     const request = yield* HttpServerRequest.HttpServerRequest
     const token = new URL(request.url, "http://service").searchParams.get("token") ?? ""
     const body = decodeCallback(yield* Effect.orElseSucceed(request.text, () => ""))
@@ -91,7 +91,7 @@ export const layer = HttpRouter.add(
   Effect.gen(function*() {
     const network = yield* NetworkDriver
     const config = yield* AppConfig
-    if (network.name !== "unipile") return notUnipile
+    if (!holds(network, "unipile")) return notUnipile
     const request = yield* HttpServerRequest.HttpServerRequest
     const given = request.headers[secretHeader]
     if (Option.isNone(config.unipileWebhookSecret) || given === undefined || !same(given, Redacted.value(config.unipileWebhookSecret.value))) {

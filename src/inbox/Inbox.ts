@@ -49,7 +49,7 @@ import { accountFacts } from "../jobs/AccountFacts.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { planJob } from "../jobs/Plan.ts"
-import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import { touchPerson } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -116,9 +116,9 @@ export class Inbox extends Context.Service<Inbox, {
        * The profile address of each person a sync names, for People. One the driver cannot identify is left
        * out: then only a person already known is touched.
        */
-      const profileUrlsOf = (providerIds: ReadonlyArray<string>) =>
+      const profileUrlsOf = (workspaceId: string, providerIds: ReadonlyArray<string>) =>
         Effect.forEach(new Set(providerIds), (providerId) =>
-          network.identify(providerId).pipe(
+          Effect.flatMap(driverOf(network, workspaceId), (driver) => driver.identify(providerId)).pipe(
             Effect.map((identity): ReadonlyArray<readonly [string, string]> => [[providerId, identity.profileUrl]]),
             Effect.catchTag("NetworkError", (error) =>
               Effect.as(Effect.logWarning("the network could not identify a person it reported", error), []))
@@ -135,7 +135,7 @@ export class Inbox extends Context.Service<Inbox, {
       ) =>
         Effect.gen(function*() {
           const nextAt = yield* nextSyncAt({ heldUntil: null }, nowMs)
-          const profileUrls = yield* profileUrlsOf([
+          const profileUrls = yield* profileUrlsOf(workspaceId, [
             ...invitations.map((invitation) => invitation.providerId),
             ...messages.map(({ message }) => message.senderProviderId)
           ])

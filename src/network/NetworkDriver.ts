@@ -84,7 +84,8 @@ export type WriteOutcome =
   | { readonly _tag: "NotHappened" }
   | { readonly _tag: "Unknown" }
 
-export class NetworkDriver extends Context.Service<NetworkDriver, {
+/** What a network driver does (the `NetworkDriver` service). */
+export interface NetworkDriverShape {
   /** The driver's name, as configured by `OUTREACH_NETWORK`. */
   readonly name: string
   /** The commands this network can run; absent, all of them. The others fail `notSupported`. */
@@ -182,7 +183,30 @@ export class NetworkDriver extends Context.Service<NetworkDriver, {
    * no longer pending, `invalidInput` for an address or chat it cannot use.
    */
   readonly simulate?: (accountId: string, event: SimulatedEvent) => Effect.Effect<void, NetworkError>
-}>()("outreach/NetworkDriver") {}
+  /**
+   * A driver that holds several networks, one per kind of workspace (sandbox and live workspaces in
+   * one deployment, `PerWorkspace.ts`): the names of the drivers it holds, and the one serving a
+   * workspace (its name, capabilities, sign-in link). Absent: this driver serves every workspace.
+   */
+  readonly workspaces?: {
+    readonly drivers: ReadonlyArray<string>
+    readonly of: (workspaceId: string) => Effect.Effect<NetworkDriverShape>
+  }
+}
+
+export class NetworkDriver extends Context.Service<NetworkDriver, NetworkDriverShape>()("outreach/NetworkDriver") {}
+
+/** The driver serving the workspace: `driver` itself unless it holds one per kind of workspace. */
+export const driverOf = (driver: NetworkDriver["Service"], workspaceId: string): Effect.Effect<NetworkDriver["Service"]> =>
+  driver.workspaces === undefined ? Effect.succeed(driver) : driver.workspaces.of(workspaceId)
+
+/** Whether `driver` holds the network of the workspace (false for a live one on a server that cannot reach real seats). */
+export const servesWorkspace = (driver: NetworkDriver["Service"], workspaceId: string): Effect.Effect<boolean> =>
+  driver.workspaces === undefined ? Effect.succeed(true) : Effect.map(driver.workspaces.of(workspaceId), (served) => holds(driver, served.name))
+
+/** Whether `driver` is, or holds, the driver named `name`. */
+export const holds = (driver: NetworkDriver["Service"], name: string): boolean =>
+  driver.name === name || (driver.workspaces?.drivers.includes(name) ?? false)
 
 /** A driver's reads, one function per read command it supports. */
 export type ReadHandlers = {

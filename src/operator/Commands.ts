@@ -15,12 +15,16 @@ const workspaceId = Argument.String("workspace-id").pipe(Argument.withDescriptio
 
 const create = Command.make("create", {
   name: Flag.String("name").pipe(Flag.withDescription("The workspace (organisation) name")),
-  seats: Flag.Int("seats").pipe(Flag.withDescription("Seats (connected accounts) allowed"), Flag.withDefault(5))
-}, ({ name, seats }) =>
+  seats: Flag.Int("seats").pipe(Flag.withDescription("Seats (connected accounts) allowed"), Flag.withDefault(5)),
+  network: Flag.ChoiceWithValue("network", [["sandbox", "sandbox"], ["live", "live"]] as const).pipe(
+    Flag.withDescription("The workspace's network: sandbox (simulated) or live (real seats through Unipile); default: the one OUTREACH_NETWORK names"),
+    Flag.optional
+  )
+}, ({ name, network, seats }) =>
   Effect.gen(function*() {
     const workspaces = yield* Workspaces
-    const { keyValue, workspace } = yield* workspaces.create({ name, seats })
-    yield* Console.log(`workspace ${workspace.id} "${workspace.name}" with ${workspace.seatsTotal} seats`)
+    const { keyValue, workspace } = yield* workspaces.create({ name, seats, network: Option.getOrUndefined(network) })
+    yield* Console.log(`workspace ${workspace.id} "${workspace.name}" (${workspace.network}) with ${workspace.seatsTotal} seats`)
     yield* Console.log(`owner API key (shown once, keep it safe):\n\n  ${keyValue}\n`)
   })).pipe(Command.withDescription("Create a workspace and print its owner API key once"))
 
@@ -30,7 +34,7 @@ const list = Command.make("list", {}, () =>
     const all = yield* workspaces.list
     if (all.length === 0) return yield* Console.log("no workspaces")
     for (const w of all) {
-      yield* Console.log(`${w.id}  ${w.status.padEnd(9)}  seats ${String(w.seatsTotal).padStart(3)}  ${w.name}`)
+      yield* Console.log(`${w.id}  ${w.status.padEnd(9)}  ${w.network.padEnd(7)}  seats ${String(w.seatsTotal).padStart(3)}  ${w.name}`)
     }
   })).pipe(Command.withDescription("List workspaces"))
 

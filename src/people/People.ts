@@ -33,7 +33,7 @@ import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineE
 import type { JobFailure } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import type { Person } from "../domain/NetworkModels.ts"
-import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
 import { hasWritten, messagesFrom, receivedFrom } from "./Messages.ts"
@@ -261,7 +261,7 @@ export class People extends Context.Service<People, {
       const list = Effect.fn("People.list")(function*(workspaceId: string, search: PeopleSearch) {
         const after = search.cursor === undefined ? undefined : decodeCursor(search.cursor)
         if (search.cursor !== undefined && after === undefined) return yield* Effect.fail(badCursor)
-        const profile = search.profile === undefined ? undefined : yield* network.identify(search.profile).pipe(
+        const profile = search.profile === undefined ? undefined : yield* (yield* driverOf(network, workspaceId)).identify(search.profile).pipe(
           Effect.mapError((error) =>
             // Well-formed text (as the document describes it) that names no one: 422, not 400.
             new Unprocessable({ error: { message: `query.profile: ${error.message}`, next: error.next } })

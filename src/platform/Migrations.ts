@@ -33,6 +33,7 @@ import keyRoles from "../../migrations/0220_key_roles.ts"
 import activity from "../../migrations/0221_activity.ts"
 import requireTwoFactor from "../../migrations/0222_require_two_factor.ts"
 import unipile from "../../migrations/0230_unipile.ts"
+import workspaceNetwork from "../../migrations/0235_workspace_network.ts"
 import jobsOpenWrites from "../../migrations/0240_jobs_open_writes.ts"
 import oauth from "../../migrations/0250_oauth.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
@@ -65,6 +66,7 @@ export const migrations = {
   "0221_activity": activity,
   "0222_require_two_factor": requireTwoFactor,
   "0230_unipile": unipile,
+  "0235_workspace_network": workspaceNetwork,
   "0240_jobs_open_writes": jobsOpenWrites,
   "0250_oauth": oauth,
   "0260_triage_confidence": triageConfidence

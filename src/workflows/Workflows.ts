@@ -16,7 +16,7 @@ import { commands } from "../domain/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { JobStore } from "../jobs/JobStore.ts"
-import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import { commandSteps, finishedWorkflowStatuses, inputOf, type Step } from "../domain/Workflow.ts"
 import * as Engine from "./Engine.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
@@ -131,7 +131,7 @@ export class Workflows extends Context.Service<Workflows, {
         if (!(yield* accounts.exists(request.workspaceId, request.accountId))) {
           return yield* Effect.fail(accountNotFound(request.accountId))
         }
-        const person = yield* network.identify(request.person).pipe(
+        const person = yield* (yield* driverOf(network, request.workspaceId)).identify(request.person).pipe(
           Effect.mapError((error) =>
             new Unprocessable({ error: { message: `body.person: ${error.message}`, next: error.next } })
           )

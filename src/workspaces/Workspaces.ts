@@ -8,12 +8,14 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Workspace, type WorkspaceChange, WorkspaceTable } from "../accounts/WorkspaceTable.ts"
-import { NotFound } from "../api/Errors.ts"
+import { NotFound, Unprocessable } from "../api/Errors.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { isKeyValue, newSessionToken } from "../auth/Tokens.ts"
 import type { Role } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
+import { defaultFor, type WorkspaceNetwork } from "../domain/WorkspaceNetwork.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
+import { liveRefusal } from "../network/unipile/Config.ts"
 import { Sessions } from "../people-auth/Sessions.ts"
 import { Users } from "../people-auth/Users.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
@@ -29,12 +31,17 @@ const notFound = (id: string) =>
   })
 
 export class Workspaces extends Context.Service<Workspaces, {
-  /** Creates a workspace with an owner key (the given value, or a new one) and returns the key value once. */
+  /**
+   * Creates a workspace on its network (the given one, or the default `OUTREACH_NETWORK` names)
+   * with an owner key (the given value, or a new one) and returns the key value once. A live
+   * workspace is refused when this server cannot reach real seats (no Unipile settings, or the test clock).
+   */
   readonly create: (input: {
     readonly name: string
     readonly seats?: number | undefined
+    readonly network?: WorkspaceNetwork | undefined
     readonly keyValue?: string | undefined
-  }) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }>
+  }) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }, Unprocessable>
   readonly list: Effect.Effect<ReadonlyArray<Workspace>>
   readonly get: (id: string) => Effect.Effect<Workspace, NotFound>
   readonly setSeats: (id: string, seats: number) => Effect.Effect<Workspace, NotFound>
@@ -57,18 +64,28 @@ export class Workspaces extends Context.Service<Workspaces, {
       const sessions = yield* Sessions
       const users = yield* Users
       const table = yield* WorkspaceTable
+      const config = yield* AppConfig
 
       const create = Effect.fn("Workspaces.create")(function*(input: {
         readonly name: string
         readonly seats?: number | undefined
+        readonly network?: WorkspaceNetwork | undefined
         readonly keyValue?: string | undefined
       }) {
+        const network = input.network ?? defaultFor(config.network)
+        const refused = network === "live" ? liveRefusal(config) : undefined
+        if (refused !== undefined) {
+          return yield* new Unprocessable({
+            error: { message: `${refused}.`, next: "Create a sandbox workspace (--network sandbox), or give this server the Unipile settings and the system clock." }
+          })
+        }
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
           const workspace = yield* table.insert({
             id: crypto.randomUUID(),
             name: input.name,
             seatsTotal: input.seats ?? defaultSeats,
+            network,
             nowIso: now.iso
           })
           const created = yield* keys.create({ workspaceId: workspace.id, name: "Owner key", value: input.keyValue })
@@ -139,7 +156,7 @@ export const bootstrap = Effect.gen(function*() {
       )
     }
     if (yield* keys.exists(value)) return
-    const { workspace } = yield* workspaces.create({ name: "Default workspace", keyValue: value })
+    const { workspace } = yield* workspaces.create({ name: "Default workspace", keyValue: value }).pipe(Effect.orDie)
     yield* Effect.logInfo("created a workspace for OUTREACH_BOOTSTRAP_KEY").pipe(
       Effect.annotateLogs({ workspaceId: workspace.id })
     )
@@ -147,7 +164,7 @@ export const bootstrap = Effect.gen(function*() {
   }
   const existing = yield* workspaces.list
   if (existing.length > 0) return
-  const { keyValue, workspace } = yield* workspaces.create({ name: "Default workspace" })
+  const { keyValue, workspace } = yield* workspaces.create({ name: "Default workspace" }).pipe(Effect.orDie)
   yield* Effect.logInfo("first start: created a workspace").pipe(Effect.annotateLogs({ workspaceId: workspace.id }))
   // Printed once, on stdout, so the operator can copy it; it is never stored in clear.
   yield* Effect.sync(() => process.stdout.write(`\nYour API key (shown once, keep it safe):\n\n  ${keyValue}\n\n`))

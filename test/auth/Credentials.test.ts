@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Credentials } from "../../src/auth/Credentials.ts"
 import { WorkspaceTable } from "../../src/accounts/WorkspaceTable.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { pgChannel } from "../../src/platform/Notices.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Sessions } from "../../src/people-auth/Sessions.ts"
@@ -16,7 +17,7 @@ import * as TestDatabase from "../support/TestDatabase.ts"
 /** Workspaces and their keys on `credentials` (their own `layer`s would bring the configured credentials). */
 const workspacesOn = (credentials: Layer.Layer<Credentials, never, SqlClient.SqlClient>) =>
   Workspaces.layerNoDeps.pipe(
-    Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps.pipe(Layer.provide(ActivityLog.layer)), Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
+    Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps.pipe(Layer.provide(ActivityLog.layer)), Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer, AppConfig.layerWith({}))),
     Layer.provideMerge(credentials)
   )
 

@@ -14,12 +14,13 @@ import { ActivityLog } from "../../src/activity/ActivityLog.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
 import { Sessions } from "../../src/people-auth/Sessions.ts"
 import { Users } from "../../src/people-auth/Users.ts"
+import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { ServiceClock } from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
 const workspaces = Workspaces.layerNoDeps.pipe(
-  Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps.pipe(Layer.provide(ActivityLog.layer)), Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer)),
+  Layer.provideMerge(Layer.mergeAll(ApiKeys.layerNoDeps.pipe(Layer.provide(ActivityLog.layer)), Sessions.layerNoDeps, Users.layer, WorkspaceTable.layer, AppConfig.layerWith({}))),
   Layer.provideMerge(Credentials.layerWith({ leaseMaxAgeMs: Number.POSITIVE_INFINITY }))
 )
 

@@ -46,6 +46,7 @@ layer(serverLayer())("GET /v1/me and authentication", (it) => {
         id: workspace.id,
         name: "Acme",
         seats: { total: 5 },
+        network: "sandbox",
         createdAt: workspace.createdAt
       })
       assert.deepStrictEqual(reply.body.user, { id: session.userId, email: "ada@acme.test", name: "Ada", role: "admin" })

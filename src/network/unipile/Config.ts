@@ -33,6 +33,30 @@ export const callbackToken = (secret: Redacted.Redacted<string>, name: string) =
 /** Where a hosted sign-in link's callback comes (under the service's public address). */
 export const callbackPath = "/webhooks/unipile/auth"
 
+/** What keeps these settings from reaching real seats, in words for `what` (the setting or the workspace that needs them). */
+const refusal = (
+  settings: Pick<AppSettings, "unipileDsn" | "unipileApiKey" | "clock">,
+  what: string
+): string | undefined => {
+  if (settings.clock === "test") {
+    return `${what} reaches real seats and cannot run on OUTREACH_CLOCK=test (a development setting): unset OUTREACH_CLOCK, or use OUTREACH_NETWORK=sandbox`
+  }
+  const missing = [
+    Option.isNone(settings.unipileDsn) ? "UNIPILE_DSN" : undefined,
+    Option.isNone(settings.unipileApiKey) ? "UNIPILE_API_KEY" : undefined
+  ].filter((name) => name !== undefined)
+  return missing.length === 0
+    ? undefined
+    : `${what} needs ${missing.join(" and ")}: set them from the Unipile dashboard (docs/networks.md, "Going live")`
+}
+
+/**
+ * Why a live workspace cannot be created or served with these settings (none: it can): real seats
+ * need `UNIPILE_DSN` and `UNIPILE_API_KEY`, and never run on the test clock.
+ */
+export const liveRefusal = (settings: Pick<AppSettings, "unipileDsn" | "unipileApiKey" | "clock">): string | undefined =>
+  refusal(settings, "A live workspace (real seats through Unipile)")
+
 /**
  * The settings of a deployment on `OUTREACH_NETWORK=unipile`, or why it cannot run: both
  * `UNIPILE_DSN` and `UNIPILE_API_KEY` are needed, and real seats never run on the test clock
@@ -41,15 +65,9 @@ export const callbackPath = "/webhooks/unipile/auth"
 export const fromAppSettings = (
   settings: Pick<AppSettings, "unipileDsn" | "unipileApiKey" | "unipileWebhookSecret" | "clock">
 ): Result.Result<UnipileSettings, string> => {
-  if (settings.clock === "test") {
-    return Result.fail("OUTREACH_NETWORK=unipile reaches real seats and cannot run on OUTREACH_CLOCK=test (a development setting): unset OUTREACH_CLOCK, or use OUTREACH_NETWORK=sandbox")
-  }
-  const missing = [
-    Option.isNone(settings.unipileDsn) ? "UNIPILE_DSN" : undefined,
-    Option.isNone(settings.unipileApiKey) ? "UNIPILE_API_KEY" : undefined
-  ].filter((name) => name !== undefined)
-  if (Option.isNone(settings.unipileDsn) || Option.isNone(settings.unipileApiKey)) {
-    return Result.fail(`OUTREACH_NETWORK=unipile needs ${missing.join(" and ")}: set them from the Unipile dashboard (docs/networks.md, "Going live")`)
+  const refused = refusal(settings, "OUTREACH_NETWORK=unipile")
+  if (refused !== undefined || Option.isNone(settings.unipileDsn) || Option.isNone(settings.unipileApiKey)) {
+    return Result.fail(refused ?? "")
   }
   return Result.succeed({
     dsn: settings.unipileDsn.value.replace(/\/+$/, ""),

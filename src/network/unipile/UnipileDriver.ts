@@ -8,14 +8,13 @@
  *
  * @since 1.0.0
  */
-import { DateTime, Effect, Layer, Result } from "effect"
-import { AppConfig } from "../../platform/AppConfig.ts"
+import { DateTime, Effect, Layer } from "effect"
 import { commandNames, type CommandName } from "../../domain/Commands.ts"
 import { make as makeDriver, NetworkDriver, type ReadHandlers, type WriteHandlers, type WriteOutcome } from "../NetworkDriver.ts"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"
 import { personIdentifier } from "./Addresses.ts"
 import * as Client from "./Client.ts"
-import { callbackPath, callbackToken, fromAppSettings, type UnipileSettings } from "./Config.ts"
+import { callbackPath, callbackToken, type UnipileSettings } from "./Config.ts"
 import { lookup } from "./Lookups.ts"
 import * as Models from "./Models.ts"
 import { profileOf, reads, unsupportedReads } from "./Reads.ts"
@@ -139,9 +138,3 @@ export const make = (settings: UnipileSettings) =>
 
 /** The driver as the `NetworkDriver` service. */
 export const layer = (settings: UnipileSettings) => Layer.effect(NetworkDriver, make(settings))
-
-/** The driver on the deployment's settings (`UNIPILE_DSN`, `UNIPILE_API_KEY`); refuses to start without them or on the test clock. */
-export const layerFromConfig = Layer.unwrap(Effect.gen(function*() {
-  const settings = fromAppSettings(yield* AppConfig)
-  return Result.isSuccess(settings) ? layer(settings.success) : yield* Effect.die(new Error(settings.failure))
-}))

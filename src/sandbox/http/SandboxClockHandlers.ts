@@ -11,6 +11,7 @@ import { Api } from "../../api/Api.ts"
 import { Conflict, Unprocessable } from "../../api/Errors.ts"
 import { instantMillis } from "../../api/SandboxClockApi.ts"
 import * as Time from "../../domain/Time.ts"
+import { CurrentPrincipal } from "../../domain/Principal.ts"
 import { NetworkDriver } from "../../network/NetworkDriver.ts"
 import { ServiceClock } from "../../platform/ServiceClock.ts"
 import { sandboxOnly } from "./SandboxOnly.ts"
@@ -25,7 +26,8 @@ const systemClock = new Conflict({
 
 export const SandboxClockHandlers = Layer.unwrap(Effect.gen(function*() {
   const clock = yield* ServiceClock
-  const sandbox = sandboxOnly(yield* NetworkDriver)
+  const network = yield* NetworkDriver
+  const sandbox = Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => sandboxOnly(network, workspaceId))
   const state = (ms: number) => ({ ok: true as const, now: Time.toIso(ms), mode: clock.mode })
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "sandboxClock", (handlers) =>
     handlers.handleAll({

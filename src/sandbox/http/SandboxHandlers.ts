@@ -42,8 +42,9 @@ export const SandboxHandlers = Layer.unwrap(Effect.gen(function*() {
   const inbox = yield* Inbox
   const config = yield* AppConfig
   const workspace = Effect.gen(function*() {
-    yield* sandboxOnly(network)
-    return (yield* CurrentPrincipal).workspaceId
+    const { workspaceId } = yield* CurrentPrincipal
+    yield* sandboxOnly(network, workspaceId)
+    return workspaceId
   })
   /** The account, once it has finished connecting: the network knows nothing of it before. */
   const connectedAccount = Effect.fn("SandboxHandlers.connectedAccount")(function*(workspaceId: string, id: string) {
@@ -59,7 +60,7 @@ export const SandboxHandlers = Layer.unwrap(Effect.gen(function*() {
     yield* connectedAccount(workspaceId, id)
     if (network.simulate === undefined) {
       return yield* new NotFound({
-        error: { message: `The ${network.name} network cannot be told what to do.`, next: "Set OUTREACH_NETWORK=sandbox." }
+        error: { message: `The ${network.name} network cannot be told what to do.`, next: "Use an account of a sandbox workspace." }
       })
     }
     yield* network.simulate(id, event).pipe(Effect.mapError(refusal))

@@ -1,23 +1,24 @@
 /**
  * The one rule for every `/v1/sandbox/...` endpoint, the clock among them:
- * they exist only while the sandbox network driver is the one in use. The
- * sandbox's clock is one for the whole service, so any workspace may move it;
- * that is acceptable in a sandbox and nowhere else.
+ * they answer only for a workspace whose network is the sandbox (a live
+ * workspace's key gets 404, saying why). The sandbox's clock is one for the
+ * whole service, so any sandbox workspace may move it; that is acceptable in
+ * a sandbox and nowhere else (a server on the test clock serves no live workspace).
  *
  * @since 1.0.0
  */
 import { Effect } from "effect"
 import { NotFound } from "../../api/Errors.ts"
-import type { NetworkDriver } from "../../network/NetworkDriver.ts"
+import { driverOf, type NetworkDriver } from "../../network/NetworkDriver.ts"
 
 const notSandbox = (driver: string) =>
   new NotFound({
     error: {
-      message: `The sandbox endpoints exist only with the sandbox network driver; this service runs the ${driver} driver.`,
-      next: "Start the service with OUTREACH_NETWORK=sandbox to use them."
+      message: `The sandbox endpoints answer only for sandbox workspaces; this workspace's network is live (the ${driver} driver).`,
+      next: "Use the key of a sandbox workspace (`npm run cli -- workspace create --name <name> --network sandbox`)."
     }
   })
 
-/** Succeeds when `network` is the sandbox, else fails with 404 `notFound`. */
-export const sandboxOnly = (network: NetworkDriver["Service"]): Effect.Effect<void, NotFound> =>
-  network.name === "sandbox" ? Effect.void : Effect.fail(notSandbox(network.name))
+/** Succeeds when the workspace's network is the sandbox, else fails with 404 `notFound`. */
+export const sandboxOnly = (network: NetworkDriver["Service"], workspaceId: string): Effect.Effect<void, NotFound> =>
+  Effect.flatMap(driverOf(network, workspaceId), (driver) => driver.name === "sandbox" ? Effect.void : Effect.fail(notSandbox(driver.name)))

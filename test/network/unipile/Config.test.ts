@@ -1,10 +1,12 @@
 /**
  * `OUTREACH_NETWORK=unipile` starts only with the provider's settings and never on the test clock:
- * the service refuses to start with one clear line instead.
+ * the service refuses to start with one clear line instead. With the sandbox default it starts
+ * either way, and holds the Unipile driver (for live workspaces) only with the settings.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Layer, Option, Redacted, Result } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option, Redacted, Result } from "effect"
 import * as App from "../../../src/App.ts"
+import { NetworkDriver } from "../../../src/network/NetworkDriver.ts"
 import { fromAppSettings } from "../../../src/network/unipile/Config.ts"
 import { AppConfig } from "../../../src/platform/AppConfig.ts"
 import * as TestDatabase from "../../support/TestDatabase.ts"
@@ -39,4 +41,18 @@ describe("the Unipile settings", () => {
       ))))
       assert.isTrue(Exit.isSuccess(sandbox))
     }))
+
+  it.effect("with the sandbox default, the server holds Unipile beside the sandbox when it has the settings on the system clock", () =>
+    Effect.gen(function*() {
+      // Four servers' networks on one database: each built, asked, and stopped.
+      const driversOn = (settings: Parameters<typeof AppConfig.layerWith>[0]) =>
+        Effect.scoped(Effect.map(
+          Layer.build(App.network.pipe(Layer.provide(AppConfig.layerWith(settings)))),
+          (context) => Context.get(context, NetworkDriver).workspaces?.drivers
+        ))
+      assert.deepStrictEqual(yield* driversOn({ unipileDsn: dsn, unipileApiKey: key }), ["sandbox", "unipile"])
+      assert.deepStrictEqual(yield* driversOn({ network: "unipile", unipileDsn: dsn, unipileApiKey: key }), ["sandbox", "unipile"])
+      assert.deepStrictEqual(yield* driversOn({}), ["sandbox"])
+      assert.deepStrictEqual(yield* driversOn({ unipileDsn: dsn, unipileApiKey: key, clock: "test" }), ["sandbox"])
+    }).pipe(Effect.provide(TestDatabase.layer)), 120_000)
 })
