@@ -1,10 +1,12 @@
-import { configDefaults, defineConfig } from "vitest/config"
+import { defineConfig } from "vitest/config"
+import { projects } from "./test/support/Tiers.ts"
 
+// The tiers (test/support/Tiers.ts): `npm test` runs `fast`, `npm run test:db` runs `db`,
+// `npm run test:slow` runs `slow`; `npx vitest run <file>` runs a file in its own tier.
+// The chaos suite runs on its own: `npm run chaos` (vitest.chaos.config.ts).
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    // The chaos suite runs on its own: `npm run chaos` (vitest.chaos.config.ts).
-    exclude: [...configDefaults.exclude, "test/chaos/**"],
+    projects,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are heavy; keep parallelism modest on a 2-core machine.

@@ -18,13 +18,18 @@ import { type PgConnection, PgTypes } from "@effect/sql-pg"
 import { Context, Effect, Layer, Queue, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, type SqlConnection, SqlError, Statement } from "effect/sql"
-import { mkdir } from "node:fs/promises"
+import { mkdir, readdir } from "node:fs/promises"
 import { bindParameters, parsers, serializers } from "./pgliteTypes.ts"
 
 /** Options of the PGlite client; the transforms work as in `@effect/sql-pg`. */
 export interface PgliteClientOptions {
   /** Directory holding the database, created if missing; `undefined` keeps it in memory. */
   readonly dataDir?: string | undefined
+  /**
+   * A data directory as `dumpDataDir` wrote it, to start from instead of an empty database
+   * (the tests' migrated template); used only when `dataDir` holds no database yet.
+   */
+  readonly loadDataDir?: Blob | undefined
   readonly spanAttributes?: Record<string, unknown> | undefined
   readonly transformResultNames?: ((name: string) => string) | undefined
   readonly transformQueryNames?: ((name: string) => string) | undefined
@@ -67,7 +72,10 @@ export const layer = (
 
 /** Opens the database and builds both services; the database closes with the scope. */
 export const make = Effect.fnUntraced(function*(options: PgliteClientOptions) {
-  const pglite = yield* Effect.acquireRelease(open(options.dataDir), (db) => Effect.promise(() => db.close()))
+  const pglite = yield* Effect.acquireRelease(
+    open(options.dataDir, options.loadDataDir),
+    (db) => Effect.promise(() => db.close())
+  )
   const lock = yield* Semaphore.make(1)
   const guarded = <A>(effect: Effect.Effect<A, SqlError.SqlError>) => lock.withPermit(effect)
   // Statements outside a transaction take the lock one at a time; a
@@ -152,12 +160,14 @@ export const postgresqlConf: ReadonlyArray<string> = [
   "default_text_search_config = 'pg_catalog.english'"
 ]
 
-const open = (dataDir: string | undefined) =>
+const open = (dataDir: string | undefined, loadDataDir: Blob | undefined) =>
   Effect.tryPromise({
     try: async () => {
       if (dataDir !== undefined) await mkdir(dataDir, { recursive: true })
+      const empty = dataDir === undefined || (await readdir(dataDir)).length === 0
       const db = new PGlite({
         ...(dataDir === undefined ? {} : { dataDir }),
+        ...(loadDataDir !== undefined && empty ? { loadDataDir } : {}),
         parsers,
         serializers,
         postgresqlconf: [...postgresqlConf]

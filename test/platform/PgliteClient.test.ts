@@ -278,12 +278,14 @@ layer(PgliteClient.layer({ dataDir: undefined }))("PgliteClient (in memory)", (i
 })
 
 describe("PgliteClient (data directory)", () => {
+  const temporaryRoot = Effect.acquireRelease(
+    Effect.promise(() => mkdtemp(join(tmpdir(), "pglite-client-"))),
+    (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+  )
+
   it.effect("persists rows across closing and reopening the database", () =>
     Effect.gen(function*() {
-      const root = yield* Effect.acquireRelease(
-        Effect.promise(() => mkdtemp(join(tmpdir(), "pglite-client-"))),
-        (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
-      )
+      const root = yield* temporaryRoot
       const dataDir = join(root, "not", "yet", "there")
       const first = PgliteClient.layer({ dataDir })
       const opened = yield* Effect.gen(function*() {
@@ -298,6 +300,34 @@ describe("PgliteClient (data directory)", () => {
         return yield* sql<{ id: number; body: string }>`SELECT id, body FROM notes`
       }).pipe(Effect.provide(PgliteClient.layer({ dataDir })))
       assert.deepStrictEqual(rows, [{ id: 1, body: "survives a restart" }])
+    }))
+
+  it.effect("starts from a dumped data directory, in memory or in an empty directory, never over a database there", () =>
+    Effect.gen(function*() {
+      const root = yield* temporaryRoot
+      const dump = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE notes (id int4 PRIMARY KEY, body text NOT NULL)`
+        yield* sql`INSERT INTO notes ${sql.insert({ id: 1, body: "from the template" })}`
+        const client = yield* PgliteClient.PgliteClient
+        return yield* client.use((db) => db.dumpDataDir("none"))
+      }).pipe(Effect.provide(PgliteClient.layer({})))
+      const bodies = Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ body: string }>`SELECT body FROM notes ORDER BY id`
+        return rows.map((row) => row.body)
+      })
+      const inMemory = yield* bodies.pipe(Effect.provide(PgliteClient.layer({ loadDataDir: dump })))
+      assert.deepStrictEqual(inMemory, ["from the template"])
+
+      const dataDir = join(root, "copy")
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`INSERT INTO notes ${sql.insert({ id: 2, body: "written in the copy" })}`
+      }).pipe(Effect.provide(PgliteClient.layer({ dataDir, loadDataDir: dump })))
+      // Reopened with the same options: the directory's database, not the dump again.
+      const reopened = yield* bodies.pipe(Effect.provide(PgliteClient.layer({ dataDir, loadDataDir: dump })))
+      assert.deepStrictEqual(reopened, ["from the template", "written in the copy"])
     }))
 })
 

@@ -1,0 +1,87 @@
+/**
+ * The test tiers, by file, as the vitest projects of `vitest.config.ts`:
+ *
+ * - `fast` (`npm test`): pure, architecture and in-memory tests (routes on fakes through
+ *   `HttpApiTest`); no database, no child process. About a minute.
+ * - `db` (`npm run test:db`): the storage tests, on embedded PGlite or on the PostgreSQL server
+ *   `DATABASE_URL` names, each database a copy of one migrated template (`DatabaseTemplates.ts`).
+ *   Every test file that no other tier lists: a new file runs here until it is listed elsewhere.
+ * - `slow` (`npm run test:slow`): processes, the browser, the README, the bundle and the
+ *   10,000-account memory test.
+ * - `chaos` (`npm run chaos`, `vitest.chaos.config.ts`): kill -9, failover, PostgreSQL restarts.
+ *
+ * `test/architecture/Tiers.test.ts` checks that every test file is in exactly one tier.
+ */
+import { configDefaults } from "vitest/config"
+
+/** Every test file. */
+export const all = "test/**/*.test.ts"
+
+/** `npm test`: files that need neither a database nor a process of their own. */
+export const fast: ReadonlyArray<string> = [
+  "test/accounts/**/*.test.ts",
+  "test/api/**/*.test.ts",
+  "test/architecture/**/*.test.ts",
+  "test/dashboard/Html.test.ts",
+  "test/docs/Contract.test.ts",
+  "test/docs/Docs.test.ts",
+  "test/domain/**/*.test.ts",
+  "test/http/JobsRoutes.test.ts",
+  "test/http/NotServing.test.ts",
+  "test/http/OnFirstUse.test.ts",
+  "test/inbox/Cadence.test.ts",
+  "test/jobs/JobsContract.test.ts",
+  "test/jobs/Plan.test.ts",
+  "test/mcp/Document.test.ts",
+  "test/people-auth/**/*.test.ts",
+  "test/platform/AppConfig.test.ts",
+  "test/platform/Recent.test.ts",
+  "test/sandbox/Addresses.test.ts",
+  "test/sandbox/Behaviour.test.ts",
+  "test/sandbox/Models.test.ts",
+  "test/sandbox/Network.test.ts",
+  "test/sandbox/People.test.ts",
+  "test/triage/**/*.test.ts",
+  "test/webhooks/AddressGuard.test.ts",
+  "test/webhooks/AttemptSlots.test.ts",
+  "test/webhooks/Backoff.test.ts",
+  "test/webhooks/HeldDeliveries.test.ts",
+  "test/webhooks/Receiver.test.ts",
+  "test/webhooks/SafeTransport.test.ts",
+  "test/webhooks/Signature.test.ts"
+]
+
+/** `npm run test:slow`: processes, the browser, the README, the bundle, the memory test. */
+export const slow: ReadonlyArray<string> = [
+  "test/dashboard/Browser.test.ts",
+  "test/docs/Embedding.test.ts",
+  "test/docs/Readme.test.ts",
+  "test/examples/**/*.test.ts",
+  "test/jobs/GovernorMemory.test.ts",
+  "test/mcp/Stdio.test.ts",
+  "test/process/**/*.test.ts"
+]
+
+/** `npm run chaos`, configured by `vitest.chaos.config.ts`. */
+export const chaos: ReadonlyArray<string> = ["test/chaos/**/*.test.ts"]
+
+/** The global setup of the tiers that use a database: the migrated template. */
+const databaseTemplate = ["test/support/DatabaseTemplates.ts"]
+
+/** The tiers as vitest's inline projects; each takes the root configuration's settings (`extends`). */
+export const projects = [
+  // One module graph per worker, not per file: importing Effect and the service's modules anew for
+  // each file was two thirds of the tier's time. Its files hold no global state (no database, no
+  // server, no mocks), so sharing the graph changes nothing they see.
+  { extends: true, test: { name: "fast", include: [...fast], isolate: false } },
+  {
+    extends: true,
+    test: {
+      name: "db",
+      include: [all],
+      exclude: [...configDefaults.exclude, ...fast, ...slow, ...chaos],
+      globalSetup: databaseTemplate
+    }
+  },
+  { extends: true, test: { name: "slow", include: [...slow], globalSetup: databaseTemplate } }
+]
