@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { ActivityAction } from "../domain/Activity.ts"
+import { Text } from "../domain/Text.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { Unprocessable } from "./Errors.ts"
 import { Cursor, ListLimit } from "./JobsApi.ts"
@@ -48,7 +49,7 @@ export const ActivityEntry = Schema.Struct({
 export const activityQuery = {
   action: Schema.optionalKey(ActivityAction.annotate({ description: "Only this action" })),
   actor: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(100)).annotate({
+    Text.check(Schema.isMaxLength(100)).annotate({
       description: "Only what this actor did: `user:<id>`, `key:<id>` or `operator` (anything else matches nothing)"
     })
   ),

@@ -54,11 +54,15 @@ export const fast: ReadonlyArray<string> = [
 /** `npm run test:slow`: processes, the browser, the README, the bundle, the memory test. */
 export const slow: ReadonlyArray<string> = [
   "test/dashboard/Browser.test.ts",
+  "test/docs/DocsSnippets.test.ts",
   "test/docs/Embedding.test.ts",
   "test/docs/Readme.test.ts",
   "test/examples/**/*.test.ts",
   "test/jobs/GovernorMemory.test.ts",
+  "test/mcp/OAuth.test.ts",
   "test/mcp/Stdio.test.ts",
+  "test/mcp/StdioRestart.test.ts",
+  "test/packages/**/*.test.ts",
   "test/process/**/*.test.ts"
 ]
 
