@@ -14,4 +14,6 @@ export default Effect.gen(function*() {
   yield* sql`ALTER TABLE workspaces ADD COLUMN network text CHECK (network IN ('sandbox', 'live'))`
   yield* sql`UPDATE workspaces SET network = ${driver === "unipile" ? "live" : "sandbox"}`
   yield* sql`ALTER TABLE workspaces ALTER COLUMN network SET NOT NULL`
+  // A row written without one (an operator's SQL, a test's fixture) is a sandbox: the safe side.
+  yield* sql`ALTER TABLE workspaces ALTER COLUMN network SET DEFAULT 'sandbox'`
 })

@@ -11,7 +11,7 @@ import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { accountNotFound, AccountStore } from "../accounts/AccountStore.ts"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
-import { BadRequest, type NotFound, type Unprocessable } from "../api/Errors.ts"
+import { type BadRequest, type NotFound, Unprocessable } from "../api/Errors.ts"
 import {
   ASSUME_MAX,
   type Forecast,
@@ -51,7 +51,7 @@ export interface Assumption {
 }
 
 const badAssume = (message: string) =>
-  new BadRequest({
+  new Unprocessable({
     error: {
       message: `query.assume: ${message}`,
       next: `Give write commands with a count, such as assume=connect:300,send_message:20 (at most ${ASSUME_MAX} writes in all); the write commands are ${

@@ -62,8 +62,9 @@ layer(serverLayer())("the dashboard trusts nothing it is sent or shows", (it) =>
       assert.strictEqual(page.status, 404)
       assert.include(page.body, "Page not found")
       const wrong: Array<string> = []
-      // Signing out ends the session the other routes need: it goes last.
-      const routes = [...Dashboard.routes].sort((a, b) => Number(a.path.endsWith("sign-out")) - Number(b.path.endsWith("sign-out")))
+      // Signing out (here or everywhere) ends the session the other routes need: those go last.
+      const endsSession = (path: string) => Number(path.includes("/sign-out"))
+      const routes = [...Dashboard.routes].sort((a, b) => endsSession(a.path) - endsSession(b.path))
       for (const route of routes) {
         const ids = route.path.includes(":") ? garbageIds : [""]
         for (const id of ids) {

@@ -193,8 +193,8 @@ layer(serverLayer())("the forecast and the head-of-line rule", (it) => {
         ["/v1/accounts/not-a-uuid/forecast", 400, "badRequest"],
         ["/v1/accounts/00000000-0000-4000-8000-000000000000/forecast", 404, "notFound"],
         [`/v1/accounts/${accountId}/forecast?assume=connect`, 400, "badRequest"],
-        [`/v1/accounts/${accountId}/forecast?assume=get_profile:3`, 400, "badRequest"],
-        [`/v1/accounts/${accountId}/forecast?assume=connect:4000,send_message:4000`, 400, "badRequest"],
+        [`/v1/accounts/${accountId}/forecast?assume=get_profile:3`, 422, "unprocessable"],
+        [`/v1/accounts/${accountId}/forecast?assume=connect:4000,send_message:4000`, 422, "unprocessable"],
         [`/v1/accounts/${accountId}/forecast?limit=0`, 400, "badRequest"],
         [`/v1/accounts/${accountId}/forecast?cursor=bm90LW91cnM`, 422, "unprocessable"]
       ]

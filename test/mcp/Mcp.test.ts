@@ -244,7 +244,7 @@ layer(serverLayer())("the MCP server", (it) => {
       assert.strictEqual(forecast.body.forecast.assumed[0].count, 25)
       const badAssume = yield* callTool(client, "forecast_account", { accountId, assume: "ssi:1" })
       assert.isTrue(badAssume.isError)
-      assert.strictEqual(badAssume.body.error.type, "badRequest")
+      assert.strictEqual(badAssume.body.error.type, "unprocessable")
       // The job went through the same path as REST: the integrator sees it waiting too.
       const seen = yield* call("GET", `/v1/jobs/${invite.body.job.id}`, { token })
       assert.strictEqual(seen.body.job.status, "awaiting_approval")
