@@ -5,11 +5,11 @@
  * instead of at the next planned wake-up, and so an account's actor never
  * plans a job created after the change from what it read before it: the
  * request that changed the account answers only once every follower has taken
- * the change in (each given at most {@link followTimeout}).
+ * the change in (each given at most {@link followTimeout} of real time).
  *
  * @since 1.0.0
  */
-import { Context, Duration, Effect, Layer, Option, type Scope } from "effect"
+import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import * as Time from "../domain/Time.ts"
 
 /** How long publishing waits for one follower; one that takes longer is logged and left behind. */
@@ -29,9 +29,9 @@ export class AccountChanges extends Context.Service<AccountChanges, {
           [...followers],
           (follower) =>
             follower(accountId).pipe(
-              // Real time: on the sandbox's test clock, which stands still between moves, a follower
-              // that never answered (its message lost) held the request that changed the account forever.
-              (following) => Effect.raceFirst(Effect.asSome(following), Effect.as(Time.liveSleep(followTimeout), Option.none())),
+              Effect.timeoutOption(followTimeout),
+              // A bound on how long a request waits: real time, also on the sandbox's test clock.
+              Time.onRealTime,
               Effect.flatMap((done) => done._tag === "None" ? Effect.logWarning("an account change was not taken in in time") : Effect.void),
               Effect.catchCause((cause) => Effect.logWarning("an account change could not be followed", cause)),
               Effect.annotateLogs({ accountId })

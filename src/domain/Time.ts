@@ -16,11 +16,17 @@ export const now: Effect.Effect<{ readonly ms: number; readonly iso: string }> =
 export const toIso = (ms: number): string => new Date(ms).toISOString()
 
 /**
+ * Runs `effect` on real time, whatever the service's clock: its sleeps, timeouts and retries' delays
+ * elapse while a test clock stands still (the cluster's sends, a request's bound on how long it waits).
+ */
+export const onRealTime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, Clock.Clock, Clock.Clock.defaultValue())
+
+/**
  * Sleeps in real time, whatever the service's clock: background polling and a
  * caller's long-poll wait must go on while a test clock stands still.
  */
-export const liveSleep = (duration: Duration.Input): Effect.Effect<void> =>
-  Effect.sleep(duration).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()))
+export const liveSleep = (duration: Duration.Input): Effect.Effect<void> => onRealTime(Effect.sleep(duration))
 
 /** Now in real time (epoch ms), whatever the service's clock: how long something was kept, say. */
 export const liveNow: Effect.Effect<number> = Clock.currentTimeMillis.pipe(

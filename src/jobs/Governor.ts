@@ -124,6 +124,14 @@ export class Governor extends Context.Service<Governor, {
       const cluster = yield* ShardingConfig.ShardingConfig
       const runner = Option.match(cluster.runnerAddress, { onNone: () => "client", onSome: (address) => `${address.host}:${address.port}` })
       const client = yield* AccountEntity.client
+      /**
+       * A message to the account's owner, sent on real time. The cluster retries a send its routing refused
+       * (a shard moving between runners, as when servers start together) after `sendRetryInterval` on the
+       * caller's Clock: on the sandbox's test clock that retry, and the caller with it, waited until the clock
+       * next moved.
+       */
+      const tell = <A, E>(accountId: string, message: (account: ReturnType<typeof client>) => Effect.Effect<A, E>) =>
+        Time.onRealTime(message(client(accountId)))
       // The cluster runs its entities on real time; the accounts live on the service's (the sandbox's test clock).
       const serviceClock = yield* Clock.Clock
       const onServiceTime = Effect.provideService(Clock.Clock, serviceClock)
@@ -605,8 +613,9 @@ export class Governor extends Context.Service<Governor, {
       const send = (accountId: string, message: (account: ReturnType<typeof client>) => Effect.Effect<unknown, unknown>) =>
         FiberSet.run(
           sends,
-          message(client(accountId)).pipe(
+          tell(accountId, message).pipe(
             Effect.timeoutOption(settings.sendTimeout),
+            Time.onRealTime,
             Effect.catchCause((cause) => Effect.logWarning("could not reach the account's owner; its takeover will look at it", cause)),
             Effect.annotateLogs({ accountId })
           )
@@ -682,7 +691,7 @@ export class Governor extends Context.Service<Governor, {
 
       // An account changed on this server: its owner forgets what it read of it, looks at its writes again and
       // retries its parked reads, before the change's request answers.
-      yield* changes.follow((accountId) => client(accountId).Changed(undefined))
+      yield* changes.follow((accountId) => tell(accountId, (account) => account.Changed(undefined)))
       yield* notices.listen(channels.approvalCreated).pipe(
         Stream.runForEach(() => Queue.offer(approvalWake, true)),
         Effect.forkScoped

@@ -20,9 +20,11 @@
  * takes and refreshes (`Leases.ts`): a write reaches the network only while
  * the lease of its account's shard outlasts the write's deadline.
  *
- * The cluster's machinery (shard locks, health checks, storage polls) runs on
- * real time, even when the service runs on the sandbox's test clock: it must
- * keep going while that clock stands still.
+ * The cluster's machinery (shard locks, health checks, storage polls, and the
+ * retries of a send its routing refused, which run on the sender's fiber)
+ * runs on real time, even when the service runs on the sandbox's test clock:
+ * it must keep going while that clock stands still. Entity clients are called
+ * on real time for that reason (`jobs/Governor.ts`).
  *
  * @since 1.0.0
  */
@@ -114,6 +116,9 @@ const settings = Layer.effect(
   })
 )
 
+/** The Clock of the cluster's machinery: real time, whatever the service's clock (see the module's doc). */
+const realTime = Layer.succeed(Clock.Clock, Clock.Clock.defaultValue())
+
 /** Runner-to-runner messages, in both directions. */
 const serialization = RpcSerialization.layerNdjson
 
@@ -160,7 +165,7 @@ export const layer = Layer.unwrap(Effect.map(isShared, (shared) =>
     Layer.provideMerge(ClusterSecret.layer),
     Layer.provideMerge(settings),
     Layer.provide(NodeCrypto.layerDigest),
-    Layer.provide(Layer.succeed(Clock.Clock, Clock.Clock.defaultValue()))
+    Layer.provide(realTime)
   )))
 
 /** Answers a runner's call when it shows the cluster's secret; anyone else gets a 401. */
@@ -197,7 +202,9 @@ export const routes = Layer.unwrap(Effect.map(isShared, (shared) =>
           return protocol
         })
       )),
-      Layer.provide(serialization)
+      Layer.provide(serialization),
+      // A peer's message waits for its shard's lock at most `shardLockExpiration` of real time.
+      Layer.provide(realTime)
     )
     : Layer.empty
 ))

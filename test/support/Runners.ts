@@ -10,14 +10,14 @@ import { FetchHttpClient, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import * as App from "../../src/App.ts"
 import { Platform } from "../../src/http/Platform.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
+import { AppConfig, type AppSettings } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import * as Server from "../../src/Server.ts"
 
 export { freePort } from "./Processes.ts"
 
-/** A whole server on `database`, listening on 127.0.0.1:`port`, which is also its runner address. */
-export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: number) =>
+/** A whole server on `database`, listening on 127.0.0.1:`port`, which is also its runner address; `settings` override the defaults. */
+export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: number, settings: Partial<AppSettings> = {}) =>
   Server.serve(Server.routes, { logRequests: false, logAddress: false }).pipe(
     Layer.provideMerge(HttpServer.layerTestClient.pipe(
       Layer.provide(Layer.fresh(FetchHttpClient.layer)),
@@ -28,6 +28,6 @@ export const serverOn = (database: Layer.Layer<SqlClient.SqlClient>, port: numbe
     Layer.provideMerge(database),
     // Requests are served on configuration and logging, as in `App.layer`.
     Layer.provideMerge(Platform.layer),
-    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, host: "127.0.0.1", port }))
+    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, ...settings, host: "127.0.0.1", port }))
   )
 
