@@ -62,9 +62,10 @@ layer(serverLayer())("the dashboard trusts nothing it is sent or shows", (it) =>
       assert.strictEqual(page.status, 404)
       assert.include(page.body, "Page not found")
       const wrong: Array<string> = []
-      // Signing out (here or everywhere) ends the session the other routes need: those go last.
-      const endsSession = (path: string) => Number(path.includes("/sign-out"))
-      const routes = [...Dashboard.routes].sort((a, b) => endsSession(a.path) - endsSession(b.path))
+      // Signing out (here or everywhere) ends the session the other routes need: those go last, and
+      // the live stream after them (signed in, it stays open by design; signed out, it answers at once).
+      const order = (path: string) => path.endsWith("/live") ? 2 : Number(path.includes("/sign-out"))
+      const routes = [...Dashboard.routes].sort((a, b) => order(a.path) - order(b.path))
       for (const route of routes) {
         const ids = route.path.includes(":") ? garbageIds : [""]
         for (const id of ids) {
