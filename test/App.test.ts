@@ -46,9 +46,15 @@ const recordingMemoMap = () => {
  * Keys with more than one instance on purpose, each a wrapper over the one beneath: `Layer.unwrap`
  * keeps each layer it unwraps under one internal key, the workflows' engine is the cluster's with
  * durable sleeps on the service's clock (`workflows/Engine.ts`), and on PostgreSQL a runner's
- * client to its peers adds the cluster's secret to Node's (`platform/Cluster.ts`).
+ * client to its peers adds the cluster's secret to Node's, and its shard storage is the SQL one
+ * wrapped to learn the runner's leases (`platform/Cluster.ts`, `platform/Leases.ts`).
  */
-const layeredOnPurpose = new Set(["effect/Layer/unwrap", "effect/workflow/WorkflowEngine", "effect/HttpClient"])
+const layeredOnPurpose = new Set([
+  "effect/Layer/unwrap",
+  "effect/workflow/WorkflowEngine",
+  "effect/HttpClient",
+  "effect/cluster/RunnerStorage"
+])
 
 const everything = App.core.pipe(
   Layer.provideMerge(ServiceClock.layer),
