@@ -138,10 +138,18 @@ export const healthy = (url: string) =>
 // ---------------------------------------------------------------------------------------------
 // The test clock, moved on every live server to the same instant.
 
+/** The test clock of the live servers: asked of each in turn until one answers it (a server may answer 503 meanwhile). */
 export const readClock = (fleet: Fleet) =>
   Effect.gen(function*() {
-    const answer = yield* send("GET", `${fleet.base(fleet.live()[0])}/v1/sandbox/clock`, chaosKey)
-    return Date.parse(String(answer.body.now))
+    for (let i = 0; i < 240; i++) {
+      for (const server of fleet.live()) {
+        const answer = yield* attempt("GET", `${fleet.base(server)}/v1/sandbox/clock`)
+        const now = answer?.status === 200 ? Date.parse(String(answer.body.now)) : Number.NaN
+        if (Number.isFinite(now)) return now
+      }
+      yield* realSleep(250)
+    }
+    return yield* Effect.die(new Error("no live server told its test clock within a minute"))
   })
 
 /** Moves every live server's clock to `to` (retried while a server or the database is out). */
