@@ -46,25 +46,28 @@ export const Grant = Schema.Struct({
 export type Grant = typeof Grant.Type
 const decodeGrants = Schema.decodeUnknownEffect(Schema.Array(Grant))
 
-const CodeRow = Schema.Struct({
+/** A one-time credential (a code or a refresh token) as spending it found it. */
+const SpentRow = Schema.Struct({
   grantId: Schema.String,
   clientId: Schema.String,
-  redirectUri: Schema.String,
-  codeChallenge: Schema.String,
   expired: Schema.Boolean,
   reused: Schema.Boolean,
   revoked: Schema.Boolean
 })
+type SpentRow = typeof SpentRow.Type
+const decodeRefresh = Schema.decodeUnknownEffect(Schema.Array(SpentRow))
+
+const CodeRow = Schema.Struct({ ...SpentRow.fields, redirectUri: Schema.String, codeChallenge: Schema.String })
 const decodeCode = Schema.decodeUnknownEffect(Schema.Array(CodeRow))
 
-const RefreshRow = Schema.Struct({
-  grantId: Schema.String,
-  clientId: Schema.String,
-  expired: Schema.Boolean,
-  reused: Schema.Boolean,
-  revoked: Schema.Boolean
-})
-const decodeRefresh = Schema.decodeUnknownEffect(Schema.Array(RefreshRow))
+/** What a refusal of each check of a spent credential says. */
+interface SpentWords {
+  readonly unknown: string
+  readonly otherClient: string
+  readonly reused: string
+  readonly revoked: string
+  readonly expired: string
+}
 
 /** The tokens the token endpoint answers. */
 export interface Tokens {
@@ -185,6 +188,23 @@ export class Grants extends Context.Service<Grants, {
 
       const refused = (description: string) => Effect.fail(new GrantRefused({ description }))
 
+      /**
+       * The checks every spent one-time credential passes: known, issued to this client, used once (a
+       * second use revokes its grant), its grant not revoked, not expired.
+       */
+      const checkSpent = <Row extends SpentRow>(row: Row | undefined, clientId: string, nowIso: string, words: SpentWords) =>
+        Effect.gen(function*() {
+          if (row === undefined) return yield* refused(words.unknown)
+          if (row.clientId !== clientId) return yield* refused(words.otherClient)
+          if (row.reused) {
+            yield* revokeGrant(row.grantId, nowIso)
+            return yield* refused(words.reused)
+          }
+          if (row.revoked) return yield* refused(words.revoked)
+          if (row.expired) return yield* refused(words.expired)
+          return row
+        })
+
       const redeem = Effect.fn("Grants.redeem")(function*(input: {
         readonly code: string
         readonly clientId: string
@@ -193,7 +213,7 @@ export class Grants extends Context.Service<Grants, {
       }) {
         const now = yield* Time.now
         // Spends the code in the same statement that reads it: of two redemptions at once, one wins.
-        const row = yield* firstRow(sql`
+        const found = yield* firstRow(sql`
           WITH before AS (SELECT hash, used_at FROM oauth_codes WHERE hash = ${hashCredential(input.code)} FOR UPDATE),
           spent AS (
             UPDATE oauth_codes c SET used_at = COALESCE(c.used_at, ${now.iso}::timestamptz)
@@ -204,14 +224,13 @@ export class Grants extends Context.Service<Grants, {
             s.code_challenge AS "codeChallenge", s.expires_at <= ${now.iso}::timestamptz AS expired,
             s.reused, g.revoked_at IS NOT NULL AS revoked
           FROM spent s JOIN oauth_grants g ON g.id = s.grant_id`.pipe(Effect.flatMap(decodeCode), Effect.orDie))
-        if (row === undefined) return yield* refused("The authorization code is unknown.")
-        if (row.clientId !== input.clientId) return yield* refused("The authorization code was issued to another client.")
-        if (row.reused) {
-          yield* revokeGrant(row.grantId, now.iso)
-          return yield* refused("The authorization code was already used; the grant it made is revoked.")
-        }
-        if (row.revoked) return yield* refused("The grant of this authorization code was revoked.")
-        if (row.expired) return yield* refused(`The authorization code has expired (it lasts ${codeSeconds / 60} minutes).`)
+        const row = yield* checkSpent(found, input.clientId, now.iso, {
+          unknown: "The authorization code is unknown.",
+          otherClient: "The authorization code was issued to another client.",
+          reused: "The authorization code was already used; the grant it made is revoked.",
+          revoked: "The grant of this authorization code was revoked.",
+          expired: `The authorization code has expired (it lasts ${codeSeconds / 60} minutes).`
+        })
         if (row.redirectUri !== input.redirectUri) {
           return yield* refused("redirect_uri differs from the one the authorization request named.")
         }
@@ -223,7 +242,7 @@ export class Grants extends Context.Service<Grants, {
 
       const refresh = Effect.fn("Grants.refresh")(function*(input: { readonly refreshToken: string; readonly clientId: string }) {
         const now = yield* Time.now
-        const row = yield* firstRow(sql`
+        const found = yield* firstRow(sql`
           WITH before AS (
             SELECT hash, used_at FROM oauth_tokens
             WHERE hash = ${hashCredential(input.refreshToken)} AND kind = 'refresh' FOR UPDATE
@@ -236,14 +255,13 @@ export class Grants extends Context.Service<Grants, {
           SELECT g.id::text AS "grantId", g.client_id AS "clientId", s.expires_at <= ${now.iso}::timestamptz AS expired,
             s.reused, g.revoked_at IS NOT NULL AS revoked
           FROM spent s JOIN oauth_grants g ON g.id = s.grant_id`.pipe(Effect.flatMap(decodeRefresh), Effect.orDie))
-        if (row === undefined) return yield* refused("The refresh token is unknown.")
-        if (row.clientId !== input.clientId) return yield* refused("The refresh token was issued to another client.")
-        if (row.reused) {
-          yield* revokeGrant(row.grantId, now.iso)
-          return yield* refused("The refresh token was already used (each works once); the grant is revoked.")
-        }
-        if (row.revoked) return yield* refused("The grant was revoked by the person who made it.")
-        if (row.expired) return yield* refused("The refresh token has expired.")
+        const row = yield* checkSpent(found, input.clientId, now.iso, {
+          unknown: "The refresh token is unknown.",
+          otherClient: "The refresh token was issued to another client.",
+          reused: "The refresh token was already used (each works once); the grant is revoked.",
+          revoked: "The grant was revoked by the person who made it.",
+          expired: "The refresh token has expired."
+        })
         return yield* issue(row.grantId, now.ms)
       })
 
