@@ -88,6 +88,8 @@ interface Actor {
   epoch: number | undefined
   /** When (monotonic real time, ms) it took the account under `epoch`. */
   takenAt: number
+  /** When (monotonic real time, ms) the lease rule lets it settle writes a previous owner left running; null: none wait. */
+  settleAt: number | null
 }
 
 export class Governor extends Context.Service<Governor, {
@@ -455,6 +457,7 @@ export class Governor extends Context.Service<Governor, {
             settled++
           }
           if (left.some((job) => job.isWrite)) actor.stale = true
+          actor.settleAt = settleAt
           return { reads: open.filter(isOpenRead), settled, settleAt }
         })
 
@@ -505,6 +508,17 @@ export class Governor extends Context.Service<Governor, {
         }).pipe(Effect.ensuring(Effect.sync(() => actor.sleepingUntil = undefined)))
 
       /**
+       * Waits for a message, or in real time until `at` (monotonic ms; a second when null, at most ten): a write
+       * left running by a previous owner is settled then.
+       */
+      const lookAgainAt = (actor: Actor, at: number | null) =>
+        Effect.gen(function*() {
+          const now = yield* Time.monotonicMs
+          const wait = at === null ? 1_000 : Math.min(10_000, Math.max(50, at - now))
+          yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.millis(wait)))
+        })
+
+      /**
        * One look at the account's write queue: `chooseWrite` names the write to act on (the oldest, unless it
        * waits for its category's budget); then waits as long as there is nothing to do.
        */
@@ -513,6 +527,8 @@ export class Governor extends Context.Service<Governor, {
           if (actor.stale) yield* look(actor)
           yield* keepAlive(actor)
           if (actor.writes.length === 0) {
+            // With nothing queued, a write a previous owner left running still wakes it when the lease rule allows.
+            if (actor.settleAt !== null) return yield* lookAgainAt(actor, actor.settleAt)
             waiting.count++
             return yield* sleep(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
           }
@@ -534,9 +550,7 @@ export class Governor extends Context.Service<Governor, {
               const looked = yield* look(actor)
               if (looked.settled > 0) return
               // Or the lease rule holds it back, the lease does not hold, or the pacing gate moved: look again then.
-              const now = yield* Time.monotonicMs
-              const wait = looked.settleAt === null ? 1_000 : Math.min(10_000, Math.max(50, looked.settleAt - now))
-              return yield* Effect.raceFirst(Queue.take(actor.mailbox), Time.liveSleep(Duration.millis(wait)))
+              return yield* lookAgainAt(actor, looked.settleAt)
             }
             case "Fail": {
               const job = actor.writes[choice.index]
@@ -584,7 +598,8 @@ export class Governor extends Context.Service<Governor, {
             facts: undefined,
             sleepingUntil: undefined,
             epoch: undefined,
-            takenAt: 0
+            takenAt: 0,
+            settleAt: null
           }
           actors.set(accountId, actor)
           yield* Effect.addFinalizer(() => Effect.sync(() => actors.delete(accountId)))

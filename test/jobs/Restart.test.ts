@@ -29,13 +29,15 @@ const forgetfulSandbox = Layer.effect(
 ).pipe(Layer.provide(SandboxDriver.layer))
 
 /**
- * First life: `a` done, `b` waiting for its pacing gap, `c` in flight when the process dies (its
- * attempt recorded; with `reached`, its post already on the network). Then down long enough for
- * the attempt to be clearly dead, and a second life on `driver`.
+ * First life: `a` done, `b` waiting for its pacing gap (unless `alone`), `c` in flight when the
+ * process dies (its attempt recorded; with `reached`, its post already on the network). Then down
+ * long enough for the attempt to be clearly dead, and a second life on `driver`.
  */
 const restartWithWriteInFlight = (options: {
   readonly reached: boolean
   readonly driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient>
+  /** `c` is the account's only open work: nothing queued wakes its actor once the lease rule lets it settle `c`. */
+  readonly alone?: boolean
 }) =>
   Effect.gen(function*() {
     const open = yield* TestDatabase.reopenable
@@ -46,9 +48,12 @@ const restartWithWriteInFlight = (options: {
       const jobs = yield* Jobs
       const a = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("a") })
       assert.strictEqual((yield* jobAfter(workspaceId, a.id)).status, "completed")
-      const b = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("b") })
+      const b = options.alone === true
+        ? undefined
+        : yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("b") })
       const c = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("c") })
-      yield* eventually("b to wait for its pacing gap", jobNow(workspaceId, b.id), (job) => job.waitingFor?.reason === "pacing", 20_000)
+      const next = b ?? c
+      yield* eventually("the next write to wait for its pacing gap", jobNow(workspaceId, next.id), (job) => job.waitingFor?.reason === "pacing", 20_000)
       const sql = yield* SqlClient.SqlClient
       // Sent as this life's owner of the account (its epoch, taken for `a`).
       const [owner] = yield* sql<{ epoch: string }>`SELECT epoch FROM account_fences WHERE account_id = ${accountId}`
@@ -58,7 +63,7 @@ const restartWithWriteInFlight = (options: {
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql`UPDATE jobs SET status = 'running', started_at = ${now}::timestamptz,
                    attempt_started_at = ${now}::timestamptz WHERE id = ${c.id}`
-      return { workspaceId, a: a.id, b: b.id, c: c.id, sentPostId: sent?.post.id }
+      return { workspaceId, a: a.id, b: b?.id ?? "", c: c.id, sentPostId: sent?.post.id }
     }).pipe(Effect.provideContext(firstContext))
     yield* Scope.close(first, Exit.void)
 
@@ -123,6 +128,17 @@ describe("a restart with a write in flight", () => {
         assert.strictEqual((yield* completedEventually(ids.workspaceId, ids.b)).status, "completed")
         assert.strictEqual(yield* postsWithText("c"), 1)
         assert.sameMembers([...(yield* spentBy)], [ids.a, ids.b, ids.c])
+      }).pipe(Effect.provideContext(secondContext))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 60_000 })
+
+  it.effect("that is the account's only open work: settled once the lease rule allows, with nothing queued to wake it", () =>
+    Effect.gen(function*() {
+      const { ids, second, secondContext } = yield* restartWithWriteInFlight({ reached: true, driver: SandboxDriver.layer, alone: true })
+      yield* Effect.gen(function*() {
+        const c = yield* jobNow(ids.workspaceId, ids.c)
+        assert.strictEqual(c.status, "completed", JSON.stringify(c))
+        assert.strictEqual(yield* postsWithText("c"), 1)
       }).pipe(Effect.provideContext(secondContext))
       yield* Scope.close(second, Exit.void)
     }), { timeout: 60_000 })

@@ -502,17 +502,30 @@ export const drive = (options: Drive) =>
     return { nowMs: now, ended, testClockHours: (now - startedAt) / 3_600_000 }
   })
 
+/**
+ * A killed server's webhook leases and fan-out claims lapse on real time (the delivery timeout and a
+ * minute: 70 s by default), whatever the test clock says; another server then sends what it held.
+ * The drain waits that long, and the claims' sweep interval, before it calls an event undelivered.
+ */
+const deadServersLeasesLapseMs = 70_000 + 5_000 + 10_000
+
 /** After the jobs: moves the clock on (retries' backoff) until every `job.*` event reached the receiver, or a bound. */
 export const drainWebhooks = (scenario: string, fleet: Fleet, query: Query, receiver: Receiver, fromMs: number) =>
   Effect.gen(function*() {
     let now = fromMs
-    for (let round = 0; round < 24; round++) {
+    const leasesLapsedAt = Date.now() + deadServersLeasesLapseMs
+    for (let round = 0; round < 24 || Date.now() < leasesLapsedAt; round++) {
       const missing = yield* undelivered(query, receiver)
       if (missing === 0) return now
-      // A minute at first (the first retry), then hours (the backoff reaches 6 hours).
-      now += round < 4 ? 90_000 : round < 10 ? 3_600_000 : 6 * 3_600_000
+      if (round < 24) {
+        // A minute at first (the first retry), then hours (the backoff reaches 6 hours).
+        now += round < 4 ? 90_000 : round < 10 ? 3_600_000 : 6 * 3_600_000
         yield* moveClock(fleet, now)
-      yield* realSleep(round < 4 ? 1000 : 500)
+        yield* realSleep(round < 4 ? 1000 : 500)
+      } else {
+        // Retries are due by now; what is left waits for a dead server's leases to lapse in real time.
+        yield* realSleep(2000)
+      }
       if (round % 4 === 3) log(scenario, `webhooks: ${missing} job events not yet delivered`)
     }
     return now
