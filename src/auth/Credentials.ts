@@ -11,7 +11,6 @@ import { Array as Arr, Context, Deferred, Effect, Layer, Option, Schema, Stream 
 import { SqlClient } from "effect/sql"
 import type { Principal } from "../domain/Principal.ts"
 import { AccessRole } from "../domain/Permissions.ts"
-import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import * as ServiceClock from "../platform/ServiceClock.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
@@ -175,10 +174,10 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       const sql = yield* SqlClient.SqlClient
       const isUsable = usable(options.leaseMaxAgeMs)
       // The window is a minute of real time, even on the sandbox's test clock (a key limited there
-      // is free again the next real minute, however the test clock moves); the credential's checks
-      // (a session's expiry) go by the service's clock.
-      const real = yield* ServiceClock.realClock
-      const realNowMs = Effect.sync(() => real.currentTimeMillisUnsafe())
+      // is free again the next real minute, however the test clock moves), and so are the
+      // credential's checks (a session's or an access token's expiry).
+      const realNow = yield* ServiceClock.realNow
+      const realNowMs = Effect.map(realNow, (now) => now.ms)
 
       /**
        * Claims up to {@link leaseSize} requests of each caller's window, resolving the
@@ -190,8 +189,8 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
        */
       const claims = GroupCommit.make((requests: Arr.NonEmptyReadonlyArray<ClaimRequest>) =>
         Effect.gen(function*() {
-          const now = yield* Time.now
-          const claimedAt = yield* realNowMs
+          const now = yield* realNow
+          const claimedAt = now.ms
           const window = RateLimit.windowOf(claimedAt)
           const batch = requests.map((request, i) => ({
             i,
@@ -379,7 +378,7 @@ const make = (options: { readonly leaseMaxAgeMs: number }) =>
       }
 
       const resolve = Effect.fn("Credentials.resolve")(function*(token: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           SELECT 0 AS hits, p.* FROM credential_principal(${hashCredential(token)}::text, ${now.iso}::timestamptz) p`
           .pipe(Effect.flatMap(decodeRows), Effect.orDie)

@@ -11,8 +11,8 @@ import { ActivityLog } from "../activity/ActivityLog.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
 import { AccessRole, mayGrant, roleName } from "../domain/Permissions.ts"
-import * as Time from "../domain/Time.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 const KeyRow = Schema.Struct({
   id: Schema.String,
@@ -55,6 +55,8 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   static readonly layerNoDeps = Layer.effect(
     ApiKeys,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
       const credentials = yield* Credentials
       const activity = yield* ActivityLog
@@ -73,7 +75,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           })
         }
         const value = input.value ?? (yield* newKeyValue)
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           INSERT INTO api_keys (id, workspace_id, name, prefix, hash, role, created_at)
           VALUES (${crypto.randomUUID()}, ${input.workspaceId}, ${input.name}, ${displayPrefix(value)},
@@ -101,7 +103,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       )
 
       const revoke = Effect.fn("ApiKeys.revoke")(function*(workspaceId: string, id: string, actor?: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ${now.iso}::timestamptz)
           WHERE id = ${id} AND workspace_id = ${workspaceId}

@@ -15,6 +15,7 @@ import { Credentials } from "../auth/Credentials.ts"
 import { hashCredential, newAccessToken, newAuthorizationCode, newRefreshToken } from "../auth/Tokens.ts"
 import * as Time from "../domain/Time.ts"
 import { firstRow, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 /** How long an access token works (seconds): short, a refresh brings the next. */
 export const accessTokenSeconds = 15 * 60
@@ -116,6 +117,8 @@ export class Grants extends Context.Service<Grants, {
   static readonly layerNoDeps = Layer.effect(
     Grants,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
       const credentials = yield* Credentials
 
@@ -125,7 +128,7 @@ export class Grants extends Context.Service<Grants, {
         readonly name: string
         readonly redirectUris: ReadonlyArray<string>
       }) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           INSERT INTO oauth_clients (id, name, redirect_uris, created_at)
           VALUES (${`mcp_${crypto.randomUUID()}`}, ${input.name}, ${JSON.stringify(input.redirectUris)}::jsonb, ${now.iso}::timestamptz)
@@ -146,7 +149,7 @@ export class Grants extends Context.Service<Grants, {
         readonly redirectUri: string
         readonly codeChallenge: string
       }) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const code = yield* newAuthorizationCode
         const grantId = crypto.randomUUID()
         yield* sql.withTransaction(Effect.gen(function*() {
@@ -211,7 +214,7 @@ export class Grants extends Context.Service<Grants, {
         readonly redirectUri: string
         readonly codeVerifier: string
       }) {
-        const now = yield* Time.now
+        const now = yield* realNow
         // Spends the code in the same statement that reads it: of two redemptions at once, one wins.
         const found = yield* firstRow(sql`
           WITH before AS (SELECT hash, used_at FROM oauth_codes WHERE hash = ${hashCredential(input.code)} FOR UPDATE),
@@ -241,7 +244,7 @@ export class Grants extends Context.Service<Grants, {
       })
 
       const refresh = Effect.fn("Grants.refresh")(function*(input: { readonly refreshToken: string; readonly clientId: string }) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const found = yield* firstRow(sql`
           WITH before AS (
             SELECT hash, used_at FROM oauth_tokens
@@ -273,7 +276,7 @@ export class Grants extends Context.Service<Grants, {
       )
 
       const revoke = Effect.fn("Grants.revoke")(function*(userId: string, grantId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ${now.iso}::timestamptz)
           WHERE id::text = ${grantId} AND user_id = ${userId} RETURNING id`.pipe(Effect.orDie)

@@ -12,6 +12,7 @@ import * as Time from "../domain/Time.ts"
 import { NullableTimestamp } from "../platform/Rows.ts"
 import { LockedOut } from "./Errors.ts"
 import { failureWindowMinutes, lockMinutes, maxFailures, normalizeEmail } from "./Policy.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 const decodeLock = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ lockedUntil: NullableTimestamp })))
 const decodeFailures = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ failures: Schema.Number })))
@@ -27,10 +28,12 @@ export class Lockout extends Context.Service<Lockout, {
   static readonly layer = Layer.effect(
     Lockout,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
 
       const check = Effect.fn("Lockout.check")(function*(email: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           SELECT locked_until AS "lockedUntil" FROM sign_in_failures WHERE email = ${normalizeEmail(email)}`.pipe(
           Effect.flatMap(decodeLock),
@@ -41,7 +44,7 @@ export class Lockout extends Context.Service<Lockout, {
       })
 
       const failed = Effect.fn("Lockout.failed")(function*(email: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const key = normalizeEmail(email)
         const windowStart = Time.toIso(now.ms - failureWindowMinutes * 60_000)
         // A lock that has run out, or failures older than the window, start the count again.

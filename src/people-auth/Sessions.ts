@@ -12,6 +12,7 @@ import { hashCredential, newSessionToken } from "../auth/Tokens.ts"
 import * as Time from "../domain/Time.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import { sessionHours } from "./Policy.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 /** A session still open, as the person sees it in their list. */
 export interface OpenSession {
@@ -53,11 +54,13 @@ export class Sessions extends Context.Service<Sessions, {
   static readonly layerNoDeps = Layer.effect(
     Sessions,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
       const credentials = yield* Credentials
 
       const create = Effect.fn("Sessions.create")(function*(userId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const token = yield* newSessionToken
         const sessionId = crypto.randomUUID()
         const expiresAt = Time.toIso(now.ms + sessionHours * 3_600_000)
@@ -80,7 +83,7 @@ export class Sessions extends Context.Service<Sessions, {
         sql`SELECT id::text AS id FROM sessions WHERE user_id = ${userId}`.pipe(Effect.flatMap(decodeIds), Effect.orDie)
 
       const end = Effect.fn("Sessions.end")(function*(sessionId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         yield* sql`UPDATE sessions SET revoked_at = ${now.iso}::timestamptz WHERE id = ${sessionId} AND revoked_at IS NULL`
           .pipe(Effect.orDie)
         yield* credentials.forgetCredential(sessionId)
@@ -94,7 +97,7 @@ export class Sessions extends Context.Service<Sessions, {
         )
 
       const endAllOf = Effect.fn("Sessions.endAllOf")(function*(userId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const ended = yield* sql`
           UPDATE sessions SET revoked_at = ${now.iso}::timestamptz
           WHERE user_id = ${userId} AND revoked_at IS NULL RETURNING id::text AS id`.pipe(
@@ -106,7 +109,7 @@ export class Sessions extends Context.Service<Sessions, {
       })
 
       const openOf = Effect.fn("Sessions.openOf")(function*(userId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         return yield* sql`
           SELECT id::text AS id, created_at AS "createdAt", expires_at AS "expiresAt" FROM sessions
           WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now.iso}::timestamptz
@@ -114,7 +117,7 @@ export class Sessions extends Context.Service<Sessions, {
       })
 
       const refresh = Effect.fn("Sessions.refresh")(function*(userId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const sessions = yield* live(userId, now.iso)
         yield* Effect.forEach(sessions, ({ id }) => credentials.forgetCredential(id), { discard: true })
         // The person's assistants act with the same role: their grants are looked at again too.

@@ -20,6 +20,7 @@ import { type NewSession, Sessions } from "./Sessions.ts"
 import { totpStep } from "./TwoFactor.ts"
 import { TwoFactorSettings } from "./TwoFactorSettings.ts"
 import { type SignInCandidate, Users } from "./Users.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 /** What a right password leads to. */
 export type PasswordOutcome =
@@ -62,6 +63,8 @@ export class SignIn extends Context.Service<SignIn, {
   static readonly layerNoDeps = Layer.effect(
     SignIn,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
       const lockout = yield* Lockout
       const sessions = yield* Sessions
@@ -91,7 +94,7 @@ export class SignIn extends Context.Service<SignIn, {
           yield* lockout.cleared(key)
           return { _tag: "SignedIn" as const, session: yield* sessions.create(matched.id) }
         }
-        const now = yield* Time.now
+        const now = yield* realNow
         const challenge = yield* newSessionToken
         const expiresAt = Time.toIso(now.ms + challengeMinutes * 60_000)
         yield* sql`
@@ -103,7 +106,7 @@ export class SignIn extends Context.Service<SignIn, {
 
       const openChallenge = (challenge: string) =>
         Effect.gen(function*() {
-          const now = yield* Time.now
+          const now = yield* realNow
           const rows = yield* sql`
             SELECT c.user_id::text AS "userId" FROM sign_in_challenges c
             WHERE c.hash = ${hashCredential(challenge)} AND c.expires_at > ${now.iso}::timestamptz`.pipe(
@@ -127,7 +130,7 @@ export class SignIn extends Context.Service<SignIn, {
         Effect.gen(function*() {
           if (/^\s*\d[\d\s]*$/.test(code)) {
             if (row.totpSecret === null) return false
-            const step = yield* totpStep(row.totpSecret, code)
+            const step = totpStep(row.totpSecret, code, (yield* realNow).ms)
             if (step === undefined) return false
             // Only a step later than the last one accepted: the same code never works twice.
             return yield* users.takeTotpStep(row.userId, step)

@@ -23,6 +23,7 @@ import { hashPassword, passwordProblem } from "./Password.ts"
 import { emailMax, invitationDays, isEmail, nameMax, normalizeEmail } from "./Policy.ts"
 import { type NewSession, Sessions } from "./Sessions.ts"
 import { Users } from "./Users.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 /** A person of the workspace, as the team page shows them. */
 export interface Member {
@@ -121,6 +122,8 @@ export class Team extends Context.Service<Team, {
   static readonly layerNoDeps = Layer.effect(
     Team,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
       const sessions = yield* Sessions
       const mail = yield* MailSender
@@ -150,7 +153,7 @@ export class Team extends Context.Service<Team, {
       })
 
       const invitations = Effect.fn("Team.invitations")(function*(workspaceId: string) {
-        const now = yield* Time.now
+        const now = yield* realNow
         const rows = yield* sql`
           SELECT ${invitationColumns} FROM team_invitations i
           WHERE i.workspace_id = ${workspaceId} AND i.accepted_at IS NULL AND i.revoked_at IS NULL
@@ -177,7 +180,7 @@ export class Team extends Context.Service<Team, {
         }
         const existing = yield* users.idByEmail(actor.workspaceId, normalizeEmail(email))
         if (existing !== undefined) return yield* new TeamRefused({ message: `${email} is already in this workspace.` })
-        const now = yield* Time.now
+        const now = yield* realNow
         const token = yield* newSessionToken
         const id = crypto.randomUUID()
         const expiresAt = Time.toIso(now.ms + invitationDays * 86_400_000)
@@ -207,7 +210,7 @@ export class Team extends Context.Service<Team, {
 
       const revokeInvitation = Effect.fn("Team.revokeInvitation")(function*(actor: Actor, id: string) {
         if (!mayManage(actor)) return yield* notManager
-        const now = yield* Time.now
+        const now = yield* realNow
         yield* sql`
           UPDATE team_invitations SET revoked_at = ${now.iso}::timestamptz
           WHERE id = ${id} AND workspace_id = ${actor.workspaceId} AND accepted_at IS NULL AND revoked_at IS NULL`
@@ -222,7 +225,7 @@ export class Team extends Context.Service<Team, {
           if (row === undefined) return yield* new InvitationUnusable({ reason: "unknown" })
           if (row.acceptedAt !== null) return yield* new InvitationUnusable({ reason: "used" })
           if (row.revokedAt !== null) return yield* new InvitationUnusable({ reason: "revoked" })
-          const now = yield* Time.now
+          const now = yield* realNow
           if (Date.parse(row.expiresAt) <= now.ms) return yield* new InvitationUnusable({ reason: "expired" })
           return row
         })
@@ -242,7 +245,7 @@ export class Team extends Context.Service<Team, {
         const name = yield* checkName(input.name)
         yield* checkPassword(input.password)
         const hash = yield* hashPassword(input.password)
-        const now = yield* Time.now
+        const now = yield* realNow
         const userId = crypto.randomUUID()
         const outcome = yield* sql.withTransaction(Effect.gen(function*() {
           // Claiming the invitation first: two tabs accepting the same link at once, one wins.
@@ -340,7 +343,7 @@ export class Team extends Context.Service<Team, {
         const name = yield* checkName(input.name)
         yield* checkPassword(input.password)
         const hash = yield* hashPassword(input.password)
-        const now = yield* Time.now
+        const now = yield* realNow
         const userId = yield* users.upsertOwner({
           workspaceId: input.workspaceId,
           email,

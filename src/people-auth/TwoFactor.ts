@@ -7,7 +7,7 @@
  * @since 1.0.0
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { hashCredential } from "../auth/Tokens.ts"
 
@@ -27,17 +27,16 @@ export const newTotpSecret: Effect.Effect<string> = Effect.sync(() => new Secret
 export const totpUri = (secretBase32: string, email: string): string => totpFor(secretBase32, email).toString()
 
 /**
- * The time step a 6-digit code belongs to, within one step of now, or
- * undefined when the code is wrong. Anything but six digits is wrong.
+ * The time step a 6-digit code belongs to, within one step of `timestamp` (real time: the person's
+ * authenticator app knows no other), or undefined when the code is wrong. Anything but six digits is wrong.
  */
-export const totpStep = Effect.fn("TwoFactor.totpStep")(function*(secretBase32: string, code: string) {
+export const totpStep = (secretBase32: string, code: string, timestamp: number): number | undefined => {
   const token = code.replace(/\s/g, "")
   if (!/^\d{6}$/.test(token)) return undefined
-  const timestamp = yield* Clock.currentTimeMillis
   const totp = totpFor(secretBase32, "")
   const delta = totp.validate({ token, timestamp, window: 1 })
   return delta === null ? undefined : totp.counter({ timestamp }) + delta
-})
+}
 
 /** The code for a given time (for tests and for showing a set-up check). */
 export const totpCodeAt = (secretBase32: string, timestamp: number): string =>

@@ -9,12 +9,12 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Time from "../domain/Time.ts"
 import { type LockedOut, TwoFactorRefused } from "./Errors.ts"
 import { Lockout } from "./Lockout.ts"
 import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Users } from "./Users.ts"
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpStep, totpUri } from "./TwoFactor.ts"
+import * as ServiceClock from "../platform/ServiceClock.ts"
 
 /** Where a person's two-factor stands. */
 export interface TwoFactorStatus {
@@ -53,6 +53,8 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
   static readonly layerNoDeps = Layer.effect(
     TwoFactorSettings,
     Effect.gen(function*() {
+      // Who people are goes by real time, even on the sandbox's test clock (docs/operations.md).
+      const realNow = yield* ServiceClock.realNow
       const sql = yield* SqlClient.SqlClient
       const users = yield* Users
       const workspaces = yield* WorkspaceTable
@@ -90,7 +92,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
 
       const replaceCodes = (userId: string) =>
         Effect.gen(function*() {
-          const now = yield* Time.now
+          const now = yield* realNow
           const codes = yield* newRecoveryCodes
           yield* sql`DELETE FROM recovery_codes WHERE user_id = ${userId}`
           yield* Effect.forEach(codes, (code) =>
@@ -105,7 +107,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
           const row = yield* read(userId)
           if (row.secret === null) return yield* new TwoFactorRefused({ message: "Two-factor sign-in is not on." })
           yield* lockout.check(row.email).pipe(Effect.mapError(lockedRefusal))
-          const step = yield* totpStep(row.secret, code)
+          const step = totpStep(row.secret, code, (yield* realNow).ms)
           if (step === undefined) {
             const left = yield* lockout.failed(row.email).pipe(Effect.mapError(lockedRefusal))
             return yield* new TwoFactorRefused({
@@ -122,9 +124,9 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
         if (row.pending === null) {
           return yield* new TwoFactorRefused({ message: "Nothing is being set up. Start setting up two-factor again." })
         }
-        const step = yield* totpStep(row.pending, code)
+        const step = totpStep(row.pending, code, (yield* realNow).ms)
         if (step === undefined) return yield* wrongCode
-        const now = yield* Time.now
+        const now = yield* realNow
         return yield* sql.withTransaction(Effect.gen(function*() {
           yield* users.enableTotp(userId, step, now.iso)
           return yield* replaceCodes(userId)
@@ -146,7 +148,7 @@ export class TwoFactorSettings extends Context.Service<TwoFactorSettings, {
 
       const useRecoveryCode = (userId: string, code: string) =>
         Effect.gen(function*() {
-          const now = yield* Time.now
+          const now = yield* realNow
           const used = yield* sql`
             UPDATE recovery_codes SET used_at = ${now.iso}::timestamptz
             WHERE user_id = ${userId} AND hash = ${recoveryCodeHash(code)} AND used_at IS NULL

@@ -178,7 +178,8 @@ export const layer: Layer.Layer<ServiceClock | Notices, never, AppConfig | SqlCl
 ).pipe(Layer.provideMerge(Notices.layer))
 
 /**
- * The clock of what is not business time (the rate-limit window, webhook signature timestamps):
+ * The clock of what is not business time (the rate-limit window, webhook signature timestamps,
+ * and who people are: sessions, sign-in lockouts, two-factor codes, invitations, keys, OAuth grants):
  * the real clock beneath the sandbox's test clock under `OUTREACH_CLOCK=test`; otherwise the
  * fiber's `Clock` (the real one in production, a unit test's `TestClock` in tests). Without a
  * `ServiceClock` in context, the fiber's `Clock`.
@@ -189,4 +190,17 @@ export const realClock: Effect.Effect<Clock.Clock> = Effect.flatMap(
     const current = Effect.clockWith(Effect.succeed)
     return service._tag === "Some" ? service.value.withRealTime(current) : current
   }
+)
+
+/**
+ * Now on {@link realClock}, for a service to read it with: taken once where the service is built
+ * (a request's fiber need not carry the `ServiceClock`).
+ */
+export const realNow: Effect.Effect<Effect.Effect<{ readonly ms: number; readonly iso: string }>> = Effect.map(
+  realClock,
+  (clock) =>
+    Effect.sync(() => {
+      const ms = clock.currentTimeMillisUnsafe()
+      return { ms, iso: Time.toIso(ms) }
+    })
 )

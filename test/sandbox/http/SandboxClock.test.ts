@@ -1,6 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Deferred, Effect, Layer, Ref, Schedule } from "effect"
 import { TestClock } from "effect/testing"
+import { SignIn } from "../../../src/people-auth/SignIn.ts"
+import { cookie, ownerSession, password } from "../../support/Teammates.ts"
 import { call, layer as serverLayer, newWorkspace, type Reply } from "../../support/TestServer.ts"
 
 const realNow = TestClock.withLive(Clock.currentTimeMillis)
@@ -127,6 +129,22 @@ layer(serverLayer({ clock: "test" }))("the sandbox clock (OUTREACH_CLOCK=test)",
       const after = yield* call("GET", "/v1/me", { token: limited.keyValue })
       if (realMinute() === limitedIn) assert.strictEqual(after.status, 429)
     }), { timeout: 120_000 })
+
+  it.effect("who people are follows real time: a month of test clock neither ends a session nor lifts a sign-in lockout", () =>
+    Effect.gen(function*() {
+      const { token, email } = yield* ownerSession
+      const operator = yield* newWorkspace("Mover")
+      const signIn = yield* SignIn
+      for (let i = 0; i < 5; i++) yield* Effect.flip(signIn.password(email, "wrong password here"))
+      assert.strictEqual((yield* Effect.flip(signIn.password(email, password)))._tag, "LockedOut")
+      const moved = yield* call("POST", "/v1/sandbox/clock", { token: operator.keyValue, body: { advanceSeconds: 30 * 86_400 } })
+      assert.strictEqual(moved.status, 200)
+      // Thirty days of business time: the 15-minute lockout holds, and the 12-hour session is still open.
+      assert.strictEqual((yield* Effect.flip(signIn.password(email, password)))._tag, "LockedOut")
+      const me = yield* call("GET", "/v1/me", { headers: cookie(token) })
+      assert.strictEqual(me.status, 200, JSON.stringify(me.body))
+      assert.strictEqual(me.body.kind, "session")
+    }))
 })
 
 // A background worker of the app: a fiber sleeping an hour and a one-minute
