@@ -187,3 +187,34 @@ export class HeadersTooLarge extends Schema.Error<HeadersTooLarge>("HeadersTooLa
 }) {
   readonly _tag = "HeadersTooLarge"
 }
+
+/**
+ * Every error of the API says its envelope's `message` as its own (`error.message`, what a log,
+ * a stack trace or a caller of the typed client sees), and its envelope's `type` as `type`
+ * (`notFound`, `unprocessable`, ...), as the Promise client's `OutreachError` does. Getters on the
+ * classes, so the encoded envelope (its fields only) is unchanged.
+ */
+for (
+  const error of [
+    BadRequest,
+    Unauthorized,
+    NotAllowed,
+    NotFound,
+    Conflict,
+    Unprocessable,
+    ApprovalExpired,
+    RateLimited,
+    Internal,
+    MethodNotAllowed,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    Unavailable,
+    RequestTimeout,
+    HeadersTooLarge
+  ]
+) {
+  Object.defineProperties(error.prototype, {
+    message: { get(this: { readonly error: { readonly message: string } }) { return this.error.message } },
+    type: { get(this: { readonly error: { readonly type: string } }) { return this.error.type } }
+  })
+}

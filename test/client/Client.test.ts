@@ -48,8 +48,15 @@ layer(serverLayer())("the typed client", (it) => {
       assert.strictEqual(job.status, "completed", JSON.stringify(job))
 
       // Errors are typed: the unknown id is a NotFound with the envelope's words.
-      const missing = yield* Effect.flip(client.accounts.get({ params: { id: crypto.randomUUID() } }))
+      const unknownId = crypto.randomUUID()
+      const missing = yield* Effect.flip(client.accounts.get({ params: { id: unknownId } }))
       assert.strictEqual(missing._tag, "NotFound")
+      if (missing._tag !== "NotFound") return
+      // Its own message is the envelope's (what a log or a thrown error shows), its type the envelope's type.
+      assert.include(missing.error.message, unknownId)
+      assert.strictEqual(missing.message, missing.error.message)
+      assert.propertyVal(missing, "type", "notFound")
+      assert.include(String(missing), unknownId)
     }))
 
   it.effect("a revoked or wrong key fails as Unauthorized", () =>
