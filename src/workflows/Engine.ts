@@ -18,6 +18,7 @@
 import { Clock, Duration, Effect, Layer } from "effect"
 import { ClusterWorkflowEngine } from "effect/cluster"
 import { WorkflowEngine } from "effect/workflow"
+import * as Time from "../domain/Time.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
 import { OutreachWorkflow } from "./OutreachWorkflow.ts"
 import { Waits } from "./Waits.ts"
@@ -34,6 +35,14 @@ const onServiceTime = Layer.effect(
     const serviceClock = yield* Clock.Clock
     return WorkflowEngine.WorkflowEngine.of({
       ...engine,
+      // Calls into the cluster from a request or a job run on real time: the cluster retries a send its
+      // routing refused (shards still settling) after 100 ms on the caller's Clock, which on the sandbox's
+      // test clock stands still until someone moves it (as the Governor's messages, `jobs/Governor.ts`).
+      execute: (workflow, options) => Time.onRealTime(engine.execute(workflow, options)),
+      poll: (workflow, executionId) => Time.onRealTime(engine.poll(workflow, executionId)),
+      interrupt: (workflow, executionId) => Time.onRealTime(engine.interrupt(workflow, executionId)),
+      resume: (workflow, executionId) => Time.onRealTime(engine.resume(workflow, executionId)),
+      deferredDone: (deferred, options) => Time.onRealTime(engine.deferredDone(deferred, options)),
       scheduleClock: (_workflow, options) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
