@@ -39,9 +39,6 @@ export const connectedStatuses: ReadonlySet<AccountStatus> = new Set([
   "restricted"
 ])
 
-/** Statuses a person can resume from. */
-export const resumableStatuses: ReadonlySet<AccountStatus> = new Set(["paused", "stopped", "restricted"])
-
 /** Statuses a person can pause. */
 export const pausableStatuses: ReadonlySet<AccountStatus> = new Set(["warming", "active", "restricted", "stopped"])
 

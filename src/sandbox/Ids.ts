@@ -64,9 +64,6 @@ export const postIdOf = (publishedAtMs: number, discriminator: number): string =
 /** The publication instant (epoch ms) inside a post id. */
 export const publishedAtOfPostId = (postId: string): number => Number(BigInt(postId) >> TIMESTAMP_SHIFT)
 
-/** The low 22 bits of a post id. */
-export const discriminatorOfPostId = (postId: string): number => Number(BigInt(postId) & LOW_BITS)
-
 /** The id of an invitation the account received from a person: `inv-` then base64url of the sender's provider id. */
 export const invitationIdOf = (providerId: string): string => "inv-" + toBase64Url(providerId)
 
