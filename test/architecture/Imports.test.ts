@@ -90,6 +90,11 @@ describe("the import rule (test/architecture/Layers.ts, docs/architecture.md)", 
     ])
   })
 
+  it("assistants and REST share services and intake, never a REST handler: mcp/ imports no *Handlers module", () => {
+    const handlers = (edge: { readonly where: string }) => /Handlers\.ts$/.test(edge.where)
+    assert.deepStrictEqual(edges.filter((edge) => edge.from === "mcp" && edge.to === "http" && handlers(edge)).map((e) => e.where), [])
+  })
+
   it("docs/architecture.md draws this rule (run `npm run docs` when it changed)", () => {
     const doc = readFileSync(join(root, "docs", "architecture.md"), "utf8")
     assert.include(doc, mermaid(), "docs/architecture.md is stale: run `npm run docs`")

@@ -28,6 +28,7 @@ export const layers: ReadonlyArray<Layer> = [
   { name: "services: people and what reached them", parts: ["people"] },
   { name: "services: API keys, jobs and the Governor, people's and assistants' sign-in", parts: ["keys", "jobs", "people-auth", "oauth"] },
   { name: "services built on jobs and keys", parts: ["workspaces", "inbox", "workflows", "webhooks"] },
+  { name: "intake: starting jobs, workflows and automations under an Idempotency-Key, for REST and assistants alike", parts: ["intake"] },
   { name: "adapters: REST handlers, the typed client, operator commands", parts: ["http", "client", "operator"] },
   { name: "adapters that reuse the REST gate", parts: ["mcp", "dashboard"] },
   { name: "the simulated network, its endpoints and sign-in page", parts: ["sandbox"] },

@@ -10,7 +10,7 @@ import { type CommandName, commands } from "../domain/Commands.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"
-import { idempotent } from "./Idempotent.ts"
+import { idempotent } from "./IdempotentStart.ts"
 
 /** The idempotency scope of a command sent to an account: the same for REST and assistants. */
 export const commandEndpoint = (accountId: string, command: CommandName) => `POST /v1/accounts/${accountId}/${command}`
