@@ -24,7 +24,7 @@
  *
  * @since 1.0.0
  */
-import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue, Random, Stream, type Tracer } from "effect"
+import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue, Random } from "effect"
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
@@ -33,6 +33,7 @@ import * as Time from "../domain/Time.ts"
 import { channels, Notices } from "../platform/Notices.ts"
 import { AccountEntity } from "./AccountEntity.ts"
 import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
+import * as ApprovalExpiry from "./ApprovalExpiry.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
@@ -41,6 +42,7 @@ import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
 import { type Choice, chooseWrite, pacingGap, planJob } from "./Plan.ts"
 import * as Fencing from "./Fencing.ts"
+import * as ReadPool from "./ReadPool.ts"
 import * as Takeover from "./Takeover.ts"
 import { queuedWriteOf } from "./WriteTarget.ts"
 
@@ -117,7 +119,6 @@ export class Governor extends Context.Service<Governor, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const store = yield* JobStore
-      const approvals = yield* ApprovalStore
       const executor = yield* Executor
       const watch = yield* JobWatch
       const changes = yield* AccountChanges
@@ -150,7 +151,6 @@ export class Governor extends Context.Service<Governor, {
       const createdHere = new Map<string, JobRow>()
       const waiting = { count: 0 }
       const sends = yield* FiberSet.make()
-      const approvalWake = yield* Queue.sliding<true>(1)
       const notices = yield* Notices
 
       const fencing = yield* Fencing.make({
@@ -347,41 +347,14 @@ export class Governor extends Context.Service<Governor, {
           return Effect.asVoid(FiberSet.run(actor.fibers, work.pipe(Effect.ensuring(doneWith(actor)))))
         })
 
-      /**
-       * Reads wait their turn in one queue of this process, taken by `readConcurrency` fibers: a burst of
-       * thousands is thousands of entries, not thousands of fibers waiting on a semaphore.
-       */
-      const readQueue = yield* Queue.unbounded<{
-        readonly actor: Actor
-        readonly jobId: string
-        readonly known: JobRow | undefined
-        /** The span that handed the read over: its run is traced beneath it (one job, one trace). */
-        readonly from: Option.Option<Tracer.AnySpan>
-      }>()
-      const readsStarting = new Set<string>()
-      /** Gives a read a run; `known`: its row as just read (else it is read first). */
-      const submitRead = (actor: Actor, jobId: string, known?: JobRow): Effect.Effect<void> =>
-        Effect.suspend(() => {
-          if (readsStarting.has(jobId) || inFlight.has(jobId)) return Effect.void
-          readsStarting.add(jobId)
-          actor.reads++
-          return Effect.flatMap(Effect.option(Effect.currentParentSpan), (from) =>
-            Effect.asVoid(Queue.offer(readQueue, { actor, jobId, known, from })))
-        })
-      const reader = Queue.take(readQueue).pipe(
-        Effect.flatMap(({ actor, from, jobId, known }) =>
-          // An account that left this runner meanwhile is its new owner's to run.
-          (actors.get(actor.accountId) === actor
-            ? onServiceTime(runRead(actor, jobId, known)).pipe(
-              (run) => Option.isSome(from) ? Effect.withParentSpan(run, from.value) : run
-            )
-            : Effect.void).pipe(
-            Effect.ensuring(Effect.andThen(Effect.sync(() => readsStarting.delete(jobId)), doneWith(actor)))
-          )
-        ),
-        Effect.forever
-      )
-      yield* Effect.forEach(Array.from({ length: settings.readConcurrency }), () => Effect.forkScoped(reader), { discard: true })
+      const readPool = yield* ReadPool.make<Actor>({
+        concurrency: settings.readConcurrency,
+        run: (actor, jobId, known) => onServiceTime(runRead(actor, jobId, known)),
+        stillHere: (actor) => actors.get(actor.accountId) === actor,
+        running: (jobId) => inFlight.has(jobId),
+        done: doneWith
+      })
+      const submitRead = readPool.submit
 
       /** Gives these reads of the account (not started yet) a run: at activation, and when the account changed. */
       const retryReads = (actor: Actor, reads: ReadonlyArray<JobRow>) =>
@@ -665,7 +638,7 @@ export class Governor extends Context.Service<Governor, {
         for (const { accountId, id } of found) {
           if (!sharding.hasShardId(sharding.getShardId(EntityId.make(accountId), "default"))) continue
           unlooked.add(id)
-          if (!unlookedBefore.has(id) || inFlight.has(id) || readsStarting.has(id)) continue
+          if (!unlookedBefore.has(id) || inFlight.has(id) || readPool.starting(id)) continue
           if (actors.get(accountId)?.writes.some((write) => write.id === id) === true) continue
           accounts.add(accountId)
         }
@@ -691,31 +664,10 @@ export class Governor extends Context.Service<Governor, {
         Effect.forkScoped
       )
 
-      /**
-       * Expires approvals as their 72 hours end: sleeps on the Clock until the next one is due, or until one
-       * is created on any server (a notice), or after a gap in hearing notices.
-       */
-      const expiryLoop = Effect.gen(function*() {
-        const expired = yield* approvals.expireDue
-        if (expired > 0) yield* Effect.logInfo(`expired ${expired} approvals`)
-        const next = yield* approvals.nextExpiry
-        const now = yield* Time.now
-        const dueSleep = next === null ? Effect.never : Effect.sleep(Duration.millis(Math.max(0, next - now.ms)))
-        yield* Effect.raceFirst(Queue.take(approvalWake), dueSleep)
-      })
-
       // An account changed on this server: its owner forgets what it read of it, looks at its writes again and
       // retries its parked reads, before the change's request answers.
       yield* changes.follow((accountId) => tell(accountId, (account) => account.Changed(undefined)))
-      yield* notices.listen(channels.approvalCreated).pipe(
-        Stream.runForEach(() => Queue.offer(approvalWake, true)),
-        Effect.forkScoped
-      )
-      yield* expiryLoop.pipe(
-        Effect.catchCause((cause) => Effect.logError("approval expiry failed", cause)),
-        Effect.forever,
-        Effect.forkScoped
-      )
+      yield* ApprovalExpiry.run
 
       return Governor.of({
         submit: (job) =>
