@@ -1,0 +1,134 @@
+/**
+ * People operating the service from the dashboard, in a real browser (Debian's chromium through
+ * playwright-core), issue #32: the job explorer (filters, a job as a sentence, cancel, retry of a
+ * failed write as a new job), the activity log with its filters, and two-factor required for
+ * everyone (a teammate without it is sent to set it up before any page). Pages are saved under
+ * .ci/results/screenshots.
+ */
+import { afterAll, assert, layer } from "@effect/vitest"
+import { Clock, Effect } from "effect"
+import { HttpServer } from "effect/http"
+import { TestClock } from "effect/testing"
+import type { BrowserContext } from "playwright-core"
+import { SignIn } from "../../src/people-auth/SignIn.ts"
+import { totpCodeAt } from "../../src/people-auth/TwoFactor.ts"
+import { TwoFactorSettings } from "../../src/people-auth/TwoFactorSettings.ts"
+import { connectedAccount, strangers } from "../jobs/support.ts"
+import { closeAll, open, screenshot } from "../support/Browser.ts"
+import { ownerSession, password, teammate } from "../support/Teammates.ts"
+import { call, layer as serverLayer } from "../support/TestServer.ts"
+
+afterAll(closeAll)
+
+const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
+
+const baseUrl = Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  const address = server.address
+  if (address._tag === "UnixPathAddress") return yield* Effect.die(new Error("no TCP address"))
+  return `http://127.0.0.1:${address.port}`
+})
+
+/** A new session of the person. */
+const sessionOf = (email: string) =>
+  Effect.gen(function*() {
+    const outcome = yield* (yield* SignIn).password(email, password)
+    assert.strictEqual(outcome._tag, "SignedIn")
+    return outcome._tag === "SignedIn" ? outcome.session.token : ""
+  })
+
+/** A browser signed in with the session `token` (its cookie set, as the sign-in page would). */
+const signedInBrowser = (base: string, token: string) =>
+  promise(async (): Promise<BrowserContext> => {
+    const browser = await open()
+    await browser.addCookies([{ name: "outreach_session", value: token, url: base }])
+    return browser
+  })
+
+layer(serverLayer())("operating from the dashboard in a browser", (it) => {
+  it.effect("the job explorer: filter the failed, retry one as a new job, read a job as a sentence and cancel it; the activity log says who rejected", () =>
+    Effect.gen(function*() {
+      // A working morning, so the pages (and their screenshots) show a plausible date.
+      yield* TestClock.setTime(Date.parse("2026-11-27T09:30:00Z"))
+      const { email, key } = yield* ownerSession
+      const base = yield* baseUrl
+      const accountId = yield* connectedAccount(key, { mode: "approve" })
+      // Signed in after the seat's warm-up, which moved the clock by days.
+      const token = yield* sessionOf(email)
+      const [first, second] = strangers(accountId, 2, "browser-explorer")
+      const one = (yield* call("POST", `/v1/accounts/${accountId}/connect`, { token: key, body: { person: first, note: "Kept for later" } })).body.job
+      const two = (yield* call("POST", `/v1/accounts/${accountId}/connect`, { token: key, body: { person: second, note: "Not this one" } })).body.job
+      const approvals = (yield* call("GET", "/v1/approvals", { token: key })).body.approvals
+      const approvalOfTwo = approvals.find((a: { jobId: string }) => a.jobId === two.id).id
+      yield* call("POST", `/v1/approvals/${approvalOfTwo}/reject`, { token: key, body: { reason: "wrong person" } })
+
+      const browser = yield* signedInBrowser(base, token)
+      const page = yield* promise(() => browser.newPage())
+      yield* promise(async () => {
+        await page.goto(`${base}/dashboard/jobs`)
+        await page.getByLabel("Status").selectOption("failed")
+        await page.getByRole("button", { name: "Filter" }).click()
+        await page.waitForURL(/status=failed/)
+        const failedRow = page.locator(`#job-${two.id}`)
+        assert.include(await failedRow.innerText(), "wrong person")
+        assert.strictEqual(await page.locator(`#job-${one.id}`).count(), 0, "the filter shows failed jobs only")
+        await screenshot(page, "jobs-filtered", { fullPage: false })
+        await failedRow.getByRole("button", { name: "Retry as a new job" }).click()
+        await page.locator("[role=status]", { hasText: "A new job was made" }).waitFor()
+
+        await page.goto(`${base}/dashboard/jobs/${one.id}`)
+        assert.match(await page.locator(".sentence").innerText(), /^Invitation to .+, note “Kept for later”/)
+        assert.include(await page.locator("#job-status").innerText(), "Waiting for approval")
+        await page.getByRole("button", { name: "Cancel" }).click()
+        await page.waitForLoadState("load")
+        await screenshot(page, "job-cancelled", { fullPage: false })
+      })
+      assert.strictEqual((yield* call("GET", `/v1/jobs/${one.id}`, { token: key })).body.job.status, "cancelled")
+      const retried = (yield* call("GET", `/v1/jobs?account=${accountId}&status=awaiting_approval`, { token: key })).body.jobs
+      assert.deepStrictEqual(retried.map((job: { input: unknown }) => job.input), [two.input])
+
+      yield* promise(async () => {
+        await page.goto(`${base}/dashboard/activity`)
+        await page.getByLabel("What").selectOption("approval.rejected")
+        await page.getByRole("button", { name: "Filter" }).click()
+        await page.waitForURL(/action=approval.rejected/)
+        const rows = page.locator("table.activity tbody tr")
+        assert.strictEqual(await rows.count(), 1)
+        const row = await rows.first().innerText()
+        assert.include(row, "rejected")
+        assert.include(row, "API key")
+        await screenshot(page, "activity-filtered", { fullPage: false })
+      })
+    }), { timeout: 120_000 })
+
+  it.effect("an owner requires two-factor from the Team page: a teammate without it is sent to set it up before any page", () =>
+    Effect.gen(function*() {
+      const { actor, token } = yield* ownerSession
+      const base = yield* baseUrl
+      const member = yield* teammate(actor, "member")
+      // The owner has two-factor first (required for everyone includes them).
+      const settings = yield* TwoFactorSettings
+      const { secret } = yield* settings.begin(actor.id)
+      yield* settings.confirm(actor.id, totpCodeAt(secret, yield* Clock.currentTimeMillis))
+
+      const owners = yield* signedInBrowser(base, token)
+      const ownerPage = yield* promise(() => owners.newPage())
+      yield* promise(async () => {
+        await ownerPage.goto(`${base}/dashboard/team`)
+        await ownerPage.getByRole("button", { name: "Require two-factor for everyone" }).click()
+        await ownerPage.locator("[role=status]", { hasText: "Two-factor is now required" }).waitFor()
+        assert.strictEqual(await ownerPage.getByRole("button", { name: "Stop requiring two-factor" }).count(), 1)
+      })
+
+      const members = yield* signedInBrowser(base, member.token)
+      const memberPage = yield* promise(() => members.newPage())
+      yield* promise(async () => {
+        await memberPage.goto(`${base}/dashboard/approvals`)
+        await memberPage.getByText("Your workspace requires two-factor sign-in").waitFor()
+        await screenshot(memberPage, "two-factor-required", { fullPage: false })
+        // Any other page sends them to the same place.
+        await memberPage.goto(`${base}/dashboard/jobs`)
+        await memberPage.getByText("Your workspace requires two-factor sign-in").waitFor()
+      })
+    }), { timeout: 120_000 })
+})
