@@ -1,9 +1,10 @@
 /**
- * Commands in words, as people read them ("Invitation", not
- * `connect`).
+ * Commands and statuses in words, as people read them ("Invitation", not
+ * `connect`; "Signed out: reconnect it", not `reconnect_required`).
  *
  * @since 1.0.0
  */
+import type { AccountStatus } from "./Account.ts"
 
 const commandWords: Readonly<Record<string, string>> = {
   connect: "Invitation",
@@ -52,3 +53,16 @@ const waitWords: Readonly<Record<string, string>> = {
 
 /** Why a job waits, as people say it: "waits for the seat's working hours". */
 export const waitInWords = (reason: string): string => waitWords[reason] ?? reason.replace(/_/g, " ")
+
+const accountStatusWords: Readonly<Record<AccountStatus, string>> = {
+  connecting: "Connecting",
+  warming: "Warming up",
+  active: "Active",
+  paused: "Paused",
+  stopped: "Stopped (health)",
+  restricted: "Restricted by the network",
+  reconnect_required: "Signed out: reconnect it"
+}
+
+/** A seat's status as people say it. */
+export const accountStatusInWords = (status: AccountStatus): string => accountStatusWords[status]

@@ -1,8 +1,9 @@
 /**
  * People operating the service from the dashboard, in a real browser (Debian's chromium through
  * playwright-core), issue #32: the job explorer (filters, a job as a sentence, cancel, retry of a
- * failed write as a new job), the activity log with its filters, and two-factor required for
- * everyone (a teammate without it is sent to set it up before any page). Pages are saved under
+ * failed write as a new job), the activity log with its filters, two-factor required for
+ * everyone (a teammate without it is sent to set it up before any page), and a seat the network
+ * signed out reconnected from its card. Pages are saved under
  * .ci/results/screenshots.
  */
 import { afterAll, assert, layer } from "@effect/vitest"
@@ -130,5 +131,31 @@ layer(serverLayer())("operating from the dashboard in a browser", (it) => {
         await memberPage.goto(`${base}/dashboard/jobs`)
         await memberPage.getByText("Your workspace requires two-factor sign-in").waitFor()
       })
+    }), { timeout: 120_000 })
+
+  it.effect("a seat the network signed out is reconnected from its card, through the network's sign-in page", () =>
+    Effect.gen(function*() {
+      const { email, key } = yield* ownerSession
+      const base = yield* baseUrl
+      const accountId = yield* connectedAccount(key, {}, "Grace")
+      const token = yield* sessionOf(email)
+      const signedOut = yield* call("POST", `/v1/sandbox/accounts/${accountId}/events`, { token: key, body: { type: "signed_out" } })
+      assert.strictEqual(signedOut.status, 200, JSON.stringify(signedOut.body))
+      assert.strictEqual(signedOut.body.account.status, "reconnect_required")
+
+      const browser = yield* signedInBrowser(base, token)
+      const page = yield* promise(() => browser.newPage())
+      yield* promise(async () => {
+        await page.goto(`${base}/dashboard/seats`)
+        const card = page.locator(`#seat-${accountId}`)
+        await screenshot(page, "seat-signed-out", { fullPage: false })
+        await card.getByRole("button", { name: "Reconnect (opens the sign-in page)" }).click()
+        // The sandbox's own sign-in page, as for a new seat.
+        await page.getByRole("button", { name: "Sign in and connect" }).click()
+        await page.waitForLoadState("load")
+      })
+      const back = yield* call("GET", `/v1/accounts/${accountId}`, { token: key })
+      assert.notStrictEqual(back.body.account.status, "reconnect_required", JSON.stringify(back.body.account))
+      assert.include(["active", "warming"], back.body.account.status)
     }), { timeout: 120_000 })
 })

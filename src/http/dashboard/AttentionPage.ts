@@ -13,7 +13,7 @@ import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, relative, when } from "./Layout.ts"
 import { may, signedInPage } from "./Requests.ts"
-import { commandInWords } from "../../domain/Words.ts"
+import { accountStatusInWords, commandInWords } from "../../domain/Words.ts"
 
 const seatProblem: Record<string, string> = {
   reconnect_required: "The network signed this seat out: reconnect it.",
@@ -40,7 +40,7 @@ const show = signedInPage((person) =>
       ? html`<p class="muted">Every seat is fine.</p>`
       : html`<ul>${
         attention.seats.map((s) =>
-          html`<li><strong>${s.label === "" ? "Unnamed seat" : s.label}</strong> <span class="pill bad">${s.status}</span>: ${
+          html`<li><strong>${s.label === "" ? "Unnamed seat" : s.label}</strong> <span class="pill bad">${accountStatusInWords(s.status)}</span>: ${
             seatProblem[s.status] ?? s.status
           }${s.health.reason === null ? "" : html` (${s.health.reason})`}${
             s.health.readsOnlyUntil === null ? "" : html` Reads only until ${when(s.health.readsOnlyUntil)}.`

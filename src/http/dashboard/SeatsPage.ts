@@ -23,6 +23,7 @@ import { externalLink, html, type Html, safeHref } from "./Html.ts"
 import { base, csrfInput, relative, when } from "./Layout.ts"
 import { refusal } from "../../domain/Permissions.ts"
 import { actorOf } from "../../domain/Principal.ts"
+import { accountStatusInWords } from "../../domain/Words.ts"
 import * as SeatActivity from "../SeatActivity.ts"
 import { type Form, may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
@@ -139,7 +140,7 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
   return html`<article class="card" id="seat-${account.id}" aria-labelledby="seat-title-${account.id}">
 <h2 id="seat-title-${account.id}">${account.label === "" ? "Unnamed seat" : account.label}</h2>
 <dl class="facts">
-<dt>Status</dt><dd><span class="pill ${account.status === "active" || account.status === "warming" ? "ok" : "bad"}">${account.status}</span></dd>
+<dt>Status</dt><dd><span class="pill ${account.status === "active" || account.status === "warming" ? "ok" : "bad"}">${accountStatusInWords(account.status)}</span></dd>
 <dt>Health</dt><dd>${account.health.level}${account.health.reason === null ? "" : html` — ${account.health.reason}`}${
     account.health.readsOnlyUntil === null ? "" : html`; reads only until ${when(account.health.readsOnlyUntil)}`
   }</dd>
