@@ -64,6 +64,8 @@ export class Outbox extends Context.Service<Outbox, {
   readonly list: (workspaceId: string, options?: { readonly type?: EventType }) => Effect.Effect<
     ReadonlyArray<RecordedEvent>
   >
+  /** The position of the workspace's newest event (0 without one): it moves whenever something happened there. */
+  readonly latestSeq: (workspaceId: string) => Effect.Effect<number>
   /** Whether any event lies past `afterSeq` (a fragment, so the caller's cursor is read in the same statement). */
   readonly anyAfter: (afterSeq: Statement.Fragment) => Effect.Effect<boolean>
   /**
@@ -108,6 +110,12 @@ export class Outbox extends Context.Service<Outbox, {
           ORDER BY seq`.pipe(Effect.flatMap(decodeRows), Effect.orDie)
       )
 
+      const latestSeq = (workspaceId: string) =>
+        sql<{ readonly seq: string | null }>`SELECT max(seq)::text AS seq FROM outbox_events WHERE workspace_id = ${workspaceId}`.pipe(
+          Effect.map((rows) => Number(rows[0]?.seq ?? 0)),
+          Effect.orDie
+        )
+
       // Most rounds find nothing new: one plain read says so.
       const anyAfter = (afterSeq: Statement.Fragment) =>
         sql<{ readonly any: boolean }>`
@@ -149,7 +157,7 @@ export class Outbox extends Context.Service<Outbox, {
           FROM outbox_events WHERE seq > ${afterSeq} ORDER BY seq LIMIT ${limit}`
           .pipe(Effect.flatMap(decodeFanOutEvents), Effect.orDie)
 
-      return Outbox.of({ append, appendAll, list, anyAfter, writerHorizon, fanOutBatch })
+      return Outbox.of({ append, appendAll, list, latestSeq, anyAfter, writerHorizon, fanOutBatch })
     })
   )
 }

@@ -248,7 +248,7 @@ const render = (
 <a href="${addressOf({ ...query, view: "pending", page: 1 })}"${query.view === "pending" ? html` aria-current="page"` : ""}>Waiting (${waiting})</a>
 <a href="${addressOf({ ...query, view: "decided", left: undefined, page: 1 })}"${query.view === "decided" ? html` aria-current="page"` : ""}>Decided</a></nav>`
     const body = query.view === "pending"
-      ? html`${pager(query, page.total, page.approvals.length, "waiting")}
+      ? html`<div id="approvals-list" data-live-list>${pager(query, page.total, page.approvals.length, "waiting")}
 <p class="muted keys">Keyboard: <kbd>j</kbd>/<kbd>k</kbd> next and previous, <kbd>e</kbd> edit the text, <kbd>a</kbd> approve, <kbd>r</kbd> reject, <kbd>x</kbd> select. Each expires 72 hours after it was asked for; the soonest first.</p>
 <form id="queue" method="post" action="${base}/approvals/bulk">${csrfInput(person)}
 <input type="hidden" name="back" value="${addressOf(query)}">
@@ -264,7 +264,7 @@ ${
 <tbody>${page.approvals.map((a) => pendingRow(a, context))}</tbody></table></div>
 `
       }
-</form>`
+</form></div>`
       : yield* Effect.gen(function*() {
         const who = yield* actorNamer(person.workspaceId)
         return html`${pager(query, page.total, page.approvals.length, "decided")}${

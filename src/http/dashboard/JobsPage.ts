@@ -127,7 +127,7 @@ ${select("filter-seat", "Seat", "account", seats.map((s) => ({ value: s.id, labe
 ${select("filter-status", "Status", "status", JobStatus.literals.map((s) => ({ value: s, label: statusInWords(s) })), filters.status, "any status")}
 ${select("filter-kind", "Kind", "kind", Object.keys(commands).map((k) => ({ value: k, label: commandInWords(k) })), filters.kind, "every kind")}
 </div><button type="submit">Filter</button> <a href="${base}/jobs">Clear filters</a></form>
-${
+<div id="jobs-list" data-live-list>${
         jobs.length === 0
           ? html`<p class="card">No jobs${filters.accountId !== undefined || filters.status !== undefined || filters.kind !== undefined ? " with these filters" : " yet"}.</p>`
           : html`<div class="table-wrap"><table class="jobs"><thead><tr><th scope="col">Asked</th><th scope="col">Seat</th><th scope="col">What</th><th scope="col">Where it stands</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -137,7 +137,7 @@ ${
             )
           }</tbody></table></div>`
       }
-${next === null ? "" : html`<p><a href="${base}/jobs?${older.toString()}" rel="next">Older jobs</a></p>`}`
+${next === null ? "" : html`<p><a href="${base}/jobs?${older.toString()}" rel="next">Older jobs</a></p>`}</div>`
     })
   })
 )

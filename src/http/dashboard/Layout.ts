@@ -196,7 +196,8 @@ export const page = (options: {
       options.title,
       html`<script src="${base}/assets/htmx.min.js" defer></script>
 <script src="${base}/assets/hx-sse.min.js" defer></script>
-<script src="${base}/assets/approvals.js" defer></script>`,
+<script src="${base}/assets/approvals.js" defer></script>
+<script src="${base}/assets/live.js" defer></script>`,
       html`<a class="skip" href="#content">Skip to content</a>
 <header class="top">
   <a class="brand" href="${base}">Outreach dashboard</a>

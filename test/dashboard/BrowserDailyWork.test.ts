@@ -1,10 +1,10 @@
 /**
- * People operating the service from the dashboard, in a real browser (Debian's chromium through
+ * A day's work on the dashboard, in a real browser (Debian's chromium through
  * playwright-core), issue #32: the job explorer (filters, a job as a sentence, cancel, retry of a
  * failed write as a new job), the activity log with its filters, two-factor required for
  * everyone (a teammate without it is sent to set it up before any page), and a seat the network
- * signed out reconnected from its card. Pages are saved under
- * .ci/results/screenshots.
+ * signed out reconnected from its card, and the approvals and jobs lists updating without a
+ * reload. Pages are saved under .ci/results/screenshots.
  */
 import { afterAll, assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
@@ -157,5 +157,46 @@ layer(serverLayer())("operating from the dashboard in a browser", (it) => {
       const back = yield* call("GET", `/v1/accounts/${accountId}`, { token: key })
       assert.notStrictEqual(back.body.account.status, "reconnect_required", JSON.stringify(back.body.account))
       assert.include(["active", "warming"], back.body.account.status)
+    }), { timeout: 120_000 })
+
+  it.effect("the approvals and jobs lists update without a reload, and leave a list alone while someone types in it", () =>
+    Effect.gen(function*() {
+      const { email, key } = yield* ownerSession
+      const base = yield* baseUrl
+      const accountId = yield* connectedAccount(key, { mode: "approve" }, "Lin")
+      const token = yield* sessionOf(email)
+      const [first, second, third] = strangers(accountId, 3, "browser-live")
+      const ask = (person: string, note: string) =>
+        Effect.map(call("POST", `/v1/accounts/${accountId}/connect`, { token: key, body: { person, note } }), (reply) => {
+          assert.strictEqual(reply.status, 202, JSON.stringify(reply.body))
+          return reply.body.job.id as string
+        })
+      const one = yield* ask(first, "Already waiting")
+
+      const browser = yield* signedInBrowser(base, token)
+      const page = yield* promise(() => browser.newPage())
+      yield* promise(() => page.goto(`${base}/dashboard/approvals`))
+      yield* promise(() => page.locator("tr.approval", { hasText: "Already waiting" }).waitFor())
+      // A new write asks for approval: its row comes in without a reload.
+      yield* ask(second, "Arrived while the page was open")
+      yield* promise(() => page.locator("tr.approval", { hasText: "Arrived while the page was open" }).waitFor())
+      // While a text is being edited, a change leaves the list as it is.
+      const edited = page.locator("tr.approval", { hasText: "Already waiting" })
+      yield* promise(async () => {
+        await edited.locator("summary").first().click()
+        await edited.locator("textarea").fill("Edited, not yet sent")
+      })
+      yield* ask(third, "Comes in after the edit")
+      // The header's counts say 3 waiting: the change reached the page, which kept the list for the person typing.
+      yield* promise(() => page.locator("#live", { hasText: /3\s*approvals waiting/ }).waitFor())
+      assert.strictEqual(yield* promise(() => edited.locator("textarea").inputValue()), "Edited, not yet sent")
+      assert.strictEqual(yield* promise(() => page.locator("tr.approval", { hasText: "Comes in after the edit" }).count()), 0)
+
+      // The jobs list: a job asked for elsewhere shows up, and its ending too.
+      yield* promise(() => page.goto(`${base}/dashboard/jobs`))
+      yield* promise(() => page.locator(`#job-${one}`).waitFor())
+      const read = (yield* call("POST", `/v1/accounts/${accountId}/get_profile`, { token: key, body: { person: first } })).body.job.id as string
+      yield* promise(() => page.locator(`#job-${read}`).waitFor())
+      yield* promise(() => page.locator(`#job-${read}`, { hasText: "Done" }).waitFor())
     }), { timeout: 120_000 })
 })
