@@ -43,6 +43,33 @@ export interface Options {
   readonly rateLimit?: { readonly limit: number; readonly windowMs: number }
   /** Invitations an account may send in 7 days (LinkedIn's weekly limit); default 100. */
   readonly weeklyInvitations?: number
+  /**
+   * A slow provider: each write (`writeRoutes`) takes a random time in [min, max] ms, the work done at
+   * a random moment of it (at its start: the answer comes late; at its end: it happens late), whether
+   * or not the caller is still there, as a provider finishes what it received.
+   */
+  readonly writeLatencyMs?: { readonly min: number; readonly max: number }
+}
+
+/** The routes that change the network: every write the service can send. */
+export const writeRoutes: ReadonlySet<RouteName> = new Set<RouteName>([
+  "users.invite",
+  "users.invite.cancel",
+  "users.invite.handle",
+  "chats.start",
+  "chats.send",
+  "posts.reaction",
+  "posts.comment",
+  "posts.create"
+])
+
+/** A write the network carried out: its route, the account, the path and the fields it was sent with. */
+export interface Performed {
+  readonly route: RouteName
+  readonly accountId: string
+  readonly path: string
+  readonly fields: Fields
+  readonly at: number
 }
 
 interface Reply {
@@ -65,7 +92,7 @@ interface HostedLink {
   readonly reconnect: string | undefined
 }
 
-type Fields = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+export type Fields = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 const ok = (body: unknown, route: SdkRoute, status = 200): Reply => ({ status, body, route })
 const rest = (body: unknown, status = 200): Reply => ({ status, body })
@@ -106,6 +133,10 @@ export interface ProviderDouble {
   /** Every request, in order: method, path and route. */
   readonly calls: Array<{ readonly method: string; readonly path: string; readonly route: RouteName | undefined }>
   readonly accounts: Map<string, Account>
+  /** Every write the network carried out (a 2xx of a write route), in order: the record that shows a write sent twice. */
+  readonly performed: Array<Performed>
+  /** Writes received and not yet answered (a slow provider's, `writeLatencyMs`). */
+  readonly inFlight: () => number
   /** Makes the next `times` calls of `route` suffer `fault`. */
   readonly inject: (route: RouteName, fault: Fault, times?: number) => void
   /** The person completes a hosted link: the account is created (or reconnected) and `notify_url` called. */
@@ -131,6 +162,8 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
   const webhooks: Array<Webhook> = []
   const violations: Array<Violation> = []
   const calls: ProviderDouble["calls"] = []
+  const performed: Array<Performed> = []
+  let inFlight = 0
   const faults = new Map<RouteName, Array<Fault>>()
   const window = { start: 0, count: 0 }
   let sequence = 0
@@ -533,6 +566,28 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
     return fields
   }
 
+  const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+  /** A write: run, recorded when it succeeded, at a random moment of its latency when the provider is slow. */
+  const write = async (name: RouteName, url: URL, fields: Fields, run: () => Reply) => {
+    const latency = options.writeLatencyMs
+    const total = latency === undefined ? 0 : latency.min + Math.random() * (latency.max - latency.min)
+    const before = Math.random() * total
+    inFlight += 1
+    try {
+      if (before > 0) await pause(before)
+      const reply = run()
+      if (reply.status >= 200 && reply.status < 300) {
+        const accountId = url.searchParams.get("account_id") ?? str(fields["account_id"]) ?? ""
+        performed.push({ route: name, accountId, path: url.pathname, fields, at: now() })
+      }
+      if (total - before > 0) await pause(total - before)
+      return reply
+    } finally {
+      inFlight -= 1
+    }
+  }
+
   const send = (response: ServerResponse, reply: Reply) => {
     if (reply.route !== undefined) {
       const violation = judge(reply.route, reply.body)
@@ -571,7 +626,7 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
       const [name, run] = found
       const fault = faults.get(name)?.shift()
       if (fault?.kind === "error") return send(response, fail(fault.status, fault.type, fault.detail ?? "Injected."))
-      const reply = run()
+      const reply = writeRoutes.has(name) ? await write(name, url, fields, run) : run()
       if (fault?.kind === "lostReply") {
         request.socket.destroy()
         return
@@ -603,6 +658,8 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
     violations,
     calls,
     accounts,
+    performed,
+    inFlight: () => inFlight,
     webhooks,
     inject: (name, fault, times = 1) => {
       const queue = faults.get(name) ?? []
