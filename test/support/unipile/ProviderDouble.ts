@@ -39,7 +39,10 @@ export interface Options {
   readonly apiKey: string
   /** The double's clock, in epoch ms (default the machine's). */
   readonly now?: () => number
-  /** At most `limit` requests per `windowMs` per API key; more answer 429. */
+  /**
+   * At most `limit` requests per `windowMs` for each linked account (Unipile limits each account's calls in
+   * fixed windows, each begun by its first request), and as many for the calls of no account; more answer 429.
+   */
   readonly rateLimit?: { readonly limit: number; readonly windowMs: number }
   /** Invitations an account may send in 7 days (LinkedIn's weekly limit); default 100. */
   readonly weeklyInvitations?: number
@@ -137,6 +140,8 @@ export interface ProviderDouble {
   readonly performed: Array<Performed>
   /** Writes received and not yet answered (a slow provider's, `writeLatencyMs`). */
   readonly inFlight: () => number
+  /** Requests answered 429 for the rate limit (`rateLimit`), by account (`""`: of no account). */
+  readonly limited: ReadonlyMap<string, number>
   /** Makes the next `times` calls of `route` suffer `fault`. */
   readonly inject: (route: RouteName, fault: Fault, times?: number) => void
   /** The person completes a hosted link: the account is created (or reconnected) and `notify_url` called. */
@@ -165,7 +170,10 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
   const performed: Array<Performed> = []
   let inFlight = 0
   const faults = new Map<RouteName, Array<Fault>>()
-  const window = { start: 0, count: 0 }
+  /** Each account's rate window (`""`: the calls of no account). */
+  const windows = new Map<string, { start: number; count: number }>()
+  /** Requests refused for the rate limit, by account. */
+  const limited = new Map<string, number>()
   let sequence = 0
   const nextId = (prefix: string) => `${prefix}${(now() % 1_000_000_000).toString(36)}${(++sequence).toString(36).padStart(4, "0")}`
   let base = ""
@@ -614,12 +622,18 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
       }
       if (options.rateLimit !== undefined) {
         const at = now()
+        const account = url.searchParams.get("account_id") ?? str(fields?.["account_id"]) ?? ""
+        const window = windows.get(account) ?? { start: at, count: 0 }
         if (at - window.start >= options.rateLimit.windowMs) {
           window.start = at
           window.count = 0
         }
         window.count += 1
-        if (window.count > options.rateLimit.limit) return send(response, fail(429, "too_many_requests", "Too many requests, slow down."))
+        windows.set(account, window)
+        if (window.count > options.rateLimit.limit) {
+          limited.set(account, (limited.get(account) ?? 0) + 1)
+          return send(response, fail(429, "too_many_requests", "Too many requests, slow down."))
+        }
       }
       if (fields === undefined) return send(response, fail(400, "malformed_request", "The body could not be read."))
       if (found === undefined) return send(response, fail(404, "resource_not_found", `No route ${method} ${url.pathname}.`))
@@ -660,6 +674,7 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
     accounts,
     performed,
     inFlight: () => inFlight,
+    limited,
     webhooks,
     inject: (name, fault, times = 1) => {
       const queue = faults.get(name) ?? []
