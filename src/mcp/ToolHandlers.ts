@@ -28,6 +28,7 @@ import { Approvals } from "../jobs/Approvals.ts"
 import { Forecasts } from "../jobs/Forecasts.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"
+import { notSupported } from "../network/NetworkDriver.ts"
 import { People } from "../people/People.ts"
 import { Automations } from "../workflows/Automations.ts"
 import { Workflows } from "../workflows/Workflows.ts"
@@ -65,14 +66,21 @@ const jobs = Effect.gen(function*() {
   return { service, watch }
 })
 
-/** The handlers of the 21 command tools. */
+/**
+ * The handlers of the 21 command tools. A command the account's network cannot run (its
+ * `capabilities.notSupported`, as `get_account` shows) answers at once the `notSupported` error its
+ * job would fail with, and makes no job: an assistant learns it now, not when it follows the job.
+ */
 export const commandHandlers = CommandTools.toLayer(Effect.gen(function*() {
   const accept = yield* JobIntake.make
+  const accounts = yield* Accounts
   const { watch } = yield* jobs
   const run = (name: CommandName) =>
   (params: { readonly accountId: string; readonly input: unknown; readonly idempotencyKey?: string | undefined }) =>
     Effect.gen(function*() {
       const workspaceId = yield* workspace
+      const { capabilities } = yield* accounts.get(workspaceId, params.accountId)
+      if (capabilities.notSupported.includes(name)) return yield* Effect.fail({ error: notSupported(capabilities.network, name) })
       const accepted = yield* accept({
         workspaceId,
         endpoint: JobIntake.commandEndpoint(params.accountId, name),

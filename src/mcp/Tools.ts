@@ -138,9 +138,10 @@ const commandJob = (spec: CommandSpec<string, CommandKind, Schema.Codec<unknown,
 const commandTool = (spec: CommandSpec<string, CommandKind, Schema.Codec<unknown, unknown>, Schema.Codec<unknown, unknown>>) =>
   annotated(
     Tool.make(spec.name, {
-      description: spec.kind === "read"
+      description: (spec.kind === "read"
         ? `${spec.description} A read: it never waits for approval or working hours. Answers with the job, completed with its \`result\` when it finishes within ${READ_WAIT_SECONDS} seconds; otherwise follow it with get_job.`
-        : `${spec.description} A write: it goes in as a job through the account's Governor (mode, approval, working hours, budgets, pacing). Answers at once with the job and its \`waitingFor\`; a person decides approvals, never the assistant. Follow it with get_job. Give \`idempotencyKey\` to make a retry safe.`,
+        : `${spec.description} A write: it goes in as a job through the account's Governor (mode, approval, working hours, budgets, pacing). Answers at once with the job and its \`waitingFor\`; a person decides approvals, never the assistant. Follow it with get_job. Give \`idempotencyKey\` to make a retry safe.`) +
+        " An account whose network cannot run it (get_account: `capabilities.notSupported`) answers at once a `notSupported` error, and no job is made.",
       parameters: Schema.Struct({ accountId: Arguments.accountId, input: spec.input, idempotencyKey: Arguments.idempotencyKey }),
       success: Schema.Struct({ job: commandJob(spec) }),
       failure: ToolError,
@@ -224,7 +225,8 @@ export const ServiceTools = Toolkit.make(
   }),
   tool("get_account", {
     title: "Get an account",
-    description: "Answers {account}: status, mode, working hours, limits, budgets left and warm-up.",
+    description:
+      "Answers {account}: status, mode, working hours, limits, budgets left, warm-up, and `capabilities`: its network and the commands it can run (`commands`) and cannot (`notSupported`).",
     parameters: Schema.Struct({ accountId: Arguments.accountId }),
     hints: read
   }),

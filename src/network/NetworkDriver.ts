@@ -222,12 +222,15 @@ export type WriteHandlers = {
   ) => Effect.Effect<ResultOf<C>, NetworkError>
 }
 
-const unsupported = (driver: string, command: string) =>
-  Effect.fail(networkError(
+/** The `notSupported` error of a command the `driver`'s network cannot run: its job's, and an assistant's tool's at once. */
+export const notSupported = (driver: string, command: string): NetworkError =>
+  networkError(
     "notSupported",
     `The ${driver} network does not support ${command}.`,
     "Use a command this network supports (the account's `capabilities`), or another driver."
-  ))
+  )
+
+const unsupported = (driver: string, command: string) => Effect.fail(notSupported(driver, command))
 
 /**
  * A driver from a table of the commands it supports: for an embedder's own network. A

@@ -49,6 +49,11 @@ export interface AppSettings {
   readonly unipileApiKey: Option.Option<Redacted.Redacted<string>>
   /** The secret Unipile's webhooks carry in their `Unipile-Auth` header (`UNIPILE_WEBHOOK_SECRET`); unset, they are all refused. */
   readonly unipileWebhookSecret: Option.Option<Redacted.Redacted<string>>
+  /**
+   * Requests a minute the service sends Unipile for one seat (`UNIPILE_REQUESTS_PER_MINUTE`, default 60), all servers
+   * together: Unipile limits each linked account's calls in fixed windows whose values its dashboard shows.
+   */
+  readonly unipileRequestsPerMinute: number
   readonly clock: "system" | "test"
   /** Sync each connected account's invitations and messages in the background (`OUTREACH_INBOX_SYNC`). */
   readonly inboxSync: boolean
@@ -114,6 +119,9 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("outrea
     unipileWebhookSecret: Config.option(Config.Redacted("UNIPILE_WEBHOOK_SECRET")).pipe(
       Config.map(Option.filter((secret) => Redacted.value(secret).length >= 16))
     ),
+    unipileRequestsPerMinute: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "UNIPILE_REQUESTS_PER_MINUTE").pipe(
+      Config.withDefault(60)
+    ),
     clock: Config.Literals(["system", "test"], "OUTREACH_CLOCK").pipe(
       Config.withDefault<"system" | "test">("system")
     ),
@@ -157,6 +165,7 @@ export const defaults: AppSettings = {
   unipileDsn: Option.none(),
   unipileApiKey: Option.none(),
   unipileWebhookSecret: Option.none(),
+  unipileRequestsPerMinute: 60,
   clock: "system",
   inboxSync: true,
   triageModel: Option.none(),

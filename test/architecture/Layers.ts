@@ -21,8 +21,8 @@ export interface Layer {
 export const layers: ReadonlyArray<Layer> = [
   { name: "domain: ids, models, statuses, pure rules, the vocabulary all share", parts: ["domain"] },
   { name: "the HTTP contract", parts: ["api"] },
-  { name: "infrastructure: config, SQL, migrations, clock, tracing", parts: ["platform"] },
-  { name: "the network driver port, reply triage, the rate limit, the outbox, the activity log", parts: ["triage", "ratelimit", "network", "events", "activity"] },
+  { name: "infrastructure: config, SQL, migrations, clock, tracing; the request-rate rule", parts: ["platform", "ratelimit"] },
+  { name: "the network driver port, reply triage, the outbox, the activity log", parts: ["triage", "network", "events", "activity"] },
   { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
   // people/ reads the accounts (the seats in a person's timeline, the other seat holding a person); accounts/ never reads people/.
   { name: "services: people and what reached them", parts: ["people"] },

@@ -3,42 +3,14 @@
  * `@modelcontextprotocol/sdk` client over streamable HTTP against the real
  * server.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { HttpServer } from "effect/http"
+import { assistant, callTool } from "../support/Assistant.ts"
 import { connectedAccount, strangers } from "../jobs/support.ts"
 import { toolNames } from "../../src/mcp/Tools.ts"
 import { quietConnection } from "../workflows/support.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
-
-const mcpUrl = Effect.map(HttpServer.HttpServer, (server) =>
-  new URL(server.address._tag === "UnixPathAddress" ? "http://invalid/mcp" : `http://127.0.0.1:${server.address.port}/mcp`))
-
-/** An assistant connected with `key`; closed with the test's scope. */
-const assistant = (key: string) =>
-  Effect.gen(function*() {
-    const url = yield* mcpUrl
-    return yield* Effect.acquireRelease(
-      Effect.promise(async () => {
-        const client = new Client({ name: "test-assistant", version: "1.0.0" })
-        await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }))
-        return client
-      }),
-      (client) => Effect.promise(() => client.close())
-    )
-  })
-
-/** A tool call's structured answer (a failed call answers the REST envelope). */
-const callTool = (client: Client, name: string, args: Record<string, unknown>) =>
-  Effect.promise(async () => {
-    const result = await client.callTool({ name, arguments: args })
-    // Untyped JSON as received: read like an assistant would.
-    const content: any = result.content
-    const text = content[0]?.text
-    return { isError: result.isError === true, body: result.structuredContent ?? (text === undefined ? undefined : JSON.parse(text)) }
-  })
 
 /** A tool call's raw answer: whether it failed, and its text. */
 const callRaw = (client: Client, name: string, args: Record<string, unknown>) =>

@@ -80,3 +80,9 @@ export const make = (settings: UnipileSettings) => {
 
 /** The provider's client. */
 export type Client = ReturnType<typeof make>
+
+/** `client` with `before` run ahead of each of its calls (a seat's share of the provider's rate). */
+export const paced = (client: Client, before: Effect.Effect<void>): Client => ({
+  call: (name, run) => Effect.andThen(before, client.call(name, run)),
+  rest: (name, request, schema) => Effect.andThen(before, client.rest(name, request, schema))
+})

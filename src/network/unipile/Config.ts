@@ -24,6 +24,11 @@ export interface UnipileSettings {
    * hosted sign-in links' callbacks; none: webhooks are refused and no hosted link is issued.
    */
   readonly webhookSecret?: Redacted.Redacted<string> | undefined
+  /**
+   * Requests a minute sent for one seat by every server together (`UNIPILE_REQUESTS_PER_MINUTE`), counted in
+   * PostgreSQL (`RequestRate.ts`); none: only the provider's own 429s slow the driver down.
+   */
+  readonly requestsPerMinute?: number | undefined
 }
 
 /** The token a hosted link's callback carries for `name`: HMAC-SHA256 of it under the webhook secret. */
@@ -63,7 +68,9 @@ export const liveRefusal = (settings: Pick<AppSettings, "unipileDsn" | "unipileA
  * (`OUTREACH_CLOCK=test` is a development setting).
  */
 export const fromAppSettings = (
-  settings: Pick<AppSettings, "unipileDsn" | "unipileApiKey" | "unipileWebhookSecret" | "clock">
+  settings: Pick<AppSettings, "unipileDsn" | "unipileApiKey" | "unipileWebhookSecret" | "clock"> & {
+    readonly unipileRequestsPerMinute?: number
+  }
 ): Result.Result<UnipileSettings, string> => {
   const refused = refusal(settings, "OUTREACH_NETWORK=unipile")
   if (refused !== undefined || Option.isNone(settings.unipileDsn) || Option.isNone(settings.unipileApiKey)) {
@@ -73,7 +80,8 @@ export const fromAppSettings = (
     dsn: settings.unipileDsn.value.replace(/\/+$/, ""),
     apiKey: settings.unipileApiKey.value,
     validation: "warn",
-    webhookSecret: Option.getOrUndefined(settings.unipileWebhookSecret)
+    webhookSecret: Option.getOrUndefined(settings.unipileWebhookSecret),
+    requestsPerMinute: settings.unipileRequestsPerMinute
   })
 }
 

@@ -9,7 +9,7 @@
 import { Clock, Effect } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"
-import type { Client, ProviderFailure } from "./Client.ts"
+import { type Client, paced, type ProviderFailure } from "./Client.ts"
 import { isTransient, providerBackoff, toNetworkError } from "./Errors.ts"
 import type { Store } from "./Store.ts"
 
@@ -37,13 +37,17 @@ export const named = (session: Pick<Session, "command" | "withNote">) => (failur
 export const ask = <A>(session: Session, name: string, run: (client: UnipileClient) => Promise<A>): Effect.Effect<A, NetworkError> =>
   retried(session.client.call(name, run)).pipe(Effect.catch(named(session)))
 
-/** A session for the service's account; `signedOut` when no provider account holds it. */
+/**
+ * A session for the service's account; `signedOut` when no provider account holds it. Each of its
+ * calls waits first for `pace` of the seat (its share of the provider's rate, `RequestRate.ts`).
+ */
 export const open = (
   client: Client,
   store: Store,
   accountId: string,
   command: string,
-  withNote = false
+  withNote = false,
+  pace: (providerAccount: string) => Effect.Effect<void> = () => Effect.void
 ): Effect.Effect<Session, NetworkError> =>
   Effect.flatMap(store.providerAccountOf(accountId), (providerAccount) =>
     providerAccount === undefined
@@ -52,4 +56,4 @@ export const open = (
         "The account is not signed in on the provider yet.",
         "Connect it first: POST /v1/accounts/{id}/native-auth, or its connectUrl."
       ))
-      : Effect.succeed({ client, store, accountId, providerAccount, command, withNote }))
+      : Effect.succeed({ client: paced(client, pace(providerAccount)), store, accountId, providerAccount, command, withNote }))

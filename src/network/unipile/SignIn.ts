@@ -18,7 +18,7 @@ import { Clock, Effect, Redacted } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"
 import type { Tier } from "../../domain/Limits.ts"
 import type { AccountProfile, CheckpointType, SignInStep } from "../NetworkDriver.ts"
-import type { Client, ProviderFailure } from "./Client.ts"
+import { type Client, paced, type ProviderFailure } from "./Client.ts"
 import { retried, type Session } from "./Session.ts"
 import type { Store } from "./Store.ts"
 
@@ -57,10 +57,10 @@ export const profileOf = (session: Session): Effect.Effect<AccountProfile, Provi
     }
   })
 
-/** Signing in and passing checkpoints, for the driver. */
-export const make = (client: Client, store: Store) => {
+/** Signing in and passing checkpoints, for the driver; a seat's calls wait for `pace` of it (`RequestRate.ts`). */
+export const make = (client: Client, store: Store, pace: (providerAccount: string) => Effect.Effect<void>) => {
   const sessionOf = (accountId: string, providerAccount: string): Session => ({
-    client,
+    client: paced(client, pace(providerAccount)),
     store,
     accountId,
     providerAccount,
@@ -102,7 +102,7 @@ export const make = (client: Client, store: Store) => {
       Effect.flatMap(store.providerAccountOf(input.accountId), (providerAccount): Effect.Effect<SignInStep> =>
         providerAccount === undefined
           ? Effect.succeed({ _tag: "Rejected", message: "No sign-in is pending for this account: start with native-auth." })
-          : retried(client.call("account.solveCodeCheckpoint", (sdk) =>
+          : retried(paced(client, pace(providerAccount)).call("account.solveCodeCheckpoint", (sdk) =>
             sdk.account.solveCodeCheckpoint({ provider: "LINKEDIN", account_id: providerAccount, code: input.code ?? "" }))).pipe(
               Effect.flatMap((answer) => stepOf(input.accountId, answer)),
               Effect.catch(rejected)

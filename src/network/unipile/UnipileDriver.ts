@@ -17,6 +17,7 @@ import * as Client from "./Client.ts"
 import { callbackPath, callbackToken, type UnipileSettings } from "./Config.ts"
 import { lookup } from "./Lookups.ts"
 import * as Models from "./Models.ts"
+import * as RequestRate from "./RequestRate.ts"
 import { profileOf, reads, unsupportedReads } from "./Reads.ts"
 import { named, open, retried, type Session } from "./Session.ts"
 import * as SignIn from "./SignIn.ts"
@@ -37,8 +38,10 @@ export const make = (settings: UnipileSettings) =>
   Effect.gen(function*() {
     const store = yield* Store.make
     const client = Client.make(settings)
-    const signIn = SignIn.make(client, store)
-    const session = (accountId: string, command: string, withNote = false) => open(client, store, accountId, command, withNote)
+    const rate = yield* RequestRate.make(settings.requestsPerMinute)
+    const signIn = SignIn.make(client, store, rate.before)
+    const session = (accountId: string, command: string, withNote = false) =>
+      open(client, store, accountId, command, withNote, rate.before)
     const onRead = <I, A>(command: CommandName, run: (session: Session, input: I) => Effect.Effect<A, NetworkError>) =>
       (accountId: string, input: I) =>
         Effect.flatMap(session(accountId, command), (opened) => run(opened, input)).pipe(
@@ -110,7 +113,7 @@ export const make = (settings: UnipileSettings) =>
           if (providerAccount === undefined) {
             return yield* Effect.fail(networkError("network", "No seat is connected to the provider yet: a person cannot be looked up.", "Connect an account first."))
           }
-          const profile = yield* profileOf({ client, store, accountId: "", providerAccount, command: "identify", withNote: false }, identifier)
+          const profile = yield* profileOf({ client: Client.paced(client, rate.before(providerAccount)), store, accountId: "", providerAccount, command: "identify", withNote: false }, identifier)
           const person = Models.person(profile)
           return { providerId: person.providerId, profileUrl: person.profileUrl }
         }),

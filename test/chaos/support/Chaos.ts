@@ -19,6 +19,7 @@ import { join } from "node:path"
 import { createServer } from "node:http"
 import { Deferred, Duration, Effect, Exit, Fiber, Layer, Schedule, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import type { WriteCommand } from "../../../src/domain/Commands.ts"
 import { verifyWebhook } from "../../../src/webhooks/Receiver.ts"
 import { ownPostgres, postgresBin } from "../../support/OwnPostgres.ts"
 import { cli, freePort, type Running, send, startServer } from "../../support/Processes.ts"
@@ -32,8 +33,8 @@ const log = (scenario: string, message: string) => console.log(`[chaos ${scenari
 const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /** A request that may meet a dead server: its answer, or undefined when the connection failed. */
-const attempt = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
-  Effect.map(Effect.exit(send(method, url, chaosKey, body, headers)), (exit) => Exit.isSuccess(exit) ? exit.value : undefined)
+const attempt = (method: string, url: string, body?: unknown, headers?: Record<string, string>, key = chaosKey) =>
+  Effect.map(Effect.exit(send(method, url, key, body, headers)), (exit) => Exit.isSuccess(exit) ? exit.value : undefined)
 
 // ---------------------------------------------------------------------------------------------
 // The database, read directly (what the counts are made of).
@@ -60,8 +61,11 @@ export interface ChaosServer {
   starts: number
 }
 
-/** Servers on one database, each on its own port; started, killed and restarted by name. */
-export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArray<string>) =>
+/**
+ * Servers on one database, each on its own port; started, killed and restarted by name. `settings`
+ * are added to (or replace) the harness's environment: a live scenario's Unipile settings and clock.
+ */
+export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArray<string>, settings: Record<string, string> = {}) =>
   Effect.gen(function*() {
     const servers: Array<ChaosServer> = []
     const processes: Array<Running> = []
@@ -74,7 +78,8 @@ export const fleet = (scenario: string, databaseUrl: string, names: ReadonlyArra
       OUTREACH_BOOTSTRAP_KEY: chaosKey,
       OUTREACH_ALLOW_PRIVATE_WEBHOOKS: "true",
       // Background syncs are reads of their own; the counts are about the workload's writes.
-      OUTREACH_INBOX_SYNC: "false"
+      OUTREACH_INBOX_SYNC: "false",
+      ...settings
     })
     const start = (server: ChaosServer) =>
       Effect.gen(function*() {
@@ -183,24 +188,9 @@ export const setUp = (scenario: string, fleet: Fleet, databaseUrl: string, count
         const created = yield* send("POST", `${base}/v1/accounts/connect`, chaosKey, { label: `chaos ${i}`, timezone: "UTC" })
         if (created.status !== 201) return yield* Effect.die(new Error(`connect: ${JSON.stringify(created.body)}`))
         const id = String(created.body.account.id)
-        const steps = [
-          send("POST", `${base}/v1/sandbox/accounts/${id}/complete-connection`, chaosKey, { tier: "sales_nav" }),
-          // Autopilot: writes wait for no person; `run`: working hours do not hold them back.
-          send("PATCH", `${base}/v1/accounts/${id}`, chaosKey, { mode: "autopilot", offHoursPolicy: "run", minInviteQuality: 0 }),
-          // The tier's ceilings (warm-up still scales them to a fifth on the first day).
-          send("PUT", `${base}/v1/accounts/${id}/limits`, chaosKey, {
-            limits: [
-              { category: "invites", period: "daily", maxValue: 40 },
-              { category: "invites", period: "weekly", maxValue: 200 },
-              { category: "messages", period: "daily", maxValue: 150 },
-              { category: "inmails", period: "monthly", maxValue: 150 }
-            ]
-          })
-        ]
-        for (const step of steps) {
-          const answer = yield* step
-          if (answer.status !== 200) return yield* Effect.die(new Error(`account set-up: ${JSON.stringify(answer.body)}`))
-        }
+        const completed = yield* send("POST", `${base}/v1/sandbox/accounts/${id}/complete-connection`, chaosKey, { tier: "sales_nav" })
+        if (completed.status !== 200) return yield* Effect.die(new Error(`account set-up: ${JSON.stringify(completed.body)}`))
+        yield* autopilot(base, id)
         return id
       }), { concurrency: 2 })
     const receiver = yield* webhookReceiver
@@ -214,6 +204,30 @@ export const setUp = (scenario: string, fleet: Fleet, databaseUrl: string, count
     receiver.secrets.push(String(endpoint.body.secret))
     log(scenario, `${count} autopilot accounts connected, webhook receiver at ${receiver.url}`)
     return { accounts, receiver }
+  })
+
+/** A Sales Navigator seat's ceilings (warm-up still scales them to a fifth on the first day). */
+export const salesNavLimits: ReadonlyArray<{ readonly category: string; readonly period: string; readonly maxValue: number }> = [
+  { category: "invites", period: "daily", maxValue: 40 },
+  { category: "invites", period: "weekly", maxValue: 200 },
+  { category: "messages", period: "daily", maxValue: 150 },
+  { category: "inmails", period: "monthly", maxValue: 150 }
+]
+
+/**
+ * Puts a connected account in autopilot (writes wait for no person), running at any hour (`run`),
+ * inviting anyone, with `limits` in force.
+ */
+export const autopilot = (base: string, id: string, limits = salesNavLimits, key = chaosKey) =>
+  Effect.gen(function*() {
+    const steps = [
+      send("PATCH", `${base}/v1/accounts/${id}`, key, { mode: "autopilot", offHoursPolicy: "run", minInviteQuality: 0 }),
+      send("PUT", `${base}/v1/accounts/${id}/limits`, key, { limits })
+    ]
+    for (const step of steps) {
+      const answer = yield* step
+      if (answer.status !== 200) return yield* Effect.die(new Error(`account set-up: ${JSON.stringify(answer.body)}`))
+    }
   })
 
 /**
@@ -258,6 +272,21 @@ const webhookReceiver = Effect.gen(function*() {
   return receiver
 })
 
+/** A PostgreSQL server of the scenario's own (so it may crash it), and the servers named on it, all started. */
+export const started = (scenario: string, names: ReadonlyArray<string>, settings: Record<string, string> = {}) =>
+  Effect.gen(function*() {
+    if (postgresBin === undefined) {
+      return yield* Effect.die(new Error("The chaos suite needs PostgreSQL's binaries in /usr/lib/postgresql/<version>/bin"))
+    }
+    const postgres = yield* ownPostgres(postgresBin, { maxConnections: 200 })
+    const query = yield* database(postgres.url)
+    const servers = yield* fleet(scenario, postgres.url, names, settings)
+    yield* servers.start(servers.servers[0])
+    // The others after the first, which ran the migrations.
+    yield* Effect.forEach(servers.servers.slice(1), servers.start, { discard: true })
+    return { postgres, query, fleet: servers }
+  })
+
 /**
  * A scenario's world: a PostgreSQL server of its own (so it may crash it), the servers named,
  * all started, and the workspace set up with `accounts` accounts.
@@ -265,15 +294,7 @@ const webhookReceiver = Effect.gen(function*() {
 export const begin = (scenario: string, names: ReadonlyArray<string>, accounts: number) =>
   Effect.gen(function*() {
     const began = Date.now()
-    if (postgresBin === undefined) {
-      return yield* Effect.die(new Error("The chaos suite needs PostgreSQL's binaries in /usr/lib/postgresql/<version>/bin"))
-    }
-    const postgres = yield* ownPostgres(postgresBin, { maxConnections: 200 })
-    const query = yield* database(postgres.url)
-    const servers = yield* fleet(scenario, postgres.url, names)
-    yield* servers.start(servers.servers[0])
-    // The others after the first, which ran the migrations.
-    yield* Effect.forEach(servers.servers.slice(1), servers.start, { discard: true })
+    const { postgres, query, fleet: servers } = yield* started(scenario, names)
     const setup = yield* setUp(scenario, servers, postgres.url, accounts)
     log(scenario, `set up in ${Date.now() - began} ms`)
     return { postgres, query, fleet: servers, ...setup }
@@ -286,10 +307,12 @@ export const begin = (scenario: string, names: ReadonlyArray<string>, accounts: 
 export interface PlannedJob {
   readonly token: string
   readonly account: string
-  readonly command: "connect" | "send_message"
+  readonly command: WriteCommand
   readonly input: Record<string, unknown>
   /** The server it is created through (its index in the fleet). */
   readonly via: number
+  /** The API key it is created with (the harness's by default; a key has 600 requests a minute). */
+  readonly key?: string
   id: string | undefined
   createdAtMs: number | undefined
 }
@@ -344,7 +367,8 @@ export const create = (
         "POST",
         `${fleet.base(server)}/v1/accounts/${job.account}/${job.command}`,
         job.input,
-        { "idempotency-key": job.token }
+        { "idempotency-key": job.token },
+        job.key
       )
       answered?.(answer?.status)
       if (answer?.status === 202) {

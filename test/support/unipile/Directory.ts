@@ -166,9 +166,24 @@ export const posts: ReadonlyArray<DirectoryPost> = [
   }
 ]
 
-/** The person an identifier names: provider id or public identifier. */
+/** The public identifiers of the network's other members, beyond the cast: `member-<anything>`. */
+const memberPrefix = "member-"
+
+/**
+ * Anyone else on the network, as many as a test writes to: a second-degree member for every public
+ * identifier `member-<name>`, its provider id `ACoAA` and the identifier in base64url (so either finds it).
+ */
+export const member = (slug: string): DirectoryPerson =>
+  person(`ACoAA${Buffer.from(slug).toString("base64url")}`, slug, "Alex", slug.slice(memberPrefix.length), "Buyer", northwind, "SECOND_DEGREE", ["Procurement"])
+
+const memberBy = (identifier: string): DirectoryPerson | undefined => {
+  const slug = identifier.startsWith("ACoAA") ? Buffer.from(identifier.slice(5), "base64url").toString() : identifier
+  return slug.startsWith(memberPrefix) && slug.length > memberPrefix.length ? member(slug) : undefined
+}
+
+/** The person an identifier names: provider id or public identifier, of the cast or another member. */
 export const personBy = (identifier: string): DirectoryPerson | undefined =>
-  people.find((one) => one.providerId === identifier || one.slug === identifier)
+  people.find((one) => one.providerId === identifier || one.slug === identifier) ?? memberBy(identifier)
 
 /** The company an identifier names: numeric id or slug. */
 export const companyBy = (identifier: string): DirectoryCompany | undefined =>

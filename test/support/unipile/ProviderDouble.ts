@@ -39,10 +39,40 @@ export interface Options {
   readonly apiKey: string
   /** The double's clock, in epoch ms (default the machine's). */
   readonly now?: () => number
-  /** At most `limit` requests per `windowMs` per API key; more answer 429. */
+  /**
+   * At most `limit` requests per `windowMs` for each linked account (Unipile limits each account's calls in
+   * fixed windows, each begun by its first request), and as many for the calls of no account; more answer 429.
+   */
   readonly rateLimit?: { readonly limit: number; readonly windowMs: number }
   /** Invitations an account may send in 7 days (LinkedIn's weekly limit); default 100. */
   readonly weeklyInvitations?: number
+  /**
+   * A slow provider: each write (`writeRoutes`) takes a random time in [min, max] ms, the work done at
+   * a random moment of it (at its start: the answer comes late; at its end: it happens late), whether
+   * or not the caller is still there, as a provider finishes what it received.
+   */
+  readonly writeLatencyMs?: { readonly min: number; readonly max: number }
+}
+
+/** The routes that change the network: every write the service can send. */
+export const writeRoutes: ReadonlySet<RouteName> = new Set<RouteName>([
+  "users.invite",
+  "users.invite.cancel",
+  "users.invite.handle",
+  "chats.start",
+  "chats.send",
+  "posts.reaction",
+  "posts.comment",
+  "posts.create"
+])
+
+/** A write the network carried out: its route, the account, the path and the fields it was sent with. */
+export interface Performed {
+  readonly route: RouteName
+  readonly accountId: string
+  readonly path: string
+  readonly fields: Fields
+  readonly at: number
 }
 
 interface Reply {
@@ -65,7 +95,7 @@ interface HostedLink {
   readonly reconnect: string | undefined
 }
 
-type Fields = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+export type Fields = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 const ok = (body: unknown, route: SdkRoute, status = 200): Reply => ({ status, body, route })
 const rest = (body: unknown, status = 200): Reply => ({ status, body })
@@ -106,6 +136,12 @@ export interface ProviderDouble {
   /** Every request, in order: method, path and route. */
   readonly calls: Array<{ readonly method: string; readonly path: string; readonly route: RouteName | undefined }>
   readonly accounts: Map<string, Account>
+  /** Every write the network carried out (a 2xx of a write route), in order: the record that shows a write sent twice. */
+  readonly performed: Array<Performed>
+  /** Writes received and not yet answered (a slow provider's, `writeLatencyMs`). */
+  readonly inFlight: () => number
+  /** Requests answered 429 for the rate limit (`rateLimit`), by account (`""`: of no account). */
+  readonly limited: ReadonlyMap<string, number>
   /** Makes the next `times` calls of `route` suffer `fault`. */
   readonly inject: (route: RouteName, fault: Fault, times?: number) => void
   /** The person completes a hosted link: the account is created (or reconnected) and `notify_url` called. */
@@ -131,8 +167,13 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
   const webhooks: Array<Webhook> = []
   const violations: Array<Violation> = []
   const calls: ProviderDouble["calls"] = []
+  const performed: Array<Performed> = []
+  let inFlight = 0
   const faults = new Map<RouteName, Array<Fault>>()
-  const window = { start: 0, count: 0 }
+  /** Each account's rate window (`""`: the calls of no account). */
+  const windows = new Map<string, { start: number; count: number }>()
+  /** Requests refused for the rate limit, by account. */
+  const limited = new Map<string, number>()
   let sequence = 0
   const nextId = (prefix: string) => `${prefix}${(now() % 1_000_000_000).toString(36)}${(++sequence).toString(36).padStart(4, "0")}`
   let base = ""
@@ -533,6 +574,28 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
     return fields
   }
 
+  const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+  /** A write: run, recorded when it succeeded, at a random moment of its latency when the provider is slow. */
+  const write = async (name: RouteName, url: URL, fields: Fields, run: () => Reply) => {
+    const latency = options.writeLatencyMs
+    const total = latency === undefined ? 0 : latency.min + Math.random() * (latency.max - latency.min)
+    const before = Math.random() * total
+    inFlight += 1
+    try {
+      if (before > 0) await pause(before)
+      const reply = run()
+      if (reply.status >= 200 && reply.status < 300) {
+        const accountId = url.searchParams.get("account_id") ?? str(fields["account_id"]) ?? ""
+        performed.push({ route: name, accountId, path: url.pathname, fields, at: now() })
+      }
+      if (total - before > 0) await pause(total - before)
+      return reply
+    } finally {
+      inFlight -= 1
+    }
+  }
+
   const send = (response: ServerResponse, reply: Reply) => {
     if (reply.route !== undefined) {
       const violation = judge(reply.route, reply.body)
@@ -559,19 +622,25 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
       }
       if (options.rateLimit !== undefined) {
         const at = now()
+        const account = url.searchParams.get("account_id") ?? str(fields?.["account_id"]) ?? ""
+        const window = windows.get(account) ?? { start: at, count: 0 }
         if (at - window.start >= options.rateLimit.windowMs) {
           window.start = at
           window.count = 0
         }
         window.count += 1
-        if (window.count > options.rateLimit.limit) return send(response, fail(429, "too_many_requests", "Too many requests, slow down."))
+        windows.set(account, window)
+        if (window.count > options.rateLimit.limit) {
+          limited.set(account, (limited.get(account) ?? 0) + 1)
+          return send(response, fail(429, "too_many_requests", "Too many requests, slow down."))
+        }
       }
       if (fields === undefined) return send(response, fail(400, "malformed_request", "The body could not be read."))
       if (found === undefined) return send(response, fail(404, "resource_not_found", `No route ${method} ${url.pathname}.`))
       const [name, run] = found
       const fault = faults.get(name)?.shift()
       if (fault?.kind === "error") return send(response, fail(fault.status, fault.type, fault.detail ?? "Injected."))
-      const reply = run()
+      const reply = writeRoutes.has(name) ? await write(name, url, fields, run) : run()
       if (fault?.kind === "lostReply") {
         request.socket.destroy()
         return
@@ -603,6 +672,9 @@ export const start = async (options: Options): Promise<ProviderDouble> => {
     violations,
     calls,
     accounts,
+    performed,
+    inFlight: () => inFlight,
+    limited,
     webhooks,
     inject: (name, fault, times = 1) => {
       const queue = faults.get(name) ?? []
