@@ -28,6 +28,7 @@ export const owners: Readonly<Record<string, string>> = {
   oauth_codes: "src/oauth/Grants.ts",
   oauth_grants: "src/oauth/Grants.ts",
   oauth_tokens: "src/oauth/Grants.ts",
+  password_resets: "src/people-auth/PasswordResets.ts",
   people: "src/people/People.ts",
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",
   sessions: "src/people-auth/Sessions.ts",

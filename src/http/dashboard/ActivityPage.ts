@@ -34,8 +34,16 @@ const actionWords: Record<ActivityAction, string> = {
   "team.invited": "invited a teammate",
   "team.removed": "removed a teammate",
   "team.role_changed": "changed a role",
+  "team.password_reset_sent": "made a password reset link",
+  "team.password_reset": "set a new password from a reset link",
   "key.created": "created a key",
-  "key.revoked": "revoked a key"
+  "key.revoked": "revoked a key",
+  "workflow.paused": "paused a workflow",
+  "workflow.resumed": "resumed a workflow",
+  "workflow.stopped": "stopped a workflow",
+  "automation.paused": "paused an automation",
+  "automation.resumed": "resumed an automation",
+  "automation.stopped": "stopped an automation"
 }
 
 const isAction = Schema.is(ActivityAction)

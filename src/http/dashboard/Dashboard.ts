@@ -14,6 +14,7 @@ import * as AttentionPage from "./AttentionPage.ts"
 import * as InboxPage from "./InboxPage.ts"
 import * as JobsPage from "./JobsPage.ts"
 import * as KeysPage from "./KeysPage.ts"
+import * as PasswordResetPage from "./PasswordResetPage.ts"
 import * as PeoplePage from "./PeoplePage.ts"
 import * as SeatsPage from "./SeatsPage.ts"
 import * as SecurityPage from "./SecurityPage.ts"
@@ -55,6 +56,7 @@ export const routes = [
   ...ActivityPage.activityRoutes,
   ...SignInPages.signInRoutes,
   ...AssistantsPage.assistantRoutes,
+  ...PasswordResetPage.passwordResetRoutes,
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
 ]
@@ -74,5 +76,6 @@ export const layer = Layer.mergeAll(
   WebhooksPage.layer,
   AssistantsPage.layer,
   ActivityPage.layer,
+  PasswordResetPage.layer,
   live
 )

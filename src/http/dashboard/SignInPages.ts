@@ -40,7 +40,8 @@ export const signInRoutes = [
 const notices: Record<string, string> = {
   "signed-out": "You are signed out.",
   "signed-out-everywhere": "You are signed out on every device.",
-  "removed": "You are no longer in this workspace."
+  "removed": "You are no longer in this workspace.",
+  "password-reset": "Your new password is set and your other sessions ended: sign in with it."
 }
 
 const noticeOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
