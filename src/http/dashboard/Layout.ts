@@ -94,6 +94,9 @@ table.queue td.text { min-width: 16rem; max-width: 30rem; overflow-wrap: anywher
 table.queue td.text summary { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 table.queue td.target, table.decided td.target { overflow-wrap: anywhere; min-width: 11rem; max-width: 16rem; }
 table.decided td.text { overflow-wrap: anywhere; max-width: 28rem; }
+pre.quote { overflow-x: auto; font-size: .85rem; max-height: 24rem; }
+tr.exchange td { border-bottom-width: 2px; }
+tr.exchange h3 { font-size: 1rem; margin: .75rem 0 .25rem; }
 .bulk { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; padding: .75rem 1rem; }
 .bulk h2 { margin: 0; font-size: 1rem; flex-basis: 100%; }
 .bulk .field { flex: 1 1 16rem; }
@@ -196,7 +199,8 @@ export const page = (options: {
       options.title,
       html`<script src="${base}/assets/htmx.min.js" defer></script>
 <script src="${base}/assets/hx-sse.min.js" defer></script>
-<script src="${base}/assets/approvals.js" defer></script>`,
+<script src="${base}/assets/approvals.js" defer></script>
+<script src="${base}/assets/local-times.js" defer></script>`,
       html`<a class="skip" href="#content">Skip to content</a>
 <header class="top">
   <a class="brand" href="${base}">Outreach dashboard</a>
@@ -254,3 +258,9 @@ export const relative = (atMs: number, nowMs: number): string => {
 
 /** An ISO time as people read it: `2026-11-23 08:55 UTC`. */
 export const when = (iso: string | null): string => iso === null ? "—" : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+
+/**
+ * A time in the reader's own time zone: the page says it in UTC, and `local-times.js` rewrites it
+ * in the browser's zone; the ISO time stays in its title.
+ */
+export const localTime = (iso: string): Html => html`<time datetime="${iso}" title="${iso}" data-local>${when(iso)}</time>`
