@@ -9,13 +9,14 @@ import { Api } from "../api/Api.ts"
 import { LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { acceptedAnswer } from "../api/Idempotent.ts"
 import { StartWorkflow, Workflow } from "../api/WorkflowsApi.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
 import { stepAt } from "../domain/Workflow.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
 import type { WorkflowWaitReason } from "../domain/Workflow.ts"
 import { idempotent } from "./Idempotent.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import * as WorkflowActivity from "./WorkflowActivity.ts"
 
 // Rows from before `waiting_reason` (migrations/0131) say it only in words.
 const reasonFromWords = (what: string): WorkflowWaitReason =>
@@ -73,6 +74,7 @@ export const starter = Effect.gen(function*() {
 export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
   const workflows = yield* Workflows
   const start = yield* starter
+  const recorded = yield* WorkflowActivity.make
   const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "workflows", (handlers) =>
     handlers
@@ -94,10 +96,10 @@ export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
           return one(yield* workflows.get(workspaceId, params.id))
         }))
       .handle("pause", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.pause(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.pauseWorkflow(principal.workspaceId, params.id, actorOf(principal)), one)))
       .handle("resume", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.resume(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.resumeWorkflow(principal.workspaceId, params.id, actorOf(principal)), one)))
       .handle("cancel", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.cancel(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.stopWorkflow(principal.workspaceId, params.id, actorOf(principal)), one)))
   ))
 }))

@@ -11,6 +11,7 @@ import * as ActivityPage from "./ActivityPage.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
 import * as AssistantsPage from "./AssistantsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
+import * as AutomationsPage from "./AutomationsPage.ts"
 import * as InboxPage from "./InboxPage.ts"
 import * as JobsPage from "./JobsPage.ts"
 import * as KeysPage from "./KeysPage.ts"
@@ -20,6 +21,7 @@ import * as SeatsPage from "./SeatsPage.ts"
 import * as SecurityPage from "./SecurityPage.ts"
 import * as TeamPage from "./TeamPage.ts"
 import * as WebhooksPage from "./WebhooksPage.ts"
+import * as WorkflowsPage from "./WorkflowsPage.ts"
 import { base } from "./Layout.ts"
 import { liveCounts } from "./Live.ts"
 import { currentPerson, guarded } from "./Requests.ts"
@@ -57,6 +59,8 @@ export const routes = [
   ...SignInPages.signInRoutes,
   ...AssistantsPage.assistantRoutes,
   ...PasswordResetPage.passwordResetRoutes,
+  ...WorkflowsPage.workflowRoutes,
+  ...AutomationsPage.automationRoutes,
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
 ]
@@ -77,5 +81,7 @@ export const layer = Layer.mergeAll(
   AssistantsPage.layer,
   ActivityPage.layer,
   PasswordResetPage.layer,
+  WorkflowsPage.layer,
+  AutomationsPage.layer,
   live
 )

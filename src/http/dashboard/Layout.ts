@@ -166,6 +166,8 @@ const sections = [
   { path: "/seats", label: "Seats", needs: "read" },
   { path: "/inbox", label: "Inbox", needs: "read" },
   { path: "/jobs", label: "Jobs", needs: "read" },
+  { path: "/workflows", label: "Workflows", needs: "read" },
+  { path: "/automations", label: "Automations", needs: "read" },
   { path: "/people", label: "People", needs: "read" },
   { path: "/team", label: "Team", needs: "read" },
   { path: "/activity", label: "Activity", needs: "read" },

@@ -1,0 +1,59 @@
+/**
+ * Workflows and automations paused, resumed or stopped by a person or a key,
+ * each recorded in the activity log with who did it: the one place REST's
+ * handlers, the MCP tools and the dashboard's pages go through, so every
+ * surface leaves the same trace.
+ *
+ * @since 1.0.0
+ */
+import { Effect } from "effect"
+import { ActivityLog } from "../activity/ActivityLog.ts"
+import type { ActivityAction } from "../domain/Activity.ts"
+import { Automations, type AutomationView } from "../workflows/Automations.ts"
+import { Workflows, type WorkflowView } from "../workflows/Workflows.ts"
+
+/** The operations with their record; built once (for a handler group) or per request. */
+export const make = Effect.gen(function*() {
+  const workflows = yield* Workflows
+  const automations = yield* Automations
+  const log = yield* ActivityLog
+
+  const onWorkflow = <E>(
+    action: Extract<ActivityAction, `workflow.${string}`>,
+    verb: string,
+    change: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, E>
+  ) =>
+  (workspaceId: string, id: string, actor: string) =>
+    Effect.tap(change(workspaceId, id), (view) =>
+      log.record({
+        workspaceId,
+        actor,
+        action,
+        resource: { type: "workflow", id },
+        summary: `${verb} the workflow about ${view.row.person}`
+      }))
+
+  const onAutomation = <E>(
+    action: Extract<ActivityAction, `automation.${string}`>,
+    verb: string,
+    change: (workspaceId: string, id: string) => Effect.Effect<AutomationView, E>
+  ) =>
+  (workspaceId: string, id: string, actor: string) =>
+    Effect.tap(change(workspaceId, id), (view) =>
+      log.record({
+        workspaceId,
+        actor,
+        action,
+        resource: { type: "automation", id },
+        summary: `${verb} the automation "${view.row.name}" (${view.runs.length} ${view.runs.length === 1 ? "person" : "people"})`
+      }))
+
+  return {
+    pauseWorkflow: onWorkflow("workflow.paused", "paused", workflows.pause),
+    resumeWorkflow: onWorkflow("workflow.resumed", "resumed", workflows.resume),
+    stopWorkflow: onWorkflow("workflow.stopped", "stopped", workflows.cancel),
+    pauseAutomation: onAutomation("automation.paused", "paused", automations.pause),
+    resumeAutomation: onAutomation("automation.resumed", "resumed", automations.resume),
+    stopAutomation: onAutomation("automation.stopped", "stopped", automations.stop)
+  }
+})
