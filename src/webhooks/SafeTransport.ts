@@ -28,7 +28,7 @@
  */
 import type { LookupFunction } from "node:net"
 import { Client, type Dispatcher, Pool } from "undici"
-import { Duration, Effect, type Scope } from "effect"
+import { Clock, Duration, Effect, type Scope } from "effect"
 
 /** The spec's webhook response time-out. */
 export const deliveryTimeoutMs = Duration.toMillis(Duration.seconds(10))
@@ -230,20 +230,24 @@ const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: 
 export const deliver = (request: DeliveryRequest): Effect.Effect<DeliveryOutcome> =>
   // No span, and one callback for the whole attempt: it runs for every delivery attempt, and its
   // caller's outcome says what happened.
-  Effect.clockWith((clock) =>
-    Effect.callback<DeliveryOutcome>((resume) => {
-      const startedMs = clock.currentTimeMillisUnsafe()
-      const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
-      const settle = (result: Exchange) =>
-        resume(Effect.succeed(outcomeOf(result, clock.currentTimeMillisUnsafe() - startedMs)))
-      let stopRequest = exchange(request, timeoutMs, (first) => {
-        // A kept-alive connection can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
-        if ("error" in first && first.stale) stopRequest = exchange(request, timeoutMs, settle)
-        else settle(first)
-      })
-      return Effect.sync(() => stopRequest())
+  Effect.callback<DeliveryOutcome>((resume) => {
+    const startedMs = realClock.currentTimeMillisUnsafe()
+    const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
+    const settle = (result: Exchange) =>
+      resume(Effect.succeed(outcomeOf(result, realClock.currentTimeMillisUnsafe() - startedMs)))
+    let stopRequest = exchange(request, timeoutMs, (first) => {
+      // A kept-alive connection can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
+      if ("error" in first && first.stale) stopRequest = exchange(request, timeoutMs, settle)
+      else settle(first)
     })
-  )
+    return Effect.sync(() => stopRequest())
+  })
+
+/**
+ * How long an attempt took is real time, as its deadline is: under the sandbox's test clock (which
+ * stands still) every attempt took "0 ms" in the history.
+ */
+const realClock = Clock.Clock.defaultValue()
 
 const decoder = new TextDecoder("utf-8", { fatal: false })
 

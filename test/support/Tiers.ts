@@ -54,6 +54,7 @@ export const fast: ReadonlyArray<string> = [
 /** `npm run test:slow`: processes, the browser, the README, the bundle, the memory test. */
 export const slow: ReadonlyArray<string> = [
   "test/dashboard/Browser.test.ts",
+  "test/dashboard/BrowserOperations.test.ts",
   "test/docs/DocsSnippets.test.ts",
   "test/docs/Embedding.test.ts",
   "test/docs/Readme.test.ts",

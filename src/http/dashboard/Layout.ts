@@ -43,6 +43,7 @@ nav.main { background: #fff; border-bottom: 1px solid var(--line); overflow-x: a
 nav.main ul { list-style: none; display: flex; gap: .25rem; margin: 0 auto; padding: .25rem 1rem; max-width: 72rem; }
 nav.main a { display: block; padding: .55rem .75rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
 nav.main a[aria-current="page"] { background: #dde9f7; color: var(--accent-dark); font-weight: 600; }
+@media (min-width: 60rem) { nav.main ul { flex-wrap: wrap; } }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }

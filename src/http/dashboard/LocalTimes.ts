@@ -8,7 +8,8 @@
  * @since 1.0.0
  */
 export const localTimesScript = String.raw`(() => {
-  const format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" })
+  // dateStyle and timeStyle cannot be combined with timeZoneName: the fields one by one.
+  const format = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
   const localize = () => {
     for (const element of document.querySelectorAll("time[data-local]")) {
       const at = new Date(element.getAttribute("datetime") || "")

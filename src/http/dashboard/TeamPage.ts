@@ -20,7 +20,7 @@ import { baseUrlOf } from "../BaseUrl.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, plainPage, problemPage, when } from "./Layout.ts"
+import { base, csrfInput, localTime, plainPage, problemPage, when } from "./Layout.ts"
 import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, sessionCookie, withCookie } from "./Session.ts"
 
@@ -119,7 +119,7 @@ const resetLink = (reset: NewReset) =>
   html`<section class="card" aria-labelledby="reset-title"><h2 id="reset-title">Password reset link for ${reset.name}</h2>
 <p><strong>The service cannot send email: copy this link and send it to ${reset.name} (${reset.email}) yourself</strong>, by a channel you trust. It is shown only now.</p>
 <p class="secret" id="reset-link">${reset.link}</p>
-<p class="muted">It works once, until ${when(reset.expiresAt)} (${resetHours} hours). On it they choose a new password, and every session of theirs ends. A newer link replaces this one.</p></section>`
+<p class="muted">It works once, until ${localTime(reset.expiresAt)} (${resetHours} hours). On it they choose a new password, and every session of theirs ends. A newer link replaces this one.</p></section>`
 
 /** The owner's switch: require two-factor of everyone (`workspaceSettings`). */
 const requirement = (person: Person) =>

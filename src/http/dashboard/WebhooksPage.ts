@@ -205,7 +205,8 @@ const sendTest = signedInAction((person) =>
     const outcome = yield* Effect.result((yield* WebhookDispatcher).sendTest(person.workspaceId, id, person.name))
     if (outcome._tag === "Failure") return notFound
     const attempt = outcome.success.attempts.at(-1)
-    const answer = attempt === undefined ? "no attempt was made" : answerWords(attempt)
+    // The words end without a full stop: the sentence goes on.
+    const answer = (attempt === undefined ? "no attempt was made" : answerWords(attempt)).replace(/\.$/, "")
     return yield* detailPage(person, id, outcome.success.status === "succeeded"
       ? { notice: `Test event delivered: ${answer}. The payload and the response are in the first delivery below.` }
       : { error: `The test event was not delivered: ${answer}. The payload and the response are in the first delivery below.` })
