@@ -30,7 +30,7 @@ export const make = Effect.gen(function*() {
         actor,
         action,
         resource: { type: "workflow", id },
-        summary: `${verb} the workflow about ${view.row.person}`
+        summary: `${verb} the workflow about ${view.row.person.replace(/^https:\/\/(www\.)?/, "")}`
       }))
 
   const onAutomation = <E>(

@@ -217,7 +217,7 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard's operations i
       yield* promise(async () => {
         await signIn(page, base, memberEmail)
         await page.getByRole("link", { name: "Workflows", exact: true }).click()
-        assert.include(await page.locator("table.workflows").innerText(), "Waiting for its step's job to finish")
+        assert.include(await page.locator("table.workflows").innerText(), "Waiting for approval")
         await screenshot(page, "workflows")
         await page.locator(`a[href="/dashboard/workflows/${workflowId}"]`).click()
         const steps = await page.locator("#steps + ol").innerText()

@@ -43,7 +43,7 @@ layer(serverLayer(), { timeout: WORKFLOW_TEST_TIMEOUT })("workflows and automati
       const listed = yield* call("GET", "/dashboard/workflows", { headers: cookie(member.token) })
       assert.strictEqual(listed.status, 200)
       assert.include(listed.body, `/dashboard/workflows/${id}`)
-      assert.include(listed.body, "Waiting for its step&#39;s job to finish")
+      assert.include(listed.body, "Waiting for approval")
       assert.include(listed.body, `href="/dashboard/workflows"`)
       const page = yield* call("GET", `/dashboard/workflows/${id}`, { headers: cookie(member.token) })
       assert.include(page.body, "Invitation “Hi Ana, glad to connect.”")

@@ -23,6 +23,7 @@ export const fast: ReadonlyArray<string> = [
   "test/api/**/*.test.ts",
   "test/architecture/**/*.test.ts",
   "test/dashboard/Html.test.ts",
+  "test/dashboard/WorkflowWords.test.ts",
   "test/docs/Contract.test.ts",
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",

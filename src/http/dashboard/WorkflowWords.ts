@@ -6,7 +6,7 @@
  * @since 1.0.0
  */
 import type { AutomationStatus } from "../../domain/Automation.ts"
-import { commandInWords } from "../../domain/Words.ts"
+import { commandInWords, statusInWords } from "../../domain/Words.ts"
 import { type Condition, type Step, type WorkflowStatus, type WorkflowWaitReason } from "../../domain/Workflow.ts"
 import { type Html, html } from "./Html.ts"
 
@@ -74,13 +74,17 @@ const statusWords: Readonly<Record<WorkflowStatus, string>> = {
   cancelled: "Stopped by hand"
 }
 
-/** A workflow's status in words, with what it waits for. */
+/**
+ * A workflow's status in words, with what it waits for; when it waits for its step's job and that
+ * job's status is known (`jobStatus`), what the job waits for: "Waiting for approval".
+ */
 export const workflowStatusInWords = (row: {
   readonly status: WorkflowStatus
   readonly paused: boolean
   readonly waitingReason: WorkflowWaitReason | null
-}): string => {
+}, jobStatus?: string): string => {
   if (row.paused && (row.status === "running" || row.status === "waiting")) return "Paused"
+  if (row.status === "waiting" && row.waitingReason === "job" && jobStatus !== undefined) return statusInWords(jobStatus)
   if (row.status === "waiting" && row.waitingReason !== null) return `Waiting for ${waitWords[row.waitingReason]}`
   return statusWords[row.status]
 }
@@ -98,3 +102,16 @@ const automationWords: Readonly<Record<AutomationStatus, string>> = {
 
 /** An automation's status in words. */
 export const automationStatusInWords = (status: AutomationStatus): string => automationWords[status]
+
+/** A line of a workflow's log (the API's words) as people read it: commands and waits in words. */
+export const logInWords = (entry: string): string => {
+  const started = /^started (\w+)$/.exec(entry)
+  if (started?.[1] !== undefined) return `started: ${commandInWords(started[1])}`
+  const wait = /^started wait (\d+) s$/.exec(entry)
+  if (wait?.[1] !== undefined) return `started: wait ${durationInWords(Number(wait[1]))}`
+  const job = /^job \S+ \((\w+)\) created$/.exec(entry)
+  if (job?.[1] !== undefined) return `${commandInWords(job[1])}: its job was made`
+  if (entry === "took then") return "the condition held: took the first branch"
+  if (entry === "took else") return "the condition did not hold: took the other branch"
+  return entry
+}

@@ -20,7 +20,7 @@ import { framed, noticeFrom } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, csrfInput, localTime, problemPage } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
-import { stepInWords, workflowPill, workflowStatusInWords } from "./WorkflowWords.ts"
+import { logInWords, stepInWords, workflowPill, workflowStatusInWords } from "./WorkflowWords.ts"
 
 export const workflowRoutes = [
   { method: "GET", path: `${base}/workflows` },
@@ -51,8 +51,9 @@ export const seatNames = (workspaceId: string) =>
     return new Map(accounts.map((a): [string, string] => [a.id, a.label === "" ? "an unnamed seat" : a.label]))
   })
 
+/** Its status in words; waiting for its step's job, what that job waits for (the last one made is the step's). */
 const status = (view: WorkflowView) =>
-  html`<span class="pill ${workflowPill(view.row.status, view.row.paused)}">${workflowStatusInWords(view.row)}</span>`
+  html`<span class="pill ${workflowPill(view.row.status, view.row.paused)}">${workflowStatusInWords(view.row, view.jobs.at(-1)?.status)}</span>`
 
 const list = signedInPage((person, request) =>
   Effect.gen(function*() {
@@ -141,7 +142,7 @@ ${controls}
           : html`<ul>${view.jobs.map((j) => html`<li><a href="${base}/jobs/${j.jobId}">${commandInWords(j.kind)}</a>: ${statusInWords(j.status)}</li>`)}</ul>`
       }</section>
 <section class="card" aria-labelledby="log"><h2 id="log">What happened</h2>${
-        view.log.length === 0 ? html`<p class="muted">Nothing yet.</p>` : html`<ul>${view.log.map((l) => html`<li>${localTime(l.at)}: ${l.entry}</li>`)}</ul>`
+        view.log.length === 0 ? html`<p class="muted">Nothing yet.</p>` : html`<ul>${view.log.map((l) => html`<li>${localTime(l.at)}: ${logInWords(l.entry)}</li>`)}</ul>`
       }</section>`
     })
   })
