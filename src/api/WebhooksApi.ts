@@ -245,17 +245,46 @@ const eventHeaders = [
  * The OpenAPI 3.1 top-level `webhooks` object: one POST per event type whose
  * body is the envelope with the type's data (fat) or its thin subset.
  */
-export const webhooksSection = (): Json => ({ ...eventSection(), [testEventType]: testSection })
-
-/** The test event, sent only by hand (`POST /v1/webhooks/{id}/test`). */
-const testSection = {
-  post: {
-    summary: `${testEventType} event`,
+export const webhooksSection = (): Json => ({
+  ...Object.fromEntries(eventTypes.map((type) => [type, eventOperation({
+    type,
+    description: [
+      `Sent to every enabled endpoint subscribed to \`${type}\`. Answer 2xx within 10 seconds;`,
+      "anything else (a timeout, 3xx, 4xx, 5xx) is retried with backoff, 8 attempts in all.",
+      `Thin endpoints receive only these data keys: ${thinKeys[type].map((k) => `\`${k}\``).join(", ")}.`,
+      "Deliveries may repeat and arrive out of order: de-duplicate on `id`, order by `createdAt`."
+    ],
+    data: {
+      anyOf: [
+        { ...jsonSchema(EventData[type]), title: "fat" },
+        { ...jsonSchema(ThinEventData[type] ?? Schema.Unknown), title: "thin" }
+      ]
+    },
+    received: "Received. Any other answer, or none within 10 seconds, is retried."
+  })])),
+  // The test event, sent only by hand (`POST /v1/webhooks/{id}/test`).
+  [testEventType]: eventOperation({
+    type: testEventType,
     description: [
       "Sent only when someone asks (`POST /v1/webhooks/{id}/test`, or the dashboard's \"Send a test event\"), to that one",
       "endpoint, whatever its events. Nothing happened: answer 2xx and do nothing else. Attempted once, never retried."
-    ].join(" "),
-    operationId: `webhook.${testEventType}`,
+    ],
+    data: jsonSchema(TestEventData),
+    received: "Received."
+  })
+})
+
+/** The POST an endpoint receives for one type of event: the envelope with that type's `data`. */
+const eventOperation = (event: {
+  readonly type: string
+  readonly description: ReadonlyArray<string>
+  readonly data: Json
+  readonly received: string
+}) => ({
+  post: {
+    summary: `${event.type} event`,
+    description: event.description.join(" "),
+    operationId: `webhook.${event.type}`,
     tags: ["Webhooks"],
     parameters: eventHeaders,
     requestBody: {
@@ -266,54 +295,15 @@ const testSection = {
             type: "object",
             required: ["id", "type", "createdAt", "data"],
             properties: {
-              id: { type: "string", format: "uuid" },
-              type: { type: "string", const: testEventType },
+              id: { type: "string", format: "uuid", description: "The event id (the same for every endpoint)" },
+              type: { type: "string", const: event.type },
               createdAt: { type: "string", format: "date-time" },
-              data: jsonSchema(TestEventData)
+              data: event.data
             }
           }
         }
       }
     },
-    responses: { "2XX": { description: "Received." } }
+    responses: { "2XX": { description: event.received } }
   }
-}
-
-const eventSection = (): Json =>
-  Object.fromEntries(eventTypes.map((type) => [type, {
-    post: {
-      summary: `${type} event`,
-      description: [
-        `Sent to every enabled endpoint subscribed to \`${type}\`. Answer 2xx within 10 seconds;`,
-        "anything else (a timeout, 3xx, 4xx, 5xx) is retried with backoff, 8 attempts in all.",
-        `Thin endpoints receive only these data keys: ${thinKeys[type].map((k) => `\`${k}\``).join(", ")}.`,
-        "Deliveries may repeat and arrive out of order: de-duplicate on `id`, order by `createdAt`."
-      ].join(" "),
-      operationId: `webhook.${type}`,
-      tags: ["Webhooks"],
-      parameters: eventHeaders,
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              required: ["id", "type", "createdAt", "data"],
-              properties: {
-                id: { type: "string", format: "uuid", description: "The event id (the same for every endpoint)" },
-                type: { type: "string", const: type },
-                createdAt: { type: "string", format: "date-time" },
-                data: {
-                  anyOf: [
-                    { ...jsonSchema(EventData[type]), title: "fat" },
-                    { ...jsonSchema(ThinEventData[type] ?? Schema.Unknown), title: "thin" }
-                  ]
-                }
-              }
-            }
-          }
-        }
-      },
-      responses: { "2XX": { description: "Received. Any other answer, or none within 10 seconds, is retried." } }
-    }
-  }]))
+})

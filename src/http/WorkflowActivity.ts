@@ -18,35 +18,27 @@ export const make = Effect.gen(function*() {
   const automations = yield* Automations
   const log = yield* ActivityLog
 
-  const onWorkflow = <E>(
-    action: Extract<ActivityAction, `workflow.${string}`>,
-    verb: string,
-    change: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, E>
+  /** `change`, then its entry: what was done (`action`) to which (`type`), in words (`summary`). */
+  const recorded = <V, E>(
+    type: "workflow" | "automation",
+    action: Extract<ActivityAction, `workflow.${string}` | `automation.${string}`>,
+    summary: (view: V) => string,
+    change: (workspaceId: string, id: string) => Effect.Effect<V, E>
   ) =>
   (workspaceId: string, id: string, actor: string) =>
     Effect.tap(change(workspaceId, id), (view) =>
-      log.record({
-        workspaceId,
-        actor,
-        action,
-        resource: { type: "workflow", id },
-        summary: `${verb} the workflow about ${view.row.person.replace(/^https:\/\/(www\.)?/, "")}`
-      }))
+      log.record({ workspaceId, actor, action, resource: { type, id }, summary: summary(view) }))
 
-  const onAutomation = <E>(
-    action: Extract<ActivityAction, `automation.${string}`>,
-    verb: string,
-    change: (workspaceId: string, id: string) => Effect.Effect<AutomationView, E>
-  ) =>
-  (workspaceId: string, id: string, actor: string) =>
-    Effect.tap(change(workspaceId, id), (view) =>
-      log.record({
-        workspaceId,
-        actor,
-        action,
-        resource: { type: "automation", id },
-        summary: `${verb} the automation "${view.row.name}" (${view.runs.length} ${view.runs.length === 1 ? "person" : "people"})`
-      }))
+  const onWorkflow = <E>(action: Extract<ActivityAction, `workflow.${string}`>, verb: string, change: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, E>) =>
+    recorded("workflow", action, (view: WorkflowView) => `${verb} the workflow about ${view.row.person.replace(/^https:\/\/(www\.)?/, "")}`, change)
+
+  const onAutomation = <E>(action: Extract<ActivityAction, `automation.${string}`>, verb: string, change: (workspaceId: string, id: string) => Effect.Effect<AutomationView, E>) =>
+    recorded(
+      "automation",
+      action,
+      (view: AutomationView) => `${verb} the automation "${view.row.name}" (${view.runs.length} ${view.runs.length === 1 ? "person" : "people"})`,
+      change
+    )
 
   return {
     pauseWorkflow: onWorkflow("workflow.paused", "paused", workflows.pause),

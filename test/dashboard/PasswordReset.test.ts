@@ -12,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import { hashCredential } from "../../src/auth/Tokens.ts"
 import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
 import { SignIn } from "../../src/people-auth/SignIn.ts"
-import { cookie, ownerSession, password, teammate } from "../support/Teammates.ts"
+import { cookie, ownerSession, password, sessionTokenOf, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 
 const newPassword = "a fresh and long passphrase"
@@ -34,12 +34,6 @@ const linkIn = (body: unknown) => {
   assert.isNotNull(found, "the page shows the link")
   return new URL(found?.[1] ?? "http://x").pathname
 }
-
-const tokenOf = (email: string, secret: string) =>
-  Effect.gen(function*() {
-    const outcome = yield* (yield* SignIn).password(email, secret)
-    return outcome._tag === "SignedIn" ? outcome.session.token : ""
-  })
 
 layer(serverLayer())("password reset links", (it) => {
   it.effect("an owner makes a link; the teammate sets a new password on it, their sessions end, and it works once", () =>
@@ -78,7 +72,7 @@ layer(serverLayer())("password reset links", (it) => {
       assert.include(done.body, "Your new password is set")
       // Their sessions ended; the new password signs in, the old one no longer.
       assert.strictEqual((yield* call("GET", "/v1/me", { headers: cookie(member.token) })).status, 401)
-      assert.notStrictEqual(yield* tokenOf(member.email, newPassword), "")
+      assert.notStrictEqual(yield* sessionTokenOf(member.email, newPassword), "")
       const old = yield* Effect.flip((yield* SignIn).password(member.email, password))
       assert.include(old.message, "Wrong email or password")
       // Used once.

@@ -10,14 +10,13 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { actorOf } from "../../domain/Principal.ts"
 import { finishedWorkflowStatuses } from "../../domain/Workflow.ts"
 import { type AutomationView, Automations } from "../../workflows/Automations.ts"
-import * as WorkflowActivity from "../WorkflowActivity.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, localTime, problemPage } from "./Layout.ts"
-import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { base, localTime, problemPage } from "./Layout.ts"
+import { changeAction, pauseOrStop, type Recorded } from "./PauseOrStop.ts"
+import { may, type Person, signedInPage } from "./Requests.ts"
 import { personLink, seatNames } from "./WorkflowsPage.ts"
 import { automationStatusInWords, durationInWords, workflowPill, workflowStatusInWords } from "./WorkflowWords.ts"
 
@@ -85,15 +84,12 @@ const detailPage = (person: Person, id: string, options: { readonly notice?: str
     const view = found.success
     const seats = yield* seatNames(person.workspaceId)
     const open = view.status === "active" || view.status === "paused"
-    const controls = !open || !may(person, "startWorkflows") ? "" : html`<section class="card" aria-labelledby="controls"><h2 id="controls">Pause or stop</h2>
-<div class="seat-actions">${
-      view.status === "paused"
-        ? html`<form method="post" action="${base}/automations/${id}/resume">${csrfInput(person)}<button type="submit">Resume</button></form>`
-        : html`<form method="post" action="${base}/automations/${id}/pause">${csrfInput(person)}<button type="submit" class="secondary">Pause</button></form>`
-    }
-<form method="post" action="${base}/automations/${id}/stop">${csrfInput(person)}
-<label class="check"><input type="checkbox" name="confirm" value="yes" required> Stop it for good: every run still going stops (this cannot be undone)</label>
-<button type="submit" class="danger">Stop automation</button></form></div></section>`
+    const controls = !open || !may(person, "startWorkflows") ? "" : pauseOrStop(person, {
+      path: `${base}/automations/${id}`,
+      paused: view.status === "paused",
+      confirm: "Stop it for good: every run still going stops (this cannot be undone)",
+      stop: "Stop automation"
+    })
     return yield* framed(person, {
       title: `Automation “${view.row.name}”`,
       section: "/automations",
@@ -125,27 +121,16 @@ ${controls}
 const detail = signedInPage((person, request) =>
   Effect.flatMap(HttpRouter.params, (params) => detailPage(person, params["id"] ?? "", { notice: noticeFrom(request.url, notices) })))
 
-type Recorded = Effect.Success<typeof WorkflowActivity.make>
-
-/** A change of the automation (`startWorkflows`), recorded in the activity log; one that cannot change says why. */
+/** A change of the automation; one that cannot change says why. */
 const change = (run: (recorded: Recorded) => Recorded["pauseAutomation"], notice: keyof typeof notices, confirm = false) =>
-  signedInAction((person, form) =>
-    Effect.gen(function*() {
-      if (!may(person, "startWorkflows")) return notAllowedPage(person, "startWorkflows")
-      const id = (yield* HttpRouter.params)["id"] ?? ""
-      if (confirm && form.get("confirm") !== "yes") {
-        return yield* detailPage(person, id, { error: "Tick the box to confirm: a stopped automation cannot be started again.", status: 422 })
-      }
-      const recorded = yield* WorkflowActivity.make
-      const outcome = yield* Effect.result(run(recorded)(person.workspaceId, id, actorOf(person.principal)))
-      if (outcome._tag === "Failure") {
-        return outcome.failure._tag === "NotFound"
-          ? notFound
-          : yield* detailPage(person, id, { error: `This automation cannot be changed that way now: ${outcome.failure.error.message}`, status: 409 })
-      }
-      return seeOther(`${base}/automations/${id}?notice=${notice}`)
-    })
-  )
+  changeAction({
+    run,
+    page: detailPage,
+    notFound,
+    ...(confirm ? { unconfirmed: "Tick the box to confirm: a stopped automation cannot be started again." } : {}),
+    conflict: (refused) => `This automation cannot be changed that way now: ${refused.error.message}`,
+    done: (id) => `${base}/automations/${id}?notice=${notice}`
+  })
 
 export const layer = Layer.mergeAll(
   HttpRouter.add("GET", `${base}/automations`, list),

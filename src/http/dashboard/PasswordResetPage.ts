@@ -9,15 +9,14 @@
  * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerRequest } from "effect/http"
+import { HttpRouter } from "effect/http"
 import type { ResetUnusable } from "../../people-auth/Errors.ts"
 import { passwordLength } from "../../people-auth/Password.ts"
 import { PasswordResets, type ResetTarget } from "../../people-auth/PasswordResets.ts"
-import { AppConfig } from "../../platform/AppConfig.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage, when } from "./Layout.ts"
-import { anonymousAction, guarded, seeOther } from "./Requests.ts"
-import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, withCookie } from "./Session.ts"
+import { anonymousAction, guarded, seeOther, withBrowserToken } from "./Requests.ts"
+import { browserCookie, csrfField, csrfTokenFor } from "./Session.ts"
 
 export const passwordResetRoutes = [
   { method: "GET", path: `${base}/password-reset/:token` },
@@ -59,15 +58,10 @@ const form = (options: {
   })
 
 const show = guarded(Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const config = yield* AppConfig
   const token = yield* tokenParam
   const found = yield* Effect.result((yield* PasswordResets).target(token))
   if (found._tag === "Failure") return unusable(found.failure)
-  const existing = request.cookies[browserCookie]
-  const value = existing !== undefined && existing.length >= 16 ? existing : newBrowserValue()
-  const page = form({ token, csrf: csrfTokenFor(value), target: found.success })
-  return existing === value ? page : withCookie(page, browserCookie, value, { secure: isHttps(request, config), path: base, maxAgeSeconds: 86_400 })
+  return yield* withBrowserToken((csrf) => form({ token, csrf, target: found.success }))
 }))
 
 const submit = anonymousAction(

@@ -9,7 +9,7 @@
  * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerRequest } from "effect/http"
+import { HttpRouter } from "effect/http"
 import type { Role } from "../../domain/Principal.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { passwordLength } from "../../people-auth/Password.ts"
@@ -21,8 +21,8 @@ import { framed, noticeFrom } from "./Frame.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, localTime, plainPage, problemPage, when } from "./Layout.ts"
-import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
-import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, sessionCookie, withCookie } from "./Session.ts"
+import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage, withBrowserToken } from "./Requests.ts"
+import { browserCookie, csrfField, csrfTokenFor, isHttps, sessionCookie, withCookie } from "./Session.ts"
 
 export const teamRoutes = [
   { method: "GET", path: `${base}/team` },
@@ -226,21 +226,12 @@ const unusable = (message: string) =>
   problemPage(410, "This invitation cannot be used", message, html`<a href="${base}/sign-in">Sign in</a>`)
 
 const showInvitation = guarded(Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const config = yield* AppConfig
   const token = yield* tokenParam
   const found = yield* Effect.result((yield* Team).invitation(token))
   if (found._tag === "Failure") return unusable(found.failure.message)
-  const existing = request.cookies[browserCookie]
-  const value = existing !== undefined && existing.length >= 16 ? existing : newBrowserValue()
-  const page = joinForm({
-    token,
-    csrf: csrfTokenFor(value),
-    email: found.success.email,
-    role: found.success.role,
-    workspace: found.success.workspaceName
-  })
-  return existing === value ? page : withCookie(page, browserCookie, value, { secure: isHttps(request, config), path: base, maxAgeSeconds: 86_400 })
+  return yield* withBrowserToken((csrf) =>
+    joinForm({ token, csrf, email: found.success.email, role: found.success.role, workspace: found.success.workspaceName })
+  )
 }))
 
 const acceptInvitation = anonymousAction(

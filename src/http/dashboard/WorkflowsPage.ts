@@ -11,15 +11,14 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"
 import { Accounts } from "../../accounts/Accounts.ts"
 import { Uuid } from "../../api/Envelope.ts"
-import { actorOf } from "../../domain/Principal.ts"
 import { commandInWords, statusInWords } from "../../domain/Words.ts"
 import { finishedWorkflowStatuses } from "../../domain/Workflow.ts"
 import { type WorkflowView, Workflows } from "../../workflows/Workflows.ts"
-import * as WorkflowActivity from "../WorkflowActivity.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
-import { base, csrfInput, localTime, problemPage } from "./Layout.ts"
-import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
+import { base, localTime, problemPage } from "./Layout.ts"
+import { changeAction, pauseOrStop, type Recorded } from "./PauseOrStop.ts"
+import { may, type Person, signedInPage } from "./Requests.ts"
 import { logInWords, stepInWords, workflowPill, workflowStatusInWords } from "./WorkflowWords.ts"
 
 export const workflowRoutes = [
@@ -109,15 +108,12 @@ const detailPage = (person: Person, id: string, options: { readonly notice?: str
     const row = view.row
     const seats = yield* seatNames(person.workspaceId)
     const open = !finishedWorkflowStatuses.has(row.status)
-    const controls = !open || !may(person, "startWorkflows") ? "" : html`<section class="card" aria-labelledby="controls"><h2 id="controls">Pause or stop</h2>
-<div class="seat-actions">${
-      row.paused
-        ? html`<form method="post" action="${base}/workflows/${row.id}/resume">${csrfInput(person)}<button type="submit">Resume</button></form>`
-        : html`<form method="post" action="${base}/workflows/${row.id}/pause">${csrfInput(person)}<button type="submit" class="secondary">Pause</button></form>`
-    }
-<form method="post" action="${base}/workflows/${row.id}/stop">${csrfInput(person)}
-<label class="check"><input type="checkbox" name="confirm" value="yes" required> Stop it for good: its unstarted jobs are cancelled (this cannot be undone)</label>
-<button type="submit" class="danger">Stop workflow</button></form></div></section>`
+    const controls = !open || !may(person, "startWorkflows") ? "" : pauseOrStop(person, {
+      path: `${base}/workflows/${row.id}`,
+      paused: row.paused,
+      confirm: "Stop it for good: its unstarted jobs are cancelled (this cannot be undone)",
+      stop: "Stop workflow"
+    })
     return yield* framed(person, {
       title: `Workflow about ${row.person.replace(/^https:\/\/(www\.)?/, "")}`,
       section: "/workflows",
@@ -150,27 +146,16 @@ ${controls}
 const detail = signedInPage((person, request) =>
   Effect.flatMap(HttpRouter.params, (params) => detailPage(person, params["id"] ?? "", { notice: noticeFrom(request.url, notices) })))
 
-type Recorded = Effect.Success<typeof WorkflowActivity.make>
-
-/** A change of the workflow (`startWorkflows`), recorded in the activity log; one already ended says so. */
+/** A change of the workflow; one already ended says so. */
 const change = (run: (recorded: Recorded) => Recorded["pauseWorkflow"], notice: keyof typeof notices, confirm = false) =>
-  signedInAction((person, form) =>
-    Effect.gen(function*() {
-      if (!may(person, "startWorkflows")) return notAllowedPage(person, "startWorkflows")
-      const id = (yield* HttpRouter.params)["id"] ?? ""
-      if (confirm && form.get("confirm") !== "yes") {
-        return yield* detailPage(person, id, { error: "Tick the box to confirm: a stopped workflow cannot be started again.", status: 422 })
-      }
-      const recorded = yield* WorkflowActivity.make
-      const outcome = yield* Effect.result(run(recorded)(person.workspaceId, id, actorOf(person.principal)))
-      if (outcome._tag === "Failure") {
-        return outcome.failure._tag === "NotFound"
-          ? notFound
-          : yield* detailPage(person, id, { error: "This workflow has already ended: there is nothing to pause, resume or stop.", status: 409 })
-      }
-      return seeOther(`${base}/workflows/${id}?notice=${notice}`)
-    })
-  )
+  changeAction({
+    run,
+    page: detailPage,
+    notFound,
+    ...(confirm ? { unconfirmed: "Tick the box to confirm: a stopped workflow cannot be started again." } : {}),
+    conflict: () => "This workflow has already ended: there is nothing to pause, resume or stop.",
+    done: (id) => `${base}/workflows/${id}?notice=${notice}`
+  })
 
 export const layer = Layer.mergeAll(
   HttpRouter.add("GET", `${base}/workflows`, list),
