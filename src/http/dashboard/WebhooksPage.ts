@@ -11,6 +11,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { WebhookDispatcher } from "../../webhooks/Dispatcher.ts"
+import { responseKeptBytes } from "../../webhooks/SafeTransport.ts"
 import { type EventType, eventTypes } from "../../domain/Events.ts"
 import { testEventType } from "../../domain/WebhookPayload.ts"
 import { type DeliveryRecord, WebhookEndpoints } from "../../webhooks/Endpoints.ts"
@@ -188,15 +189,15 @@ const deliveryRows = (person: Person, endpointId: string, d: DeliveryRecord) => 
           : a.response === ""
           ? html`<p class="muted">The response had no body.</p>`
           : html`<pre class="quote response">${a.response}</pre>${
-            a.response.length >= responseShownChars ? html`<p class="muted">Only the first 2,048 bytes of the response are kept.</p>` : ""
+            mayBeCut(a.response) ? html`<p class="muted">Only the first ${responseKeptBytes.toLocaleString("en")} bytes of the response are kept.</p>` : ""
           }`
       }`
     )
   }</details></td></tr>`
 }
 
-/** Past this many characters a kept response may have been cut. */
-const responseShownChars = 2048
+/** Whether a kept response may have been cut: it fills what is kept (a character cut in two reads as one of 3 bytes). */
+const mayBeCut = (response: string) => Buffer.byteLength(response, "utf8") >= responseKeptBytes - 3
 
 const sendTest = signedInAction((person) =>
   Effect.gen(function*() {
