@@ -11,7 +11,7 @@ import { SqlClient } from "effect/sql"
 import { foreignCursor, seqCursor } from "../api/Cursor.ts"
 import type { Unprocessable } from "../api/Errors.ts"
 import * as Time from "../domain/Time.ts"
-import { ActivityAction } from "../domain/Activity.ts"
+import { ActivityAction, type ActivityResource } from "../domain/Activity.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
 
 export { ActivityAction } from "../domain/Activity.ts"
@@ -24,7 +24,7 @@ export interface NewActivity {
   readonly workspaceId: string
   readonly actor: Actor
   readonly action: ActivityAction
-  readonly resource: { readonly type: "approval" | "seat" | "person" | "invitation" | "key"; readonly id: string }
+  readonly resource: { readonly type: ActivityResource; readonly id: string }
   /** In words: "approved the invitation to …". */
   readonly summary: string
   readonly before?: unknown

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { ActivityAction } from "../domain/Activity.ts"
+import { ActivityAction, ActivityResource } from "../domain/Activity.ts"
 import { Text } from "../domain/Text.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { Unprocessable } from "./Errors.ts"
@@ -37,7 +37,7 @@ export const ActivityEntry = Schema.Struct({
   actor: ActivityActor,
   action: ActivityAction,
   resource: Schema.Struct({
-    type: Schema.String.annotate({ description: "`approval`, `seat`, `person`, `invitation` or `key`" }),
+    type: Schema.String.annotate({ description: "`approval`, `seat`, `person`, `invitation`, `key`, `workflow` or `automation`" }),
     id: Schema.String
   }),
   summary: Schema.String.annotate({ description: "What was done, in words" }),
@@ -54,7 +54,7 @@ export const activityQuery = {
     })
   ),
   resource: Schema.optionalKey(
-    Schema.Literals(["approval", "seat", "person", "invitation", "key"]).annotate({ description: "Only about this kind of thing" })
+    ActivityResource.annotate({ description: "Only about this kind of thing" })
   ),
   cursor: Schema.optionalKey(Cursor),
   limit: ListLimit
@@ -73,8 +73,9 @@ export class ActivityApi extends HttpApiGroup.make("activity")
       summary: "The activity log",
       description: [
         "Who did what to the workspace, and when, newest first: approvals approved, edited and approved, or rejected; a seat connected,",
-        "its settings, mode or limits changed, paused, resumed or disconnected; a teammate invited, removed or given another role; an API",
-        "key created or revoked. Settings carry what they were (`before`) and what they became (`after`). Whatever the surface (REST,",
+        "its settings, mode or limits changed, paused, resumed or disconnected; a teammate invited, removed or given another role; a",
+        "password reset link made for a teammate, and used; an API key created or revoked; a workflow or an automation paused, resumed",
+        "or stopped. Settings carry what they were (`before`) and what they became (`after`). Whatever the surface (REST,",
         "the dashboard, an assistant over MCP), the same entry is made. Paged with `cursor` and `limit`; filtered by `action`, `actor`",
         "and `resource`. 422 `unprocessable`: a cursor this API did not give out."
       ].join("\n")

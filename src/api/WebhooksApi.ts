@@ -9,7 +9,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { EventData, eventTypes } from "../domain/Events.ts"
-import { ThinEventData, thinKeys, WebhookMode } from "../domain/WebhookPayload.ts"
+import { DeliveryEventType, TestEventData, testEventType, ThinEventData, thinKeys, WebhookMode } from "../domain/WebhookPayload.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { NotFound, Unprocessable } from "./Errors.ts"
 import { allowedTo, Authentication } from "./Security.ts"
@@ -74,16 +74,20 @@ export const DeliveryAttempt = Schema.Struct({
   trigger: Schema.Literals(["automatic", "manual"]).annotate({ description: "`manual`: a resend by hand" }),
   statusCode: Schema.NullOr(Schema.Number).annotate({ description: "null when no response arrived" }),
   error: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number
+  durationMs: Schema.Number,
+  response: Schema.NullOr(Schema.String).annotate({
+    description: "The start of the response's body as text (its first 2,048 bytes); empty when it had none, null when no response arrived"
+  })
 }).annotate({ identifier: "WebhookDeliveryAttempt" })
 
 /** One event sent (or being sent) to one endpoint. */
 export const Delivery = Schema.Struct({
   id: Uuid.annotate({ description: "The `svc-delivery` header value, the same across retries" }),
   eventId: Uuid,
-  eventType: EventTypeName,
+  eventType: DeliveryEventType.annotate({ description: `An event type, or \`${testEventType}\` for a test event sent by hand` }),
+  payload: Schema.String.annotate({ description: "The request body, exactly as sent and signed at every attempt" }),
   status: Schema.Literals(["pending", "succeeded", "failed"]).annotate({
-    description: "`failed` after 8 automatic attempts without a 2xx"
+    description: "`failed` after 8 automatic attempts without a 2xx (a test event: after its one attempt)"
   }),
   attemptCount: Schema.Number.annotate({ description: "Automatic attempts made (at most 8)" }),
   nextAttemptAt: Schema.NullOr(DateTimeString),
@@ -156,6 +160,35 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       summary: "Recent deliveries",
       description: "The last 50 deliveries to this endpoint, newest first, each with every attempt."
     })),
+    HttpApiEndpoint.post("test", "/v1/webhooks/:id/test", {
+      params: { id: Uuid },
+      success: Ok({ delivery: Delivery }).annotate({
+        examples: [{
+          ok: true,
+          delivery: {
+            id: "5d2e8f4a-1b3c-4d5e-9f6a-7b8c9d0e1f2a",
+            eventId: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+            eventType: testEventType,
+            payload: "{\"id\":\"9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d\",\"type\":\"webhook.test\",\"createdAt\":\"2026-11-27T10:42:07.000Z\",\"data\":{\"webhookId\":\"3c1f0a9e-8b7d-4e6f-9a5b-2c3d4e5f6a7b\",\"test\":true,\"message\":\"A test event sent by Olivia Owner. Nothing happened: answer 2xx to pass.\"}}",
+            status: "succeeded" as const,
+            attemptCount: 0,
+            nextAttemptAt: null,
+            createdAt: "2026-11-27T10:42:07.000Z",
+            attempts: [{ at: "2026-11-27T10:42:07.120Z", trigger: "manual" as const, statusCode: 204, error: null, durationMs: 118, response: "" }]
+          }
+        }]
+      }),
+      error: notFound
+    }).annotateMerge(allowedTo("manageWebhooks")).annotateMerge(OpenApi.annotations({
+      summary: "Send a test event",
+      description: [
+        `Sends a \`${testEventType}\` event to this endpoint now, whatever its \`events\` and even when it is disabled, signed and`,
+        "delivered exactly as every event is (same headers, same signature, the endpoint's payload mode), and answers with the",
+        "delivery: its payload, its one attempt and what the endpoint answered (status, the start of the body, duration).",
+        "A test is attempted once and not retried: `succeeded` on a 2xx, else `failed`. It is in the delivery history like any other.",
+        `Its data: \`webhookId\`, \`test: true\`, and in fat mode a \`message\`. Nothing happened: a receiver acknowledges it and does nothing else.`
+      ].join(" ")
+    })),
     HttpApiEndpoint.post("resend", "/v1/webhooks/:id/deliveries/:deliveryId/resend", {
       params: { id: Uuid, deliveryId: Uuid },
       success: Ok({ delivery: Delivery }),
@@ -212,41 +245,65 @@ const eventHeaders = [
  * The OpenAPI 3.1 top-level `webhooks` object: one POST per event type whose
  * body is the envelope with the type's data (fat) or its thin subset.
  */
-export const webhooksSection = (): Json =>
-  Object.fromEntries(eventTypes.map((type) => [type, {
-    post: {
-      summary: `${type} event`,
-      description: [
-        `Sent to every enabled endpoint subscribed to \`${type}\`. Answer 2xx within 10 seconds;`,
-        "anything else (a timeout, 3xx, 4xx, 5xx) is retried with backoff, 8 attempts in all.",
-        `Thin endpoints receive only these data keys: ${thinKeys[type].map((k) => `\`${k}\``).join(", ")}.`,
-        "Deliveries may repeat and arrive out of order: de-duplicate on `id`, order by `createdAt`."
-      ].join(" "),
-      operationId: `webhook.${type}`,
-      tags: ["Webhooks"],
-      parameters: eventHeaders,
-      requestBody: {
-        required: true,
-        content: {
-          "application/json": {
-            schema: {
-              type: "object",
-              required: ["id", "type", "createdAt", "data"],
-              properties: {
-                id: { type: "string", format: "uuid", description: "The event id (the same for every endpoint)" },
-                type: { type: "string", const: type },
-                createdAt: { type: "string", format: "date-time" },
-                data: {
-                  anyOf: [
-                    { ...jsonSchema(EventData[type]), title: "fat" },
-                    { ...jsonSchema(ThinEventData[type] ?? Schema.Unknown), title: "thin" }
-                  ]
-                }
-              }
+export const webhooksSection = (): Json => ({
+  ...Object.fromEntries(eventTypes.map((type) => [type, eventOperation({
+    type,
+    description: [
+      `Sent to every enabled endpoint subscribed to \`${type}\`. Answer 2xx within 10 seconds;`,
+      "anything else (a timeout, 3xx, 4xx, 5xx) is retried with backoff, 8 attempts in all.",
+      `Thin endpoints receive only these data keys: ${thinKeys[type].map((k) => `\`${k}\``).join(", ")}.`,
+      "Deliveries may repeat and arrive out of order: de-duplicate on `id`, order by `createdAt`."
+    ],
+    data: {
+      anyOf: [
+        { ...jsonSchema(EventData[type]), title: "fat" },
+        { ...jsonSchema(ThinEventData[type] ?? Schema.Unknown), title: "thin" }
+      ]
+    },
+    received: "Received. Any other answer, or none within 10 seconds, is retried."
+  })])),
+  // The test event, sent only by hand (`POST /v1/webhooks/{id}/test`).
+  [testEventType]: eventOperation({
+    type: testEventType,
+    description: [
+      "Sent only when someone asks (`POST /v1/webhooks/{id}/test`, or the dashboard's \"Send a test event\"), to that one",
+      "endpoint, whatever its events. Nothing happened: answer 2xx and do nothing else. Attempted once, never retried."
+    ],
+    data: jsonSchema(TestEventData),
+    received: "Received."
+  })
+})
+
+/** The POST an endpoint receives for one type of event: the envelope with that type's `data`. */
+const eventOperation = (event: {
+  readonly type: string
+  readonly description: ReadonlyArray<string>
+  readonly data: Json
+  readonly received: string
+}) => ({
+  post: {
+    summary: `${event.type} event`,
+    description: event.description.join(" "),
+    operationId: `webhook.${event.type}`,
+    tags: ["Webhooks"],
+    parameters: eventHeaders,
+    requestBody: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["id", "type", "createdAt", "data"],
+            properties: {
+              id: { type: "string", format: "uuid", description: "The event id (the same for every endpoint)" },
+              type: { type: "string", const: event.type },
+              createdAt: { type: "string", format: "date-time" },
+              data: event.data
             }
           }
         }
-      },
-      responses: { "2XX": { description: "Received. Any other answer, or none within 10 seconds, is retried." } }
-    }
-  }]))
+      }
+    },
+    responses: { "2XX": { description: event.received } }
+  }
+})

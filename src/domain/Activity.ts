@@ -20,7 +20,19 @@ export const ActivityAction = Schema.Literals([
   "team.invited",
   "team.removed",
   "team.role_changed",
+  "team.password_reset_sent",
+  "team.password_reset",
   "key.created",
-  "key.revoked"
+  "key.revoked",
+  "workflow.paused",
+  "workflow.resumed",
+  "workflow.stopped",
+  "automation.paused",
+  "automation.resumed",
+  "automation.stopped"
 ])
 export type ActivityAction = typeof ActivityAction.Type
+
+/** What an entry is about. */
+export const ActivityResource = Schema.Literals(["approval", "seat", "person", "invitation", "key", "workflow", "automation"])
+export type ActivityResource = typeof ActivityResource.Type

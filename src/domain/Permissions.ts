@@ -34,6 +34,7 @@ export type Action =
   | "manageWebhooks"
   | "manageTeam"
   | "manageOwners"
+  | "resetPasswords"
   | "workspaceSettings"
 
 interface Rule {
@@ -68,6 +69,7 @@ export const rules: { readonly [A in Action]: Rule } = {
   manageWebhooks: { roles: managers, covers: "list, create, change, delete and test webhook endpoints, and read their deliveries" },
   manageTeam: { roles: managers, covers: "invite, remove and change the role of members and admins" },
   manageOwners: { roles: owners, covers: "make someone an owner, and change or remove an owner" },
+  resetPasswords: { roles: owners, covers: "make a teammate a one-time link to set a new password" },
   workspaceSettings: { roles: owners, covers: "the workspace's settings, such as requiring two-factor for everyone" }
 }
 

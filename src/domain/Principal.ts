@@ -53,3 +53,15 @@ export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principa
 /** The principal as approvals and the activity log record who did something: `key:<id>` or `user:<id>`. */
 export const actorOf = (principal: Principal): string =>
   principal.kind === "key" ? `key:${principal.keyId}` : `user:${principal.user.id}`
+
+/** The principal in words, as a message names who did something: a person's name, or the key's. */
+export const principalName = (principal: Principal): string => {
+  switch (principal.kind) {
+    case "key":
+      return `the API key "${principal.keyName}"`
+    case "session":
+      return principal.user.name
+    case "assistant":
+      return `${principal.clientName} for ${principal.user.name}`
+  }
+}

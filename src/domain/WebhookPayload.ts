@@ -61,3 +61,35 @@ export const dataFor = (type: EventType, data: unknown, mode: WebhookMode): unkn
  */
 export const envelopeBody = (event: EnvelopeSource, mode: WebhookMode): string =>
   JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, data: dataFor(event.type, event.data, mode) })
+
+/**
+ * The type of a test event, sent by hand to one endpoint (whatever events it chose) to see that
+ * it receives and verifies deliveries. Not one of the spec's event types: nothing happened, and
+ * no endpoint is sent one unless someone asks.
+ */
+export const testEventType = "webhook.test"
+
+/** The type of a delivery: an event type, or the test event's. */
+export const DeliveryEventType = Schema.Literals([...eventTypes, testEventType])
+export type DeliveryEventType = typeof DeliveryEventType.Type
+
+/** The test event's `data`, fat and thin. */
+export const TestEventData = Schema.Struct({
+  webhookId: Schema.String.annotate({ format: "uuid", description: "The endpoint the test was sent to" }),
+  test: Schema.Literal(true),
+  message: Schema.optionalKey(Schema.String.annotate({ description: "Who sent it, in words (fat mode only)" }))
+})
+
+/** The exact body of a test event to an endpoint in `mode`. */
+export const testEventBody = (
+  event: { readonly id: string; readonly createdAt: string; readonly webhookId: string; readonly sentBy: string },
+  mode: WebhookMode
+): string =>
+  JSON.stringify({
+    id: event.id,
+    type: testEventType,
+    createdAt: event.createdAt,
+    data: mode === "fat"
+      ? { webhookId: event.webhookId, test: true, message: `A test event sent by ${event.sentBy}. Nothing happened: answer 2xx to pass.` }
+      : { webhookId: event.webhookId, test: true }
+  })

@@ -7,14 +7,16 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { acceptedAnswer } from "../api/Idempotent.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { type AutomationView, Automations } from "../workflows/Automations.ts"
 import { automationRecord, starter } from "../intake/AutomationIntake.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 
 export const AutomationsHandlers = Layer.unwrap(Effect.gen(function*() {
   const automations = yield* Automations
   const start = yield* starter
+  const recorded = yield* WorkflowActivity.make
   const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "automations", (handlers) =>
     handlers
@@ -32,10 +34,10 @@ export const AutomationsHandlers = Layer.unwrap(Effect.gen(function*() {
       .handle("get", ({ params }) =>
         Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.get(workspaceId, params.id), one)))
       .handle("pause", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.pause(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.pauseAutomation(principal.workspaceId, params.id, actorOf(principal)), one)))
       .handle("resume", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.resume(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.resumeAutomation(principal.workspaceId, params.id, actorOf(principal)), one)))
       .handle("stop", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(automations.stop(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.stopAutomation(principal.workspaceId, params.id, actorOf(principal)), one)))
   ))
 }))

@@ -1,5 +1,5 @@
 /**
- * `/v1/webhooks...`: endpoints, secret rotation, delivery history and resend.
+ * `/v1/webhooks...`: endpoints, secret rotation, delivery history, resend and test events.
  *
  * @since 1.0.0
  */
@@ -7,7 +7,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Unprocessable } from "../api/Errors.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { CurrentPrincipal, principalName } from "../domain/Principal.ts"
 import { allowedWithPrivateWebhooks, type WebhookTargetRefused } from "../webhooks/AddressGuard.ts"
 import { WebhookDispatcher } from "../webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
@@ -69,6 +69,12 @@ export const WebhooksHandlers = Layer.unwrap(Effect.gen(function*() {
       deliveries: ({ params }) =>
         Effect.gen(function*() {
           return { ok: true as const, deliveries: yield* endpoints.deliveries(yield* workspaceId, params.id) }
+        }),
+      test: ({ params }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentPrincipal
+          const delivery = yield* dispatcher.sendTest(principal.workspaceId, params.id, principalName(principal))
+          return { ok: true as const, delivery }
         }),
       resend: ({ params }) =>
         Effect.gen(function*() {

@@ -8,14 +8,16 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { acceptedAnswer } from "../api/Idempotent.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
 import { starter, workflowRecord } from "../intake/WorkflowIntake.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 
 export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
   const workflows = yield* Workflows
   const start = yield* starter
+  const recorded = yield* WorkflowActivity.make
   const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "workflows", (handlers) =>
     handlers
@@ -37,10 +39,10 @@ export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
           return one(yield* workflows.get(workspaceId, params.id))
         }))
       .handle("pause", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.pause(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.pauseWorkflow(principal.workspaceId, params.id, actorOf(principal)), one)))
       .handle("resume", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.resume(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.resumeWorkflow(principal.workspaceId, params.id, actorOf(principal)), one)))
       .handle("cancel", ({ params }) =>
-        Effect.flatMap(CurrentPrincipal, ({ workspaceId }) => Effect.map(workflows.cancel(workspaceId, params.id), one)))
+        Effect.flatMap(CurrentPrincipal, (principal) => Effect.map(recorded.stopWorkflow(principal.workspaceId, params.id, actorOf(principal)), one)))
   ))
 }))

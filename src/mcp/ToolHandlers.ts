@@ -17,7 +17,7 @@ import { decodeJob, Job } from "../api/JobsApi.ts"
 import { PersonRecord, TimelineEntry } from "../api/PeopleApi.ts"
 import { Workflow } from "../api/WorkflowsApi.ts"
 import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
-import { CurrentPrincipal } from "../domain/Principal.ts"
+import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { automationRecord, starter as automationStarter } from "../intake/AutomationIntake.ts"
 import { Draining } from "../http/Draining.ts"
 import * as JobIntake from "../intake/JobIntake.ts"
@@ -32,6 +32,7 @@ import { notSupported } from "../network/NetworkDriver.ts"
 import { People } from "../people/People.ts"
 import { Automations } from "../workflows/Automations.ts"
 import { Workflows } from "../workflows/Workflows.ts"
+import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 import { CommandTools, OpenAnswer, READ_WAIT_SECONDS, ServiceTools, type ToolError } from "./Tools.ts"
 
 /** A service's failure as the tool's: the envelope of the REST API, unchanged. */
@@ -127,10 +128,17 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
   const workflowPage = answer({ workflows: Schema.Array(Workflow), nextCursor: Schema.NullOr(Schema.String) })
   const automationList = answer({ automations: Schema.Array(Automation) })
   const approvalPage = answer({ approvals: Schema.Array(Approval), nextCursor: Schema.NullOr(Schema.String) })
-  const workflowChange = (change: typeof workflows.pause) => ({ workflowId }: { readonly workflowId: string }) =>
-    inWorkspace((id) => Effect.flatMap(change(id, workflowId), (view) => oneWorkflow({ workflow: workflowRecord(view) })))
-  const automationChange = (change: typeof automations.pause) => ({ automationId }: { readonly automationId: string }) =>
-    inWorkspace((id) => Effect.flatMap(change(id, automationId), (view) => oneAutomation({ automation: automationRecord(view) })))
+  const recorded = yield* WorkflowActivity.make
+  /** Who the activity log names: the key, or the person whose assistant it is. */
+  const actor = CurrentPrincipal.use((principal) => Effect.succeed(actorOf(principal)))
+  const workflowChange = (change: typeof recorded.pauseWorkflow) => ({ workflowId }: { readonly workflowId: string }) =>
+    inWorkspace((id) =>
+      Effect.flatMap(Effect.flatMap(actor, (by) => change(id, workflowId, by)), (view) => oneWorkflow({ workflow: workflowRecord(view) }))
+    )
+  const automationChange = (change: typeof recorded.pauseAutomation) => ({ automationId }: { readonly automationId: string }) =>
+    inWorkspace((id) =>
+      Effect.flatMap(Effect.flatMap(actor, (by) => change(id, automationId, by)), (view) => oneAutomation({ automation: automationRecord(view) }))
+    )
 
   return {
     get_job: ({ jobId, wait }) => inWorkspace((id) => Effect.flatMap(Effect.flatMap(watch(id, jobId, wait), jobOf), (job) => oneJob({ job }))),
@@ -176,9 +184,9 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
       ),
     get_workflow: ({ workflowId }) =>
       inWorkspace((id) => Effect.flatMap(workflows.get(id, workflowId), (view) => oneWorkflow({ workflow: workflowRecord(view) }))),
-    pause_workflow: workflowChange(workflows.pause),
-    resume_workflow: workflowChange(workflows.resume),
-    stop_workflow: workflowChange(workflows.cancel),
+    pause_workflow: workflowChange(recorded.pauseWorkflow),
+    resume_workflow: workflowChange(recorded.resumeWorkflow),
+    stop_workflow: workflowChange(recorded.stopWorkflow),
     start_automation: ({ accountId, idempotencyKey, ...payload }) =>
       inWorkspace((id) =>
         Effect.flatMap(
@@ -192,9 +200,9 @@ export const serviceHandlers = ServiceTools.toLayer(Effect.gen(function*() {
       inWorkspace((id) =>
         Effect.flatMap(automations.get(id, automationId), (view) => oneAutomation({ automation: automationRecord(view) }))
       ),
-    pause_automation: automationChange(automations.pause),
-    resume_automation: automationChange(automations.resume),
-    stop_automation: automationChange(automations.stop),
+    pause_automation: automationChange(recorded.pauseAutomation),
+    resume_automation: automationChange(recorded.resumeAutomation),
+    stop_automation: automationChange(recorded.stopAutomation),
     list_approvals: (query) =>
       inWorkspace((id) =>
         Effect.gen(function*() {

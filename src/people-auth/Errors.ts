@@ -50,6 +50,22 @@ export class InvitationUnusable extends Data.TaggedError("InvitationUnusable")<{
   }
 }
 
+/** The password reset link cannot be used. */
+export class ResetUnusable extends Data.TaggedError("ResetUnusable")<{
+  readonly reason: "unknown" | "expired" | "used"
+}> {
+  override get message() {
+    switch (this.reason) {
+      case "expired":
+        return "This password reset link has expired. Ask the owner who made it for a new one."
+      case "used":
+        return "This password reset link was already used (or a newer one was made). Sign in with your new password, or ask an owner for a new link."
+      default:
+        return "This password reset link is not valid. Check that you copied the whole link."
+    }
+  }
+}
+
 /** A two-factor setting could not be changed (a wrong code, nothing being set up). */
 export class TwoFactorRefused extends Data.TaggedError("TwoFactorRefused")<{
   readonly message: string

@@ -25,6 +25,9 @@ export const challengeMinutes = 10
 /** How long an invitation link works. */
 export const invitationDays = 7
 
+/** How long a password reset link works (the owner copies it to the teammate by hand). */
+export const resetHours = 24
+
 /** The longest name or email a person may give. */
 export const nameMax = 80
 export const emailMax = 254

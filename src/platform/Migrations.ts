@@ -37,6 +37,8 @@ import workspaceNetwork from "../../migrations/0235_workspace_network.ts"
 import jobsOpenWrites from "../../migrations/0240_jobs_open_writes.ts"
 import oauth from "../../migrations/0250_oauth.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
+import passwordResets from "../../migrations/0280_password_resets.ts"
+import webhookResponses from "../../migrations/0281_webhook_responses.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -69,7 +71,9 @@ export const migrations = {
   "0235_workspace_network": workspaceNetwork,
   "0240_jobs_open_writes": jobsOpenWrites,
   "0250_oauth": oauth,
-  "0260_triage_confidence": triageConfidence
+  "0260_triage_confidence": triageConfidence,
+  "0280_password_resets": passwordResets,
+  "0281_webhook_responses": webhookResponses
 }
 
 const migrator = Migrator.make({})({

@@ -11,8 +11,8 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Delivery } from "../api/WebhooksApi.ts"
 import { EndpointTable, type Subscriber } from "./EndpointTable.ts"
-import { type EventType, EventTypeSchema } from "../domain/Events.ts"
-import { envelopeBody, type WebhookMode } from "../domain/WebhookPayload.ts"
+import type { EventType } from "../domain/Events.ts"
+import { DeliveryEventType, envelopeBody, type WebhookMode } from "../domain/WebhookPayload.ts"
 import type { FanOutEvent } from "../events/Outbox.ts"
 import { BigIntNumber, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 
@@ -22,15 +22,17 @@ export type DeliveryRecord = typeof Delivery.Type
 const DeliveryRow = Schema.Struct({
   id: Schema.String,
   eventId: Schema.String,
-  eventType: EventTypeSchema,
+  eventType: DeliveryEventType,
+  payload: Schema.String,
   status: Schema.Literals(["pending", "succeeded", "failed"]),
   attemptCount: Schema.Number,
   nextAttemptAt: NullableTimestamp,
   createdAt: Timestamp,
-  /** The automatic attempt that succeeded, kept on the row (migrations/0180). */
+  /** The automatic attempt that succeeded, kept on the row (migrations/0180, 0281). */
   succeededAt: NullableTimestamp,
   succeededStatus: Schema.NullOr(Schema.Number),
-  succeededDurationMs: Schema.NullOr(Schema.Number)
+  succeededDurationMs: Schema.NullOr(Schema.Number),
+  succeededResponse: Schema.NullOr(Schema.String)
 })
 const decodeDeliveries = Schema.decodeUnknownEffect(Schema.Array(DeliveryRow))
 
@@ -40,7 +42,8 @@ const AttemptRow = Schema.Struct({
   trigger: Schema.Literals(["automatic", "manual"]),
   statusCode: Schema.NullOr(Schema.Number),
   error: Schema.NullOr(Schema.String),
-  durationMs: Schema.Number
+  durationMs: Schema.Number,
+  response: Schema.NullOr(Schema.String)
 })
 const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptRow))
 
@@ -53,7 +56,7 @@ const decodeDue = Schema.decodeUnknownEffect(Schema.Array(DueRow))
 export const DeliveryToAttempt = Schema.Struct({
   id: Schema.String,
   endpointId: Schema.String,
-  eventType: EventTypeSchema,
+  eventType: DeliveryEventType,
   body: Schema.String,
   status: Schema.Literals(["pending", "succeeded", "failed"]),
   attemptCount: Schema.Number
@@ -133,6 +136,8 @@ export interface AttemptRecord {
   readonly statusCode: number | null
   readonly error: string | null
   readonly durationMs: number
+  /** The start of the response's body; null when none arrived. */
+  readonly response: string | null
   readonly succeeded: boolean
 }
 
@@ -348,9 +353,11 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         live: endpointTable.stillThere([...new Set(rows.map((row) => row.delivery.endpointId))]),
         insert: sql`
           INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, body, status,
-            attempt_count, next_attempt_at, created_at, lease_until, succeeded_at, succeeded_status, succeeded_duration_ms)
+            attempt_count, next_attempt_at, created_at, lease_until, succeeded_at, succeeded_status, succeeded_duration_ms,
+            succeeded_response)
           SELECT n.id, n.workspace_id, n.endpoint_id, n.event_id, n.event_type, n.body, n.status, n.attempt_count,
-                 n.next_attempt_at, n.created_at, n.lease_until, n.succeeded_at, n.succeeded_status, n.succeeded_duration_ms
+                 n.next_attempt_at, n.created_at, n.lease_until, n.succeeded_at, n.succeeded_status, n.succeeded_duration_ms,
+                 n.succeeded_response
           FROM jsonb_to_recordset(${JSON.stringify(rows.map(({ delivery, ...row }) => ({
           id: delivery.id,
           workspace_id: delivery.workspaceId,
@@ -365,10 +372,12 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           lease_until: row.leasedUntilIso,
           succeeded_at: row.success?.atIso ?? null,
           succeeded_status: row.success?.statusCode ?? null,
-          succeeded_duration_ms: row.success?.durationMs ?? null
+          succeeded_duration_ms: row.success?.durationMs ?? null,
+          succeeded_response: row.success?.response ?? null
         })))}::jsonb) AS n(id uuid, workspace_id uuid, endpoint_id uuid, event_id uuid, event_type text, body text,
                  status text, attempt_count integer, next_attempt_at timestamptz, created_at timestamptz,
-                 lease_until timestamptz, succeeded_at timestamptz, succeeded_status integer, succeeded_duration_ms integer)
+                 lease_until timestamptz, succeeded_at timestamptz, succeeded_status integer, succeeded_duration_ms integer,
+                 succeeded_response text)
           JOIN live ON live.id = n.endpoint_id
           ON CONFLICT (endpoint_id, event_id) DO NOTHING`
       })
@@ -390,8 +399,15 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
       const freshRowOf = (fresh: NewDelivery, attempt: AttemptRecord, change: DeliveryChange | undefined): FreshRow => {
         const base = { delivery: fresh, leasedUntilIso: null, success: null }
         switch (change?._tag) {
+          // A manual attempt (a test event sent by hand) is an attempt row, not the row's success.
           case "succeeded":
-            return { ...base, status: "succeeded", attemptCount: 1, nextAttemptIso: null, success: attempt }
+            return {
+              ...base,
+              status: "succeeded",
+              attemptCount: change.counted ? 1 : 0,
+              nextAttemptIso: null,
+              success: keptOnRow(attempt) ? attempt : null
+            }
           case "failed":
             return { ...base, status: "failed", attemptCount: change.attemptCount, nextAttemptIso: null }
           case "retry":
@@ -423,6 +439,7 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           status_code: attempt.statusCode,
           error: attempt.error,
           duration_ms: attempt.durationMs,
+          response_body: attempt.response,
           succeeded: attempt.succeeded,
           on_row: attempt.onRow
         })))
@@ -439,7 +456,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
                 added: change.counted ? 1 : 0,
                 succeeded_at: onRow ? attempt.atIso : null,
                 succeeded_status: onRow ? attempt.statusCode : null,
-                succeeded_duration_ms: onRow ? attempt.durationMs : null
+                succeeded_duration_ms: onRow ? attempt.durationMs : null,
+                succeeded_response: onRow ? attempt.response : null
               }
             }
             case "failed":
@@ -462,19 +480,21 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
               succeeded_at = COALESCE(d.succeeded_at, c.succeeded_at),
               succeeded_status = CASE WHEN d.succeeded_at IS NULL THEN c.succeeded_status ELSE d.succeeded_status END,
               succeeded_duration_ms = CASE WHEN d.succeeded_at IS NULL THEN c.succeeded_duration_ms
-                ELSE d.succeeded_duration_ms END
+                ELSE d.succeeded_duration_ms END,
+              succeeded_response = CASE WHEN d.succeeded_at IS NULL THEN c.succeeded_response ELSE d.succeeded_response END
             FROM jsonb_to_recordset(${changes}::jsonb) AS c(id uuid, status text, next_attempt_at timestamptz,
                    attempt_count integer, added integer, succeeded_at timestamptz, succeeded_status integer,
-                   succeeded_duration_ms integer)
+                   succeeded_duration_ms integer, succeeded_response text)
             WHERE d.id = c.id
             RETURNING d.id, c.succeeded_at IS NOT NULL AND (d.succeeded_at, d.succeeded_status, d.succeeded_duration_ms)
               IS NOT DISTINCT FROM (c.succeeded_at, c.succeeded_status, c.succeeded_duration_ms) AS on_row
           )
-          INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, succeeded)
-          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.succeeded
+          INSERT INTO webhook_attempts (delivery_id, trigger, attempted_at, status_code, error, duration_ms, response_body,
+            succeeded)
+          SELECT a.delivery_id, a.trigger, a.attempted_at, a.status_code, a.error, a.duration_ms, a.response_body, a.succeeded
           FROM jsonb_to_recordset(${attemptsJson}::jsonb) AS a(delivery_id uuid, trigger text,
-                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, succeeded boolean,
-                 on_row boolean)
+                 attempted_at timestamptz, status_code integer, error text, duration_ms integer, response_body text,
+                 succeeded boolean, on_row boolean)
           -- A delivery deleted with its endpoint meanwhile has nothing left to record, and must not fail
           -- the batch; one written by this statement is not seen by its snapshot, but is there.
           WHERE (a.delivery_id IN (SELECT id FROM written)
@@ -495,9 +515,10 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
           WHERE lease_until <= ${nowIso}::timestamptz ORDER BY first_seq LIMIT ${limit}
           FOR UPDATE SKIP LOCKED`.pipe(Effect.flatMap(decodeLapsed), Effect.orDie)
 
-      const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", status,
-        attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt",
-        succeeded_at AS "succeededAt", succeeded_status AS "succeededStatus", succeeded_duration_ms AS "succeededDurationMs"`
+      const deliveryColumns = sql`id::text AS id, event_id::text AS "eventId", event_type AS "eventType", body AS payload,
+        status, attempt_count AS "attemptCount", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt",
+        succeeded_at AS "succeededAt", succeeded_status AS "succeededStatus", succeeded_duration_ms AS "succeededDurationMs",
+        succeeded_response AS "succeededResponse"`
 
       const withAttempts = Effect.fnUntraced(function*(
         rows: ReadonlyArray<typeof DeliveryRow.Type>
@@ -505,10 +526,10 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
         if (rows.length === 0) return []
         const attempts = yield* sql`
           SELECT delivery_id::text AS "deliveryId", attempted_at AS at, trigger, status_code AS "statusCode", error,
-                 duration_ms AS "durationMs"
+                 duration_ms AS "durationMs", response_body AS response
           FROM webhook_attempts WHERE ${sql.in("delivery_id", rows.map((row) => row.id))}
           ORDER BY id`.pipe(Effect.flatMap(decodeAttempts), Effect.orDie)
-        return rows.map(({ succeededAt, succeededDurationMs, succeededStatus, ...row }): DeliveryRecord => {
+        return rows.map(({ succeededAt, succeededDurationMs, succeededResponse, succeededStatus, ...row }): DeliveryRecord => {
           const recorded = attempts.filter((a) => a.deliveryId === row.id).map(({ deliveryId: _, ...attempt }) => attempt)
           if (succeededAt === null) return { ...row, attempts: recorded }
           const success: DeliveryRecord["attempts"][number] = {
@@ -516,7 +537,8 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             trigger: "automatic",
             statusCode: succeededStatus,
             error: null,
-            durationMs: succeededDurationMs ?? 0
+            durationMs: succeededDurationMs ?? 0,
+            response: succeededResponse
           }
           // Oldest first: the success kept on the row among the attempt rows (a stable sort keeps their order).
           return { ...row, attempts: [...recorded, success].sort((x, y) => Date.parse(x.at) - Date.parse(y.at)) }

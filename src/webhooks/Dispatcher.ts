@@ -49,6 +49,7 @@ import * as AttemptSlots from "./AttemptSlots.ts"
 import { maxAttempts, nextAttemptAt } from "./Backoff.ts"
 import {
   type AttemptOutcome,
+  type AttemptRecord,
   type DeliveryChange,
   DeliveryStore,
   type DeliveryToAttempt,
@@ -58,9 +59,10 @@ import {
 import { type EndpointSecrets, EndpointTable } from "./EndpointTable.ts"
 import * as HeldDeliveries from "./HeldDeliveries.ts"
 import type { Unwritten } from "./HeldDeliveries.ts"
-import { type DeliveryRecord, WebhookEndpoints } from "./Endpoints.ts"
+import { type DeliveryRecord, endpointNotFound, WebhookEndpoints } from "./Endpoints.ts"
 import { connectionPool, deliver, type DeliveryOutcome, deliveryTimeoutMs } from "./SafeTransport.ts"
 import { attemptSigner } from "./Signature.ts"
+import { testEventBody, testEventType } from "../domain/WebhookPayload.ts"
 
 /** Tuning of the dispatcher. A reference: the defaults need no wiring. */
 export interface DispatcherSettings {
@@ -144,6 +146,11 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
     endpointId: string,
     deliveryId: string
   ) => Effect.Effect<DeliveryRecord, NotFound>
+  /**
+   * A test event (`webhook.test`) sent to one endpoint now, whatever its events, through the path
+   * of every delivery; answers with the delivery, its one attempt and the response.
+   */
+  readonly sendTest: (workspaceId: string, endpointId: string, sentBy: string) => Effect.Effect<DeliveryRecord, NotFound>
 }>()("outreach/WebhookDispatcher") {
   /** The dispatcher with its loop running for the layer's lifetime; its endpoints, deliveries and outbox left open. */
   static readonly layerNoDeps = Layer.effect(
@@ -338,6 +345,18 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         })
       })
 
+      /** An attempt made, as it is recorded. */
+      const attemptRecord = ({ atMs, outcome, target, trigger }: Finished): AttemptRecord => ({
+        deliveryId: target.id,
+        trigger,
+        atIso: Time.toIso(atMs),
+        statusCode: outcome.status,
+        error: outcome.error ?? null,
+        durationMs: Math.round(outcome.durationMs),
+        response: outcome.response ?? null,
+        succeeded: outcome.ok
+      })
+
       /**
        * Records outcomes, each with its change to its delivery, in one statement; a held delivery
        * still unwritten is written with its outcome, and the claims that leaves with nothing
@@ -351,15 +370,7 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
           const fresh = held.take(target.id)
           if (fresh !== undefined) written.push(fresh)
           outcomes.push({
-            attempt: {
-              deliveryId: target.id,
-              trigger,
-              atIso: Time.toIso(finished.atMs),
-              statusCode: outcome.status,
-              error: outcome.error ?? null,
-              durationMs: Math.round(outcome.durationMs),
-              succeeded: outcome.ok
-            },
+            attempt: attemptRecord(finished),
             change: outcome.ok
               ? { _tag: "succeeded", counted: trigger === "automatic" }
               : yield* changeOfFailure(finished),
@@ -600,9 +611,41 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
         return yield* endpoints.delivery(workspaceId, endpointId, deliveryId)
       })
 
+      const sendTest = Effect.fn("WebhookDispatcher.sendTest")(function*(
+        workspaceId: string,
+        endpointId: string,
+        sentBy: string
+      ) {
+        const webhook = yield* endpoints.get(workspaceId, endpointId)
+        // By hand, as a resend: a disabled endpoint, or one whose events leave tests out, is sent it too.
+        const endpoint = (yield* endpointTable.secretsOf([endpointId])).get(endpointId)
+        if (endpoint === undefined) return yield* endpointNotFound(endpointId)
+        const now = yield* Time.now
+        const eventId = crypto.randomUUID()
+        const body = testEventBody({ id: eventId, createdAt: now.iso, webhookId: endpointId, sentBy }, webhook.mode)
+        const target: DeliveryToAttempt = {
+          id: crypto.randomUUID(),
+          endpointId,
+          eventType: testEventType,
+          body,
+          status: "pending",
+          attemptCount: 0
+        }
+        // The path of every delivery: vetted, signed with a fresh timestamp, sent pinned; then written
+        // once with its outcome, as a held delivery is. Not retried: a test is answered now or not.
+        const outcome = yield* attempt(target, endpoint)
+        const finished: Finished = { target, trigger: "manual", outcome, atMs: (yield* Time.now).ms }
+        yield* writing.withPermits(1)(deliveries.record([{
+          attempt: attemptRecord(finished),
+          change: outcome.ok ? { _tag: "succeeded", counted: false } : { _tag: "failed", attemptCount: 0 },
+          fresh: { ...target, workspaceId, eventId, createdAtIso: now.iso }
+        }]))
+        return yield* endpoints.delivery(workspaceId, endpointId, target.id)
+      })
+
       const wake = Queue.offer(newEvents, true).pipe(Effect.asVoid)
 
-      return WebhookDispatcher.of({ wake, runOnce, resend })
+      return WebhookDispatcher.of({ wake, runOnce, resend, sendTest })
     })
   )
 

@@ -26,7 +26,8 @@ export const deliveryHistoryLength = 50
 export type WebhookEndpointRecord = typeof WebhookEndpoint.Type
 export type { DeliveryRecord }
 
-const endpointNotFound = (id: string) =>
+/** No such endpoint in the workspace. */
+export const endpointNotFound = (id: string) =>
   new NotFound({
     error: { message: `No webhook endpoint ${id} in this workspace.`, next: "List the endpoints with GET /v1/webhooks." }
   })

@@ -19,15 +19,16 @@
  * costs about a quarter less CPU. It retires kept-alive sockets by the
  * endpoint's `Keep-Alive` hint.
  *
- * Redirects are never followed (a 3xx is reported as a failure), and the
- * response body is drained only so the socket can be reused: past
- * `maxDrainedBytes` it is dropped with its socket.
+ * Redirects are never followed (a 3xx is reported as a failure). Of the
+ * response body, the first {@link responseKeptBytes} are kept (the delivery
+ * history shows them); the rest is drained only so the socket can be reused:
+ * past `maxDrainedBytes` it is dropped with its socket.
  *
  * @since 1.0.0
  */
 import type { LookupFunction } from "node:net"
 import { Client, type Dispatcher, Pool } from "undici"
-import { Duration, Effect, type Scope } from "effect"
+import { Clock, Duration, Effect, type Scope } from "effect"
 
 /** The spec's webhook response time-out. */
 export const deliveryTimeoutMs = Duration.toMillis(Duration.seconds(10))
@@ -38,6 +39,9 @@ const idleSocketMs = 4_000
 const maxPools = 256
 /** A response body longer than this is not worth draining: the socket is dropped instead. */
 const maxDrainedBytes = 64 * 1024
+
+/** The start of a response's body kept for the delivery history, in bytes. */
+export const responseKeptBytes = 2048
 
 /** Kept-alive connections to webhook endpoints, closed with the scope that made them. */
 export interface ConnectionPool {
@@ -115,10 +119,12 @@ export interface DeliveryOutcome {
   readonly durationMs: number
   /** Why the attempt failed, for the delivery record; absent on success. */
   readonly error?: string
+  /** The start of the response's body as text (its first {@link responseKeptBytes}); absent when no response arrived. */
+  readonly response?: string
 }
 
 type Exchange =
-  | { readonly status: number }
+  | { readonly status: number; readonly response: string }
   /** `stale`: the connection closed before anything was answered (a kept-alive one the endpoint had just closed); worth one retry. */
   | { readonly error: string; readonly stale: boolean }
 
@@ -154,6 +160,8 @@ const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: 
   // The status, once the response has begun: from then on the attempt's outcome is known.
   let status: number | undefined
   let drained = 0
+  /** The body's first bytes, kept: most answers are empty or a few bytes, in one chunk. */
+  const kept: Array<Uint8Array> = []
   let answered = false
   let controller: Dispatcher.DispatchController | undefined
   /** Set when the request is to stop: by the deadline, an interruption or an undrained body. */
@@ -171,7 +179,7 @@ const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: 
     answered = true
     clearTimeout(deadline)
     if (!pooled) close(dispatcher)
-    done(status === undefined ? exchange : { status })
+    done(status === undefined ? exchange : { status, response: responseText(kept) })
   }
   try {
     dispatcher.dispatch({
@@ -189,8 +197,9 @@ const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: 
       onResponseStart: (_controller, statusCode) => {
         status = statusCode
       },
-      // Only the status matters; the body is read so the connection can be reused, unless it is long.
+      // The status decides; the body's start is kept, the rest read so the connection can be reused, unless it is long.
       onResponseData: (_controller, chunk) => {
+        if (drained < responseKeptBytes) kept.push(chunk.subarray(0, responseKeptBytes - drained))
         drained += chunk.length
         if (drained > maxDrainedBytes) stop(new Error("response body too long to drain"))
       },
@@ -198,7 +207,7 @@ const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: 
       // against servers that close a kept-alive one anyway), from an immediate queued after this
       // callback: answered once that has run, the next attempt to the endpoint reuses the
       // connection rather than opening another.
-      onResponseEnd: () => setImmediate(() => setImmediate(() => answer({ status: status ?? 0 }))),
+      onResponseEnd: () => setImmediate(() => setImmediate(() => answer({ status: status ?? 0, response: "" }))),
       onResponseError: (_controller, error) => {
         const timedOut = stopWith instanceof DeadlinePassed
         answer({
@@ -221,26 +230,42 @@ const exchange = (request: DeliveryRequest, timeoutMs: number, done: (exchange: 
 export const deliver = (request: DeliveryRequest): Effect.Effect<DeliveryOutcome> =>
   // No span, and one callback for the whole attempt: it runs for every delivery attempt, and its
   // caller's outcome says what happened.
-  Effect.clockWith((clock) =>
-    Effect.callback<DeliveryOutcome>((resume) => {
-      const startedMs = clock.currentTimeMillisUnsafe()
-      const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
-      const settle = (result: Exchange) =>
-        resume(Effect.succeed(outcomeOf(result, clock.currentTimeMillisUnsafe() - startedMs)))
-      let stopRequest = exchange(request, timeoutMs, (first) => {
-        // A kept-alive connection can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
-        if ("error" in first && first.stale) stopRequest = exchange(request, timeoutMs, settle)
-        else settle(first)
-      })
-      return Effect.sync(() => stopRequest())
+  Effect.callback<DeliveryOutcome>((resume) => {
+    const startedMs = realClock.currentTimeMillisUnsafe()
+    const timeoutMs = request.timeoutMs ?? deliveryTimeoutMs
+    const settle = (result: Exchange) =>
+      resume(Effect.succeed(outcomeOf(result, realClock.currentTimeMillisUnsafe() - startedMs)))
+    let stopRequest = exchange(request, timeoutMs, (first) => {
+      // A kept-alive connection can be closed by the endpoint just as it is reused: once more (the dead one has left the pool).
+      if ("error" in first && first.stale) stopRequest = exchange(request, timeoutMs, settle)
+      else settle(first)
     })
-  )
+    return Effect.sync(() => stopRequest())
+  })
+
+/**
+ * How long an attempt took is real time, as its deadline is: under the sandbox's test clock (which
+ * stands still) every attempt took "0 ms" in the history.
+ */
+const realClock = Clock.Clock.defaultValue()
+
+const decoder = new TextDecoder("utf-8", { fatal: false })
+
+/**
+ * The kept start of a body as text: UTF-8 (anything else shows as replacement characters), without
+ * NUL characters, which PostgreSQL's text and jsonb refuse.
+ */
+const responseText = (chunks: ReadonlyArray<Uint8Array>): string => {
+  if (chunks.length === 0) return ""
+  const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+  return decoder.decode(bytes).replaceAll("\0", "")
+}
 
 /** The outcome of an attempt that took `durationMs`. */
 const outcomeOf = (result: Exchange, durationMs: number): DeliveryOutcome => {
   if ("error" in result) return { ok: false, status: null, durationMs, error: result.error }
   const error = describeStatus(result.status)
   return error === undefined
-    ? { ok: true, status: result.status, durationMs }
-    : { ok: false, status: result.status, durationMs, error }
+    ? { ok: true, status: result.status, durationMs, response: result.response }
+    : { ok: false, status: result.status, durationMs, error, response: result.response }
 }

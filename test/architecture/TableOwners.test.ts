@@ -36,6 +36,7 @@ export const owners: Readonly<Record<string, string>> = {
   oauth_grants: "src/oauth/Grants.ts",
   oauth_tokens: "src/oauth/Grants.ts",
   outbox_events: "src/events/Outbox.ts",
+  password_resets: "src/people-auth/PasswordResets.ts",
   people: "src/people/People.ts",
   rate_limit_windows: "src/auth/Credentials.ts",
   recovery_codes: "src/people-auth/TwoFactorSettings.ts",

@@ -14,8 +14,10 @@ import { externalLink, safeHref } from "../../src/http/dashboard/Html.ts"
 import { SignIn } from "../../src/people-auth/SignIn.ts"
 import { TwoFactorSettings } from "../../src/people-auth/TwoFactorSettings.ts"
 import { totpCodeAt } from "../../src/people-auth/TwoFactor.ts"
-import { connectedAccount } from "../jobs/support.ts"
-import { cookie, ownerSession, password } from "../support/Teammates.ts"
+import { Team } from "../../src/people-auth/Team.ts"
+import { connectedAccount, strangers } from "../jobs/support.ts"
+import { cookie, ownerSession, password, teammate } from "../support/Teammates.ts"
+import { quietConnections } from "../workflows/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 
 const garbageIds = ["not-a-uuid", "1", "'; DROP TABLE jobs; --", "00000000-0000-0000-0000-00000000000g", "%00", "x".repeat(300)]
@@ -52,7 +54,8 @@ const currentCode = (secret: string) => Effect.map(Clock.currentTimeMillis, (now
 
 const withIds = (path: string, id: string) => path.replace(/:\w+/g, () => encodeURIComponent(id))
 
-layer(serverLayer())("the dashboard trusts nothing it is sent or shows", (it) => {
+// Private webhooks allowed: an endpoint on this machine takes a test event (refused at once, port 9).
+layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard trusts nothing it is sent or shows", (it) => {
   it.effect("garbage ids, queries and form values to every route: never a 500, and a bad id is the 404 page", () =>
     Effect.gen(function*() {
       const { token } = yield* ownerSession
@@ -88,6 +91,64 @@ layer(serverLayer())("the dashboard trusts nothing it is sent or shows", (it) =>
       }
       assert.deepStrictEqual(wrong, [])
     }), { timeout: 180_000 })
+
+  it.effect("the workflow, automation, webhook test and password reset pages, with real ids: garbage queries and form values never answer 500", () =>
+    Effect.gen(function*() {
+      const { actor, key } = yield* ownerSession
+      const accountId = yield* connectedAccount(key, { mode: "approve" })
+      // Connecting moved the clock past the owner's session: an owner made now signs in.
+      const owner = yield* teammate(actor, "admin")
+      yield* (yield* Team).changeRole(actor, owner.id, "owner")
+      const member = yield* teammate(actor, "member")
+      const [person] = strangers(accountId, 1, "garbage-workflow")
+      const workflow = yield* call("POST", "/v1/workflows", {
+        token: key,
+        body: { account: accountId, person, steps: [{ type: "command", command: "connect", input: { note: "Hi" } }] }
+      })
+      const automation = yield* call("POST", "/v1/automations", {
+        token: key,
+        body: { account: accountId, name: "<b>x</b>", people: quietConnections(accountId, 1, "garbage-automation"), messages: [{ text: "Hi" }] }
+      })
+      const hook = yield* call("POST", "/v1/webhooks", { token: key, body: { url: "http://127.0.0.1:9/x" } })
+      const ids: Record<string, string> = {
+        workflows: workflow.body.workflow.id,
+        automations: automation.body.automation.id,
+        webhooks: hook.body.webhook.id,
+        team: member.id
+      }
+      // A reset link for another teammate: the walk below removes the member.
+      const other = yield* teammate(actor, "member")
+      const headers = cookie(owner.token)
+      const made = yield* call("POST", `/dashboard/team/${other.id}/reset-password`, {
+        headers,
+        raw: { text: `_csrf=${encodeURIComponent(csrfTokenFor(owner.token))}`, contentType: "application/x-www-form-urlencoded" }
+      })
+      const link = /id="reset-link">https?:\/\/[^/]+([^<]+)</.exec(String(made.body))?.[1] ?? ""
+      assert.match(link, /^\/dashboard\/password-reset\/sess_/)
+      const wrong: Array<string> = []
+      const routes = Dashboard.routes.filter((route) => /^\/dashboard\/(workflows|automations|webhooks|team)\/:id/.test(route.path))
+      assert.isAtLeast(routes.length, 12)
+      for (const route of routes) {
+        const path = route.path.replace(/:id/, ids[route.path.split("/")[2] ?? ""] ?? "").replace(/:\w+/g, crypto.randomUUID())
+        const reply = route.method === "GET"
+          ? yield* call("GET", `${path}${garbageQuery}`, { headers })
+          : yield* call("POST", `${path}${garbageQuery}`, {
+            headers,
+            raw: { text: garbageForm(csrfTokenFor(owner.token)), contentType: "application/x-www-form-urlencoded" }
+          })
+        if (reply.status >= 500) wrong.push(`${route.method} ${path}: ${reply.status}`)
+      }
+      // The reset link's page, with garbage in its form.
+      const browser = "garbage-browser-value"
+      for (const text of [garbageForm(csrfTokenFor(browser)), `_csrf=${encodeURIComponent(csrfTokenFor(browser))}&password=%00%00&again=%00%00`]) {
+        const reply = yield* call("POST", `${link}${garbageQuery}`, {
+          headers: { cookie: `outreach_browser=${browser}` },
+          raw: { text, contentType: "application/x-www-form-urlencoded" }
+        })
+        if (reply.status >= 500) wrong.push(`POST ${link}: ${reply.status}`)
+      }
+      assert.deepStrictEqual(wrong, [])
+    }), { timeout: 120_000 })
 
   it("links are made only from https addresses (or this service's own pages in development)", () => {
     assert.strictEqual(safeHref("https://www.linkedin.com/in/ada"), "https://www.linkedin.com/in/ada")

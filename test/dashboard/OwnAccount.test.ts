@@ -9,22 +9,15 @@ import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
 import { SignIn } from "../../src/people-auth/SignIn.ts"
 import { totpCodeAt } from "../../src/people-auth/TwoFactor.ts"
 import { TwoFactorSettings } from "../../src/people-auth/TwoFactorSettings.ts"
-import { cookie, ownerSession, password, teammate } from "../support/Teammates.ts"
+import { cookie, ownerSession, password, sessionTokenOf, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
-
-/** A new session of the person, signed in with `secret`. */
-const tokenOf = (email: string, secret: string) =>
-  Effect.gen(function*() {
-    const outcome = yield* (yield* SignIn).password(email, secret)
-    return outcome._tag === "SignedIn" ? outcome.session.token : ""
-  })
 
 layer(serverLayer())("a person's own sign-in", (it) => {
   it.effect("lists the sessions, signs one out, and changes the password (the other sessions end)", () =>
     Effect.gen(function*() {
       const { token, email } = yield* ownerSession
-      const laptop = yield* tokenOf(email, password)
-      const phone = yield* tokenOf(email, password)
+      const laptop = yield* sessionTokenOf(email, password)
+      const phone = yield* sessionTokenOf(email, password)
       const form = (fields: string) => ({
         headers: cookie(token),
         raw: { text: `_csrf=${encodeURIComponent(csrfTokenFor(token))}&${fields}`, contentType: "application/x-www-form-urlencoded" }
@@ -53,7 +46,7 @@ layer(serverLayer())("a person's own sign-in", (it) => {
       // This session stays; the laptop's ends; the new password signs in, the old one no longer.
       assert.strictEqual((yield* call("GET", "/v1/me", { headers: cookie(token) })).status, 200)
       assert.strictEqual((yield* call("GET", "/v1/me", { token: other })).status, 401)
-      assert.notStrictEqual(yield* tokenOf(email, "a new long passphrase"), "")
+      assert.notStrictEqual(yield* sessionTokenOf(email, "a new long passphrase"), "")
       const old = yield* Effect.flip((yield* SignIn).password(email, password))
       assert.match(old.message, /not right|wrong|locked/i)
     }), { timeout: 60_000 })

@@ -15,8 +15,8 @@ export const screenshotDir = join(import.meta.dirname, "..", "..", ".ci", "resul
 
 const opened: Array<{ readonly context: BrowserContext; readonly dir: string }> = []
 
-/** A fresh browser (its own `--user-data-dir`) at a desktop size, or a phone's. */
-export const open = async (options: { readonly phone?: boolean } = {}): Promise<BrowserContext> => {
+/** A fresh browser (its own `--user-data-dir`) at a desktop size, or a phone's; in `timezoneId`'s zone when given. */
+export const open = async (options: { readonly phone?: boolean; readonly timezoneId?: string } = {}): Promise<BrowserContext> => {
   const dir = mkdtempSync(join(tmpdir(), "outreach-chromium-"))
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: chromiumPath,
@@ -33,7 +33,8 @@ export const open = async (options: { readonly phone?: boolean } = {}): Promise<
       "--disable-sync"
     ],
     viewport: options.phone === true ? { width: 390, height: 844 } : { width: 1280, height: 900 },
-    ...(options.phone === true ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {})
+    ...(options.phone === true ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+    ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId })
   })
   opened.push({ context, dir })
   return context

@@ -40,3 +40,10 @@ export const cookie = (token: string) => ({ cookie: `outreach_session=${token}` 
 
 /** The cookie and the CSRF token a dashboard page sends with a REST change. */
 export const cookieWithCsrf = (token: string) => ({ ...cookie(token), "x-csrf-token": csrfTokenFor(token) })
+
+/** A new session of the person signed in with `secret` (empty when two-factor asks for a code first). */
+export const sessionTokenOf = (email: string, secret: string) =>
+  Effect.gen(function*() {
+    const outcome = yield* (yield* SignIn).password(email, secret)
+    return outcome._tag === "SignedIn" ? outcome.session.token : ""
+  })

@@ -23,6 +23,7 @@ export const fast: ReadonlyArray<string> = [
   "test/api/**/*.test.ts",
   "test/architecture/**/*.test.ts",
   "test/dashboard/Html.test.ts",
+  "test/dashboard/WorkflowWords.test.ts",
   "test/docs/Contract.test.ts",
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
@@ -55,6 +56,7 @@ export const fast: ReadonlyArray<string> = [
 export const slow: ReadonlyArray<string> = [
   "test/dashboard/Browser.test.ts",
   "test/dashboard/BrowserDailyWork.test.ts",
+  "test/dashboard/BrowserOperations.test.ts",
   "test/docs/DocsSnippets.test.ts",
   "test/docs/Embedding.test.ts",
   "test/docs/Readme.test.ts",

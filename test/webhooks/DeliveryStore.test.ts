@@ -114,13 +114,14 @@ const failedOnce = (deliveryId: string): AttemptOutcome => ({
     statusCode: 500,
     error: "The endpoint answered 500.",
     durationMs: 5,
+    response: "upstream \u00e9rror",
     succeeded: false
   },
   change: { _tag: "retry", attemptCount: 1, atIso: "2026-01-01T00:00:32.000Z" }
 })
 
 const succeeded = (deliveryId: string, atIso: string, trigger: "automatic" | "manual"): AttemptOutcome => ({
-  attempt: { deliveryId, trigger, atIso, statusCode: 204, error: null, durationMs: 3, succeeded: true },
+  attempt: { deliveryId, trigger, atIso, statusCode: 204, error: null, durationMs: 3, response: `ok ${trigger}`, succeeded: true },
   change: { _tag: "succeeded", counted: trigger === "automatic" }
 })
 
@@ -158,7 +159,7 @@ layer(services)("webhook delivery storage", (it) => {
       const delivered = yield* store.ofEndpoint(endpointId, ok.id)
       assert.deepStrictEqual([delivered?.status, delivered?.attemptCount, delivered?.createdAt], ["succeeded", 1, "2026-01-01T00:00:01.000Z"])
       assert.deepStrictEqual(delivered?.attempts, [
-        { at: "2026-01-01T00:00:02.000Z", trigger: "automatic", statusCode: 204, error: null, durationMs: 3 }
+        { at: "2026-01-01T00:00:02.000Z", trigger: "automatic", statusCode: 204, error: null, durationMs: 3, response: "ok automatic" }
       ])
       assert.strictEqual(yield* attemptRows(ok.id), 0)
       const retried = yield* store.ofEndpoint(endpointId, failing.id)
@@ -218,8 +219,8 @@ layer(services)("webhook delivery storage", (it) => {
       assert.strictEqual(delivery?.attemptCount, 2)
       assert.strictEqual(delivery?.nextAttemptAt, null)
       assert.deepStrictEqual(delivery?.attempts, [
-        { at: "2026-01-01T00:00:02.000Z", trigger: "automatic", statusCode: 500, error: "The endpoint answered 500.", durationMs: 5 },
-        { at: "2026-01-01T00:00:33.000Z", trigger: "automatic", statusCode: 204, error: null, durationMs: 3 }
+        { at: "2026-01-01T00:00:02.000Z", trigger: "automatic", statusCode: 500, error: "The endpoint answered 500.", durationMs: 5, response: "upstream \u00e9rror" },
+        { at: "2026-01-01T00:00:33.000Z", trigger: "automatic", statusCode: 204, error: null, durationMs: 3, response: "ok automatic" }
       ])
       // Only the failure is an attempt row.
       assert.strictEqual(yield* attemptRows(deliveryId), 1)

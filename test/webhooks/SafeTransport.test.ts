@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { checkUrl } from "../../src/webhooks/AddressGuard.ts"
-import { connectionPool, deliver } from "../../src/webhooks/SafeTransport.ts"
+import { connectionPool, deliver, responseKeptBytes } from "../../src/webhooks/SafeTransport.ts"
 import { verifyWebhook, webhookHeaders } from "../../src/webhooks/Signature.ts"
 
 interface Received {
@@ -44,6 +44,10 @@ const receiver = Effect.acquireRelease(
             case "/big":
               // Past what is worth draining: the status still counts, the socket is dropped.
               res.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(256 * 1024))
+              return
+            case "/odd":
+              // UTF-8, a NUL, then a byte that is no UTF-8.
+              res.writeHead(400).end(Buffer.from([0x61, 0xc3, 0xa9, 0x00, 0x62, 0xff]))
               return
             case "/slow":
               return // never answers
@@ -133,6 +137,8 @@ describe("SafeTransport", () => {
       const connections = yield* connectionPool
       const outcome = yield* deliver({ url: `http://127.0.0.1:${port}/big`, ...pinned, headers, body, connections })
       assert.deepStrictEqual([outcome.ok, outcome.status, outcome.error], [true, 200, undefined])
+      // Only the body's start is kept, for the delivery history.
+      assert.strictEqual(outcome.response, "x".repeat(responseKeptBytes))
       // The pool goes on with a fresh connection.
       const next = yield* deliver({ url: `http://127.0.0.1:${port}/ok`, ...pinned, headers, body, connections })
       assert.strictEqual(next.status, 204)
@@ -145,6 +151,18 @@ describe("SafeTransport", () => {
       assert.strictEqual(outcome.ok, false)
       assert.strictEqual(outcome.status, 500)
       assert.include(outcome.error ?? "", "500")
+      assert.strictEqual(outcome.response, "boom")
+    }))
+
+  it.live("keeps the start of a response's body as text, without NUL characters (PostgreSQL refuses them); none when no response arrived", () =>
+    Effect.gen(function*() {
+      const { port } = yield* receiver
+      const odd = yield* deliver({ url: `http://127.0.0.1:${port}/odd`, ...pinned, headers, body })
+      assert.strictEqual(odd.response, "a\u00e9b\ufffd")
+      const empty = yield* deliver({ url: `http://127.0.0.1:${port}/ok`, ...pinned, headers, body })
+      assert.strictEqual(empty.response, "")
+      const refused = yield* deliver({ url: "http://127.0.0.1:9/ok", ...pinned, headers, body })
+      assert.isUndefined(refused.response)
     }))
 
   it.live("does not follow a redirect and reports it as a failure", () =>

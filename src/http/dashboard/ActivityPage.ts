@@ -15,7 +15,7 @@ import { entryOf } from "../ActivityHandlers.ts"
 import { actorNamer } from "../Actors.ts"
 import { framed } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, when } from "./Layout.ts"
+import { base, localTime } from "./Layout.ts"
 import { signedInPage } from "./Requests.ts"
 
 export const activityRoutes = [{ method: "GET", path: `${base}/activity` }] as const
@@ -34,8 +34,16 @@ const actionWords: Record<ActivityAction, string> = {
   "team.invited": "invited a teammate",
   "team.removed": "removed a teammate",
   "team.role_changed": "changed a role",
+  "team.password_reset_sent": "made a password reset link",
+  "team.password_reset": "set a new password from a reset link",
   "key.created": "created a key",
-  "key.revoked": "revoked a key"
+  "key.revoked": "revoked a key",
+  "workflow.paused": "paused a workflow",
+  "workflow.resumed": "resumed a workflow",
+  "workflow.stopped": "stopped a workflow",
+  "automation.paused": "paused an automation",
+  "automation.resumed": "resumed an automation",
+  "automation.stopped": "stopped an automation"
 }
 
 const isAction = Schema.is(ActivityAction)
@@ -104,7 +112,7 @@ ${
           : html`<div class="table-wrap"><table class="activity"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Details</th></tr></thead>
 <tbody>${
             entries.map((e) =>
-              html`<tr><td>${when(e.at)}</td><td>${e.actor.name}</td><td>${e.summary}</td><td>${change(e.before, e.after)}</td></tr>`
+              html`<tr><td>${localTime(e.at)}</td><td>${e.actor.name}</td><td>${e.summary}</td><td>${change(e.before, e.after)}</td></tr>`
             )
           }</tbody></table></div>`
       }

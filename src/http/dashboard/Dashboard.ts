@@ -11,14 +11,17 @@ import * as ActivityPage from "./ActivityPage.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
 import * as AssistantsPage from "./AssistantsPage.ts"
 import * as AttentionPage from "./AttentionPage.ts"
+import * as AutomationsPage from "./AutomationsPage.ts"
 import * as InboxPage from "./InboxPage.ts"
 import * as JobsPage from "./JobsPage.ts"
 import * as KeysPage from "./KeysPage.ts"
+import * as PasswordResetPage from "./PasswordResetPage.ts"
 import * as PeoplePage from "./PeoplePage.ts"
 import * as SeatsPage from "./SeatsPage.ts"
 import * as SecurityPage from "./SecurityPage.ts"
 import * as TeamPage from "./TeamPage.ts"
 import * as WebhooksPage from "./WebhooksPage.ts"
+import * as WorkflowsPage from "./WorkflowsPage.ts"
 import { base } from "./Layout.ts"
 import { liveCounts } from "./Live.ts"
 import { currentPerson, guarded } from "./Requests.ts"
@@ -55,6 +58,9 @@ export const routes = [
   ...ActivityPage.activityRoutes,
   ...SignInPages.signInRoutes,
   ...AssistantsPage.assistantRoutes,
+  ...PasswordResetPage.passwordResetRoutes,
+  ...WorkflowsPage.workflowRoutes,
+  ...AutomationsPage.automationRoutes,
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
 ]
@@ -74,5 +80,8 @@ export const layer = Layer.mergeAll(
   WebhooksPage.layer,
   AssistantsPage.layer,
   ActivityPage.layer,
+  PasswordResetPage.layer,
+  WorkflowsPage.layer,
+  AutomationsPage.layer,
   live
 )

@@ -43,6 +43,7 @@ nav.main { background: #fff; border-bottom: 1px solid var(--line); overflow-x: a
 nav.main ul { list-style: none; display: flex; gap: .25rem; margin: 0 auto; padding: .25rem 1rem; max-width: 72rem; }
 nav.main a { display: block; padding: .55rem .75rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
 nav.main a[aria-current="page"] { background: #dde9f7; color: var(--accent-dark); font-weight: 600; }
+@media (min-width: 60rem) { nav.main ul { flex-wrap: wrap; } }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }
@@ -94,6 +95,9 @@ table.queue td.text { min-width: 16rem; max-width: 30rem; overflow-wrap: anywher
 table.queue td.text summary { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 table.queue td.target, table.decided td.target { overflow-wrap: anywhere; min-width: 11rem; max-width: 16rem; }
 table.decided td.text { overflow-wrap: anywhere; max-width: 28rem; }
+pre.quote { overflow-x: auto; font-size: .85rem; max-height: 24rem; }
+tr.exchange td { border-bottom-width: 2px; }
+tr.exchange h3 { font-size: 1rem; margin: .75rem 0 .25rem; }
 .bulk { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; padding: .75rem 1rem; }
 .bulk h2 { margin: 0; font-size: 1rem; flex-basis: 100%; }
 .bulk .field { flex: 1 1 16rem; }
@@ -163,6 +167,8 @@ const sections = [
   { path: "/seats", label: "Seats", needs: "read" },
   { path: "/inbox", label: "Inbox", needs: "read" },
   { path: "/jobs", label: "Jobs", needs: "read" },
+  { path: "/workflows", label: "Workflows", needs: "read" },
+  { path: "/automations", label: "Automations", needs: "read" },
   { path: "/people", label: "People", needs: "read" },
   { path: "/team", label: "Team", needs: "read" },
   { path: "/activity", label: "Activity", needs: "read" },
@@ -197,7 +203,8 @@ export const page = (options: {
       html`<script src="${base}/assets/htmx.min.js" defer></script>
 <script src="${base}/assets/hx-sse.min.js" defer></script>
 <script src="${base}/assets/approvals.js" defer></script>
-<script src="${base}/assets/live.js" defer></script>`,
+<script src="${base}/assets/live.js" defer></script>
+<script src="${base}/assets/local-times.js" defer></script>`,
       html`<a class="skip" href="#content">Skip to content</a>
 <header class="top">
   <a class="brand" href="${base}">Outreach dashboard</a>
@@ -255,3 +262,9 @@ export const relative = (atMs: number, nowMs: number): string => {
 
 /** An ISO time as people read it: `2026-11-23 08:55 UTC`. */
 export const when = (iso: string | null): string => iso === null ? "—" : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+
+/**
+ * A time in the reader's own time zone: the page says it in UTC, and `local-times.js` rewrites it
+ * in the browser's zone; the ISO time stays in its title.
+ */
+export const localTime = (iso: string): Html => html`<time datetime="${iso}" title="${iso}" data-local>${when(iso)}</time>`

@@ -16,7 +16,17 @@ import { isDatabaseUnreachable } from "../../platform/Causes.ts"
 import { Admitted } from "../Admission.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage, type Viewer } from "./Layout.ts"
-import { csrfField, csrfMatches, csrfTokenFor, sessionTokenOf } from "./Session.ts"
+import { AppConfig } from "../../platform/AppConfig.ts"
+import {
+  browserCookie,
+  csrfField,
+  csrfMatches,
+  csrfTokenFor,
+  isHttps,
+  newBrowserValue,
+  sessionTokenOf,
+  withCookie
+} from "./Session.ts"
 
 /** The signed-in person of a request. */
 export interface Person extends Viewer {
@@ -192,6 +202,22 @@ export const anonymousAction = <E, R>(
     if (secret === undefined || !csrfMatches(secret, form.value.get(csrfField))) return csrfRefused
     return yield* handler(form.value, request)
   }))
+
+/**
+ * A page shown before sign-in whose form needs a CSRF token: keyed with the browser's
+ * `outreach_browser` cookie, set on the response when the browser has none yet.
+ */
+export const withBrowserToken = (render: (csrf: string) => HttpServerResponse.HttpServerResponse) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const config = yield* AppConfig
+    const existing = request.cookies[browserCookie]
+    const value = existing !== undefined && existing.length >= 16 ? existing : newBrowserValue()
+    const response = render(csrfTokenFor(value))
+    return existing === value
+      ? response
+      : withCookie(response, browserCookie, value, { secure: isHttps(request, config), path: base, maxAgeSeconds: 86_400 })
+  })
 
 /** 403 for a page or form the person's role may not use, in the table's words. */
 export const notAllowedPage = (person: Person, action: Action) =>

@@ -16,7 +16,7 @@ import { passwordLength } from "../../people-auth/Password.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { type Html, html, trusted } from "./Html.ts"
-import { base, csrfInput, when } from "./Layout.ts"
+import { base, csrfInput, localTime, when } from "./Layout.ts"
 import { type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const securityRoutes = [
@@ -99,7 +99,7 @@ ${codeField("off-code", "Current code from the app")}
 <section class="card" aria-labelledby="everywhere"><h2 id="everywhere">Sessions</h2>
 <div class="table-wrap"><table id="sessions"><thead><tr><th scope="col">Signed in</th><th scope="col">Ends</th><th scope="col"><span class="visually-hidden">Sign out</span></th></tr></thead><tbody>${
         open.map((session) =>
-          html`<tr><td>${when(session.createdAt)}${session.id === person.sessionId ? html` <strong>(this one)</strong>` : ""}</td><td>${when(session.expiresAt)}</td><td>${
+          html`<tr><td>${localTime(session.createdAt)}${session.id === person.sessionId ? html` <strong>(this one)</strong>` : ""}</td><td>${localTime(session.expiresAt)}</td><td>${
             session.id === person.sessionId
               ? ""
               : html`<form class="inline" method="post" action="${base}/security/sessions/${session.id}/end">${csrfInput(person)}<button type="submit" class="secondary">Sign out this session</button></form>`

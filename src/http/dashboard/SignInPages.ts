@@ -14,14 +14,13 @@ import { SignIn } from "../../people-auth/SignIn.ts"
 import type { NewSession } from "../../people-auth/Sessions.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage } from "./Layout.ts"
-import { anonymousAction, currentPerson, guarded, safeNext, seeOther, signedInAction } from "./Requests.ts"
+import { anonymousAction, currentPerson, guarded, safeNext, seeOther, signedInAction, withBrowserToken } from "./Requests.ts"
 import {
   browserCookie,
   challengeCookie,
   csrfField,
   csrfTokenFor,
   isHttps,
-  newBrowserValue,
   sessionCookie,
   withCookie,
   withoutCookie
@@ -40,7 +39,8 @@ export const signInRoutes = [
 const notices: Record<string, string> = {
   "signed-out": "You are signed out.",
   "signed-out-everywhere": "You are signed out on every device.",
-  "removed": "You are no longer in this workspace."
+  "removed": "You are no longer in this workspace.",
+  "password-reset": "Your new password is set and your other sessions ended: sign in with it."
 }
 
 const noticeOf = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
@@ -117,13 +117,7 @@ const startAgain = (message: string) =>
 const showSignIn = guarded(Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   if ((yield* currentPerson) !== undefined) return seeOther(safeNext(nextOf(request)))
-  const config = yield* AppConfig
-  const existing = request.cookies[browserCookie]
-  const value = existing !== undefined && existing.length >= 16 ? existing : newBrowserValue()
-  const response = signInForm({ csrf: csrfTokenFor(value), next: safeNext(nextOf(request)), notice: noticeOf(request) })
-  return existing === value
-    ? response
-    : withCookie(response, browserCookie, value, { secure: isHttps(request, config), path: base, maxAgeSeconds: 86_400 })
+  return yield* withBrowserToken((csrf) => signInForm({ csrf, next: safeNext(nextOf(request)), notice: noticeOf(request) }))
 }))
 
 const submitSignIn = anonymousAction(

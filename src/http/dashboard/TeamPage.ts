@@ -9,19 +9,20 @@
  * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerRequest } from "effect/http"
+import { HttpRouter } from "effect/http"
 import type { Role } from "../../domain/Principal.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { passwordLength } from "../../people-auth/Password.ts"
-import { invitationDays, sessionHours } from "../../people-auth/Policy.ts"
+import { type NewReset, PasswordResets } from "../../people-auth/PasswordResets.ts"
+import { invitationDays, resetHours, sessionHours } from "../../people-auth/Policy.ts"
 import { type Actor, Team } from "../../people-auth/Team.ts"
 import { baseUrlOf } from "../BaseUrl.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, plainPage, problemPage, when } from "./Layout.ts"
-import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
-import { browserCookie, csrfField, csrfTokenFor, isHttps, newBrowserValue, sessionCookie, withCookie } from "./Session.ts"
+import { base, csrfInput, localTime, plainPage, problemPage, when } from "./Layout.ts"
+import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage, withBrowserToken } from "./Requests.ts"
+import { browserCookie, csrfField, csrfTokenFor, isHttps, sessionCookie, withCookie } from "./Session.ts"
 
 export const teamRoutes = [
   { method: "GET", path: `${base}/team` },
@@ -30,6 +31,7 @@ export const teamRoutes = [
   { method: "POST", path: `${base}/team/invitations/:id/revoke` },
   { method: "POST", path: `${base}/team/:id/role` },
   { method: "POST", path: `${base}/team/:id/remove` },
+  { method: "POST", path: `${base}/team/:id/reset-password` },
   { method: "GET", path: `${base}/invitations/:token` },
   { method: "POST", path: `${base}/invitations/:token` }
 ] as const
@@ -49,6 +51,7 @@ const actorOf = (person: Person): Actor => ({ ...person.principal.user, workspac
 
 const render = (person: Person, options: {
   readonly link?: string
+  readonly reset?: NewReset
   readonly notice?: string | undefined
   readonly error?: string | undefined
   readonly status?: number
@@ -57,6 +60,7 @@ const render = (person: Person, options: {
     const team = yield* Team
     const members = yield* team.members(person.workspaceId)
     const manager = may(person, "manageTeam")
+    const resetter = may(person, "resetPasswords")
     const invitations = manager ? yield* team.invitations(person.workspaceId) : []
     const offered = roles.filter((role) => role !== "owner" || person.role === "owner")
     const rows = members.map((m) =>
@@ -68,7 +72,9 @@ const render = (person: Person, options: {
 <label class="check" for="role-${m.id}">Role <select id="role-${m.id}" name="role">${
             offered.map((r) => html`<option value="${r}"${r === m.role ? html` selected` : ""}>${r}</option>`)
           }</select></label><button type="submit" class="secondary">Change</button></form>
-<form class="inline" method="post" action="${base}/team/${m.id}/remove">${csrfInput(person)}<button type="submit" class="danger" aria-label="Remove ${m.name}">Remove</button></form></td>`
+<form class="inline" method="post" action="${base}/team/${m.id}/remove">${csrfInput(person)}<button type="submit" class="danger" aria-label="Remove ${m.name}">Remove</button></form>${
+            resetter && m.id !== person.userId ? resetForm(person, m) : ""
+          }</td>`
           : ""
       }</tr>`
     )
@@ -95,7 +101,7 @@ const render = (person: Person, options: {
       notice: options.notice,
       error: options.error,
       status: options.status ?? 200,
-      body: html`${shownLink}
+      body: html`${shownLink}${options.reset === undefined ? "" : resetLink(options.reset)}
 <div class="table-wrap"><table><caption class="muted">People of this workspace</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Two-factor</th>${
         manager ? html`<th scope="col">Change</th>` : ""
@@ -103,6 +109,17 @@ const render = (person: Person, options: {
 ${inviteForm}${pending}${yield* requirement(person)}`
     })
   })
+
+/** An owner's button: a one-time link for the teammate to set a new password. */
+const resetForm = (person: Person, member: { readonly id: string; readonly name: string }) =>
+  html`<form class="inline" method="post" action="${base}/team/${member.id}/reset-password">${csrfInput(person)}<button type="submit" class="secondary" aria-label="Make a password reset link for ${member.name}">Reset password</button></form>`
+
+/** The reset link, shown once, with what to do with it: the service sends no mail. */
+const resetLink = (reset: NewReset) =>
+  html`<section class="card" aria-labelledby="reset-title"><h2 id="reset-title">Password reset link for ${reset.name}</h2>
+<p><strong>The service cannot send email: copy this link and send it to ${reset.name} (${reset.email}) yourself</strong>, by a channel you trust. It is shown only now.</p>
+<p class="secret" id="reset-link">${reset.link}</p>
+<p class="muted">It works once, until ${localTime(reset.expiresAt)} (${resetHours} hours). On it they choose a new password, and every session of theirs ends. A newer link replaces this one.</p></section>`
 
 /** The owner's switch: require two-factor of everyone (`workspaceSettings`). */
 const requirement = (person: Person) =>
@@ -169,6 +186,16 @@ const remove = signedInAction((person) =>
   })
 )
 
+const resetPassword = signedInAction((person, _form, request) =>
+  Effect.gen(function*() {
+    if (!may(person, "resetPasswords")) return notAllowedPage(person, "resetPasswords")
+    const config = yield* AppConfig
+    const outcome = yield* Effect.result((yield* PasswordResets).create(actorOf(person), yield* idParam, baseUrlOf(request, config)))
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 422 })
+    return yield* render(person, { reset: outcome.success, notice: `A reset link for ${outcome.success.name} is made: copy it below.` })
+  })
+)
+
 const tokenParam = Effect.map(HttpRouter.params, (params) => params["token"] ?? "")
 
 const joinForm = (options: {
@@ -199,21 +226,12 @@ const unusable = (message: string) =>
   problemPage(410, "This invitation cannot be used", message, html`<a href="${base}/sign-in">Sign in</a>`)
 
 const showInvitation = guarded(Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const config = yield* AppConfig
   const token = yield* tokenParam
   const found = yield* Effect.result((yield* Team).invitation(token))
   if (found._tag === "Failure") return unusable(found.failure.message)
-  const existing = request.cookies[browserCookie]
-  const value = existing !== undefined && existing.length >= 16 ? existing : newBrowserValue()
-  const page = joinForm({
-    token,
-    csrf: csrfTokenFor(value),
-    email: found.success.email,
-    role: found.success.role,
-    workspace: found.success.workspaceName
-  })
-  return existing === value ? page : withCookie(page, browserCookie, value, { secure: isHttps(request, config), path: base, maxAgeSeconds: 86_400 })
+  return yield* withBrowserToken((csrf) =>
+    joinForm({ token, csrf, email: found.success.email, role: found.success.role, workspace: found.success.workspaceName })
+  )
 }))
 
 const acceptInvitation = anonymousAction(
@@ -254,6 +272,7 @@ export const layer = Layer.mergeAll(
   HttpRouter.add("POST", `${base}/team/invitations/:id/revoke`, revoke),
   HttpRouter.add("POST", `${base}/team/:id/role`, changeRole),
   HttpRouter.add("POST", `${base}/team/:id/remove`, remove),
+  HttpRouter.add("POST", `${base}/team/:id/reset-password`, resetPassword),
   HttpRouter.add("GET", `${base}/invitations/:token`, showInvitation),
   HttpRouter.add("POST", `${base}/invitations/:token`, acceptInvitation)
 )

@@ -1,19 +1,23 @@
 /**
  * `/dashboard/webhooks` (owners and admins): the endpoints, adding one (its
  * secret shown once), and `/dashboard/webhooks/{id}`: enabling, disabling or
- * deleting it, its last 50 deliveries with every attempt, and resending one,
- * through the webhook services.
+ * deleting it, its events, payload mode and URL, rotating its secret, sending
+ * it a test event, its last 50 deliveries with every attempt, the payload sent
+ * and each response (status, the start of its body, duration), and resending
+ * one, through the webhook services.
  *
  * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { WebhookDispatcher } from "../../webhooks/Dispatcher.ts"
+import { responseKeptBytes } from "../../webhooks/SafeTransport.ts"
 import { type EventType, eventTypes } from "../../domain/Events.ts"
-import { WebhookEndpoints } from "../../webhooks/Endpoints.ts"
+import { testEventType } from "../../domain/WebhookPayload.ts"
+import { type DeliveryRecord, WebhookEndpoints } from "../../webhooks/Endpoints.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, problemPage, when } from "./Layout.ts"
+import { base, csrfInput, localTime, problemPage } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const webhookRoutes = [
@@ -24,7 +28,8 @@ export const webhookRoutes = [
   { method: "POST", path: `${base}/webhooks/:id/enabled` },
   { method: "POST", path: `${base}/webhooks/:id/delete` },
   { method: "POST", path: `${base}/webhooks/:id/settings` },
-  { method: "POST", path: `${base}/webhooks/:id/rotate` }
+  { method: "POST", path: `${base}/webhooks/:id/rotate` },
+  { method: "POST", path: `${base}/webhooks/:id/test` }
 ] as const
 
 const notices: Record<string, string> = {
@@ -111,7 +116,7 @@ const detail = signedInPage((person, request) =>
   Effect.flatMap(HttpRouter.params, (params) => detailPage(person, params["id"] ?? "", { notice: noticeFrom(request.url, notices) }))
 )
 
-const detailPage = (person: Person, id: string, options: { readonly notice?: string | undefined; readonly error?: string; readonly secret?: string; readonly status?: number }) =>
+const detailPage = (person: Person, id: string, options: { readonly notice?: string | undefined; readonly error?: string | undefined; readonly secret?: string; readonly status?: number }) =>
   Effect.gen(function*() {
     if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
     const endpoints = yield* WebhookEndpoints
@@ -127,7 +132,11 @@ const detailPage = (person: Person, id: string, options: { readonly notice?: str
     }"><button type="submit" class="secondary">${enabled ? "Disable" : "Enable"}</button></form>
 <form method="post" action="${base}/webhooks/${id}/delete">${csrfInput(person)}
 <label><input type="checkbox" name="confirm" value="yes" required> Delete this endpoint and its delivery log</label>
-<button type="submit" class="danger">Delete endpoint</button></form></section>${settingsForm(person, endpoint.success)}`
+<button type="submit" class="danger">Delete endpoint</button></form></section>
+<section class="card" aria-labelledby="test-title"><h2 id="test-title">Send a test event</h2>
+<p>A <code>${testEventType}</code> event goes to this endpoint now, signed like every delivery, whatever events it receives; nothing happened, so your receiver answers 2xx and does nothing else. What it answers shows below. It is not retried.</p>
+<form method="post" action="${base}/webhooks/${id}/test">${csrfInput(person)}<button type="submit">Send a test event</button></form></section>
+${settingsForm(person, endpoint.success)}`
     const secret = options.secret === undefined ? "" : html`<section class="card" aria-labelledby="new-secret"><h2 id="new-secret">The new signing secret</h2>
 <p>Copy it now: it is shown only this once.</p><p class="secret" id="secret-value">${options.secret}</p></section>`
     return yield* framed(person, {
@@ -136,24 +145,74 @@ const detailPage = (person: Person, id: string, options: { readonly notice?: str
       notice: options.notice,
       error: options.error,
       status: options.status ?? 200,
-      body: html`${secret}${settings}${deliveries.length === 0 ? html`<p class="card">No deliveries yet.</p>` : html`<div class="table-wrap"><table>
+      body: html`${secret}${settings}${deliveries.length === 0 ? html`<p class="card">No deliveries yet.</p>` : html`<div class="table-wrap"><table class="deliveries">
 <caption class="muted">The last 50 deliveries, newest first</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Next attempt</th><th scope="col"></th></tr></thead>
-<tbody>${
-        deliveries.map((d) =>
-          html`<tr><td>${d.eventType}<br><span class="muted">${when(d.createdAt)}</span></td><td><span class="pill ${
-            d.status === "succeeded" ? "ok" : d.status === "failed" ? "bad" : "warn"
-          }">${d.status}</span></td><td><ol>${
-            d.attempts.map((a) =>
-              html`<li>${when(a.at)} ${a.trigger}: ${a.statusCode === null ? "no answer" : `HTTP ${a.statusCode}`}${a.error === null ? "" : html` — ${a.error}`}</li>`
-            )
-          }</ol></td><td>${when(d.nextAttemptAt)}</td><td><form method="post" action="${base}/webhooks/${id}/deliveries/${d.id}/resend">${
-            csrfInput(person)
-          }<button type="submit" class="secondary">Resend</button></form></td></tr>`
-        )
-      }</tbody></table></div>`}`
+<tbody>${deliveries.map((d) => deliveryRows(person, id, d))}</tbody></table></div>`}`
     })
   })
+
+const statusWords: Record<DeliveryRecord["status"], { readonly words: string; readonly pill: string }> = {
+  succeeded: { words: "Delivered", pill: "ok" },
+  failed: { words: "Failed", pill: "bad" },
+  pending: { words: "Waiting to be sent", pill: "warn" }
+}
+
+/** What an attempt got, in words: "HTTP 204 in 35 ms", or why nothing came back. */
+const answerWords = (a: DeliveryRecord["attempts"][number]) =>
+  `${a.statusCode === null ? "no answer" : `HTTP ${a.statusCode}`} in ${a.durationMs} ms${a.error === null ? "" : ` — ${a.error}`}`
+
+/** A payload as people read it: indented JSON (it is ours; anything else as it is). */
+const readable = (payload: string) => {
+  try {
+    return JSON.stringify(JSON.parse(payload), null, 2)
+  } catch {
+    return payload
+  }
+}
+
+/** One delivery: its row, then what was sent and what came back, behind a toggle. */
+const deliveryRows = (person: Person, endpointId: string, d: DeliveryRecord) => {
+  const status = statusWords[d.status]
+  return html`<tr id="delivery-${d.id}"><td>${d.eventType === testEventType ? "Test event" : d.eventType}<br><span class="muted">${localTime(d.createdAt)}</span></td>
+<td><span class="pill ${status.pill}">${status.words}</span></td><td><ol>${
+    d.attempts.map((a) => html`<li>${localTime(a.at)} ${a.trigger === "manual" ? "by hand" : "automatic"}: ${answerWords(a)}</li>`)
+  }</ol></td><td>${d.nextAttemptAt === null ? "—" : localTime(d.nextAttemptAt)}</td><td><form method="post" action="${base}/webhooks/${endpointId}/deliveries/${d.id}/resend">${
+    csrfInput(person)
+  }<button type="submit" class="secondary">Resend</button></form></td></tr>
+<tr class="exchange"><td colspan="5"><details><summary>Payload and response</summary>
+<h3>Payload sent</h3><pre class="quote payload">${readable(d.payload)}</pre>${
+    d.attempts.map((a, i) =>
+      html`<h3>Attempt ${i + 1}: ${answerWords(a)}</h3>${
+        a.response === null
+          ? html`<p class="muted">No response arrived.</p>`
+          : a.response === ""
+          ? html`<p class="muted">The response had no body.</p>`
+          : html`<pre class="quote response">${a.response}</pre>${
+            mayBeCut(a.response) ? html`<p class="muted">Only the first ${responseKeptBytes.toLocaleString("en")} bytes of the response are kept.</p>` : ""
+          }`
+      }`
+    )
+  }</details></td></tr>`
+}
+
+/** Whether a kept response may have been cut: it fills what is kept (a character cut in two reads as one of 3 bytes). */
+const mayBeCut = (response: string) => Buffer.byteLength(response, "utf8") >= responseKeptBytes - 3
+
+const sendTest = signedInAction((person) =>
+  Effect.gen(function*() {
+    if (!may(person, "manageWebhooks")) return notAllowedPage(person, "manageWebhooks")
+    const id = (yield* HttpRouter.params)["id"] ?? ""
+    const outcome = yield* Effect.result((yield* WebhookDispatcher).sendTest(person.workspaceId, id, person.name))
+    if (outcome._tag === "Failure") return notFound
+    const attempt = outcome.success.attempts.at(-1)
+    // The words end without a full stop: the sentence goes on.
+    const answer = (attempt === undefined ? "no attempt was made" : answerWords(attempt)).replace(/\.$/, "")
+    return yield* detailPage(person, id, outcome.success.status === "succeeded"
+      ? { notice: `Test event delivered: ${answer}. The payload and the response are in the first delivery below.` }
+      : { error: `The test event was not delivered: ${answer}. The payload and the response are in the first delivery below.` })
+  })
+)
 
 const setEnabled = signedInAction((person, form) =>
   Effect.gen(function*() {
@@ -226,6 +285,7 @@ const rotate = signedInAction((person) =>
 export const layer = Layer.mergeAll(
   HttpRouter.add("POST", `${base}/webhooks/:id/settings`, saveSettings),
   HttpRouter.add("POST", `${base}/webhooks/:id/rotate`, rotate),
+  HttpRouter.add("POST", `${base}/webhooks/:id/test`, sendTest),
   HttpRouter.add("GET", `${base}/webhooks`, show),
   HttpRouter.add("POST", `${base}/webhooks`, create),
   HttpRouter.add("GET", `${base}/webhooks/:id`, detail),
