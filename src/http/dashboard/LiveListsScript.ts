@@ -2,17 +2,22 @@
  * Lists that update without a reload, served as `/dashboard/assets/live.js`:
  * when the live stream says the workspace changed (`Live.ts`), the page's
  * list marked `data-live-list` (approvals, jobs) is fetched again and put in
- * place, unless the person is working in it (typing, an edited text, rows
- * chosen for a bulk decision): then it waits for the next change. Also once
+ * place, unless the person is working in it (focus in it, as on a row the
+ * keyboard is on, an edited text, rows chosen for a bulk decision): then it
+ * waits for the next change. Also once
  * each time the stream connects, for what changed before it did. Kept as a
  * string here so the bundled service carries it.
  */
 import { changedEvent } from "./Live.ts"
 
+/** Dispatched on a list put in place, for the page's other scripts (`LocalTimes.ts`). */
+export const swappedEvent = "dashboard:swapped"
+
 export const liveListsScript = String.raw`(() => {
   const busy = (list) => {
     const active = document.activeElement
-    if (active && list.contains(active) && active.matches("input, textarea, select")) return true
+    // Focus inside it (a field, or a row the keyboard is on) is someone at work there.
+    if (active && active !== document.body && list.contains(active)) return true
     return Array.from(list.querySelectorAll("textarea, input[type=text]")).some((field) => field.value !== field.defaultValue) ||
       Array.from(list.querySelectorAll("input[type=checkbox]")).some((box) => box.checked)
   }
@@ -26,7 +31,12 @@ export const liveListsScript = String.raw`(() => {
       if (!response.ok) return
       const page = new DOMParser().parseFromString(await response.text(), "text/html")
       const fresh = page.getElementById(list.id)
-      if (fresh && !busy(list)) list.replaceWith(document.importNode(fresh, true))
+      if (fresh && !busy(list) && fresh.innerHTML !== list.innerHTML) {
+        const placed = document.importNode(fresh, true)
+        list.replaceWith(placed)
+        // What dresses new content (times in the reader's zone) does it again.
+        placed.dispatchEvent(new CustomEvent("${swappedEvent}", { bubbles: true }))
+      }
     } finally {
       fetching = false
     }

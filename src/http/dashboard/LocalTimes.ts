@@ -7,6 +7,8 @@
  *
  * @since 1.0.0
  */
+import { swappedEvent } from "./LiveListsScript.ts"
+
 export const localTimesScript = String.raw`(() => {
   // dateStyle and timeStyle cannot be combined with timeZoneName: the fields one by one.
   const format = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" })
@@ -19,5 +21,6 @@ export const localTimesScript = String.raw`(() => {
   }
   localize()
   document.addEventListener("htmx:afterSwap", localize)
+  document.addEventListener("${swappedEvent}", localize)
 })()
 `
