@@ -64,8 +64,10 @@ export const runFenced = (spec: FencedScenario) =>
       `${world.fleet.logged("write cut off before the network answered")} calls cut off, ` +
       `${world.fleet.logged("the answer to its claim was lost")} claims whose answer was lost`,
       ...failures.map((row) => `failed ${row.n}x: ${row.type}: ${row.message}`),
-      `longest wait of an open job no actor had looked at: ${world.unlooked.longest()} ms (real time), ` +
-      `last seen ${((world.unlooked.longestSeenAt() - began) / 1000).toFixed(1)} s into the scenario`,
+      world.unlooked.longest() === 0
+        ? "longest wait of an open job no actor had looked at: none seen"
+        : `longest wait of an open job no actor had looked at: ${world.unlooked.longest()} ms (real time), ` +
+          `last seen ${((world.unlooked.longestSeenAt() - began) / 1000).toFixed(1)} s into the scenario`,
       ...world.notes,
       `scenario time: ${((Date.now() - began) / 1000).toFixed(0)} s`
     ])
