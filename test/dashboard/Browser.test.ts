@@ -69,7 +69,7 @@ layer(serverLayer())("the dashboard in a browser", (it) => {
         assert.strictEqual(new URL(page.url()).pathname, "/dashboard")
         assert.strictEqual(await page.locator("h1").innerText(), "Needs attention")
         await screenshot(page, "needs-attention")
-        await page.getByRole("link", { name: "Two-factor" }).click()
+        await page.getByRole("link", { name: "Security" }).click()
         await page.getByRole("button", { name: "Set up two-factor" }).click()
         assert.isTrue(await page.locator(".qr svg").isVisible())
         await screenshot(page, "two-factor-set-up")

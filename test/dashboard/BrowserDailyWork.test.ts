@@ -3,8 +3,8 @@
  * playwright-core), issue #32: the job explorer (filters, a job as a sentence, cancel, retry of a
  * failed write as a new job), the activity log with its filters, two-factor required for
  * everyone (a teammate without it is sent to set it up before any page), and a seat the network
- * signed out reconnected from its card, and the approvals and jobs lists updating without a
- * reload. Pages are saved under .ci/results/screenshots.
+ * signed out reconnected from its card, the approvals and jobs lists updating without a reload,
+ * and a webhook endpoint's events, payload and URL changed and its secret rotated. Pages are saved under .ci/results/screenshots.
  */
 import { afterAll, assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
@@ -46,7 +46,8 @@ const signedInBrowser = (base: string, token: string) =>
     return browser
   })
 
-layer(serverLayer())("operating from the dashboard in a browser", (it) => {
+// Private receivers allowed so an endpoint can be made without a public host.
+layer(serverLayer({ allowPrivateWebhooks: true }))("operating from the dashboard in a browser", (it) => {
   it.effect("the job explorer: filter the failed, retry one as a new job, read a job as a sentence and cancel it; the activity log says who rejected", () =>
     Effect.gen(function*() {
       // A working morning, so the pages (and their screenshots) show a plausible date.
@@ -198,5 +199,43 @@ layer(serverLayer())("operating from the dashboard in a browser", (it) => {
       const read = (yield* call("POST", `/v1/accounts/${accountId}/get_profile`, { token: key, body: { person: first } })).body.job.id as string
       yield* promise(() => page.locator(`#job-${read}`).waitFor())
       yield* promise(() => page.locator(`#job-${read}`, { hasText: "Done" }).waitFor())
+    }), { timeout: 120_000 })
+
+  it.effect("an endpoint's events, payload and URL changed on its page, and its secret rotated (shown once)", () =>
+    Effect.gen(function*() {
+      const { key, token } = yield* ownerSession
+      const base = yield* baseUrl
+      const made = yield* call("POST", "/v1/webhooks", { token: key, body: { url: "http://127.0.0.1:9/outreach" } })
+      assert.strictEqual(made.status, 201, JSON.stringify(made.body))
+      const id: string = made.body.webhook.id
+      const browser = yield* signedInBrowser(base, token)
+      const page = yield* promise(() => browser.newPage())
+      const secret = yield* promise(async () => {
+        await page.goto(`${base}/dashboard/webhooks/${id}`)
+        await page.locator("summary", { hasText: "Change the URL, the events or the payload" }).click()
+        await page.getByLabel("URL (https)").fill("http://127.0.0.1:9/outreach-v2")
+        await page.getByLabel("job.completed").check()
+        await page.getByLabel("job.failed").check()
+        await page.getByLabel("Payload").selectOption("thin")
+        await page.getByRole("button", { name: "Save", exact: true }).click()
+        await page.locator("[role=status]", { hasText: "Saved" }).waitFor()
+        await page.locator("summary", { hasText: "Change the URL, the events or the payload" }).click()
+        await page.getByRole("button", { name: "Rotate the secret" }).click()
+        const shown = await page.locator("#secret-value").innerText()
+        await screenshot(page, "webhook-secret-rotated", { fullPage: false })
+        return shown
+      })
+      assert.match(secret, /^whsec_/)
+      const after = (yield* call("GET", `/v1/webhooks/${id}`, { token: key })).body.webhook
+      assert.deepStrictEqual(
+        [after.url, after.mode, [...after.events].sort()],
+        ["http://127.0.0.1:9/outreach-v2", "thin", ["job.completed", "job.failed"]]
+      )
+      // Shown once: the page opened again does not show it.
+      const again = yield* promise(async () => {
+        await page.goto(`${base}/dashboard/webhooks/${id}`)
+        return page.locator("#secret-value").count()
+      })
+      assert.strictEqual(again, 0)
     }), { timeout: 120_000 })
 })

@@ -69,7 +69,7 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard's operations i
       const changed = "a brand new passphrase for olivia"
       yield* promise(async () => {
         await signIn(page, base, email)
-        await page.getByRole("link", { name: "Two-factor" }).click()
+        await page.getByRole("link", { name: "Security" }).click()
         await page.getByLabel("Current password").fill("not my password")
         await page.getByLabel("New password (12 to 256 characters)").fill(changed)
         await page.getByLabel("New password again").fill(changed)

@@ -24,7 +24,7 @@ import { hasText, textLimitOf, textOptional } from "../../jobs/WriteTarget.ts"
 import { actorNamer } from "../Actors.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { externalLink, type Html, html } from "./Html.ts"
-import { base, csrfInput, relative, when } from "./Layout.ts"
+import { base, csrfInput, localTime, relative, when } from "./Layout.ts"
 import { type Form, type Person, safeNext, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 import { commandInWords, writeKinds } from "../../domain/Words.ts"
 
@@ -169,7 +169,7 @@ const outcomeWords: Record<string, string> = { approved: "approved", rejected: "
 /** One decided approval: who decided, when, and the text that went out. */
 const decidedRow = (approval: DecidedApproval, context: RowContext & { readonly who: (actor: string | null) => string }): Html =>
   html`<tr id="approval-${approval.id}">
-<td>${when(approval.decidedAt ?? approval.expiresAt)}</td>
+<td>${localTime(approval.decidedAt ?? approval.expiresAt)}</td>
 <td>${context.who(approval.status === "expired" && approval.decidedBy === null ? "expiry" : approval.decidedBy)}</td>
 <td><span class="pill ${approval.status === "approved" ? "ok" : "bad"}">${outcomeWords[approval.status] ?? approval.status}</span></td>
 <td>${context.seatOf(approval.accountId)}</td>

@@ -15,7 +15,7 @@ import * as Protocol from "../OAuthProtocol.ts"
 import { Workspaces } from "../../workspaces/Workspaces.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, formsMayRedirectTo, plainPage, when } from "./Layout.ts"
+import { base, csrfInput, formsMayRedirectTo, localTime, plainPage } from "./Layout.ts"
 import { seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const assistantRoutes = [
@@ -85,10 +85,10 @@ const list = signedInPage((person, request) =>
 <div class="table-wrap"><table><thead><tr><th scope="col">Assistant</th><th scope="col">Allowed</th><th scope="col">State</th></tr></thead>
 <tbody>${
         grants.map((grant) =>
-          html`<tr><td>${grant.clientName}</td><td>${when(grant.createdAt)}</td><td>${
+          html`<tr><td>${grant.clientName}</td><td>${localTime(grant.createdAt)}</td><td>${
             grant.revokedAt === null
               ? html`<form class="inline" method="post" action="${base}/assistants/${grant.id}/revoke">${csrfInput(person)}<button type="submit" class="danger" aria-label="Revoke ${grant.clientName}">Revoke</button></form>`
-              : html`revoked ${when(grant.revokedAt)}`
+              : html`revoked ${localTime(grant.revokedAt)}`
           }</td></tr>`
         )
       }</tbody></table></div>`

@@ -11,7 +11,7 @@ import * as Time from "../../domain/Time.ts"
 import { attentionOf } from "./Attention.ts"
 import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
-import { base, relative, when } from "./Layout.ts"
+import { base, localTime, relative } from "./Layout.ts"
 import { may, signedInPage } from "./Requests.ts"
 import { accountStatusInWords, commandInWords } from "../../domain/Words.ts"
 
@@ -43,7 +43,7 @@ const show = signedInPage((person) =>
           html`<li><strong>${s.label === "" ? "Unnamed seat" : s.label}</strong> <span class="pill bad">${accountStatusInWords(s.status)}</span>: ${
             seatProblem[s.status] ?? s.status
           }${s.health.reason === null ? "" : html` (${s.health.reason})`}${
-            s.health.readsOnlyUntil === null ? "" : html` Reads only until ${when(s.health.readsOnlyUntil)}.`
+            s.health.readsOnlyUntil === null ? "" : html` Reads only until ${localTime(s.health.readsOnlyUntil)}.`
           }${s.reconnectUrl === null ? "" : html` ${externalLink(s.reconnectUrl, "Reconnect")}`} <a href="${base}/seats#seat-${s.id}">Seat details</a></li>`
         )
       }</ul>`

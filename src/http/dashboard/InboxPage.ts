@@ -12,7 +12,7 @@ import { Accounts } from "../../accounts/Accounts.ts"
 import { Reports } from "../../inbox/Reports.ts"
 import { framed } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, when } from "./Layout.ts"
+import { base, localTime } from "./Layout.ts"
 import { signedInPage } from "./Requests.ts"
 
 export const inboxRoutes = [{ method: "GET", path: `${base}/inbox` }] as const
@@ -37,7 +37,7 @@ const show = signedInPage((person) =>
             html`<li><p><strong>${r.from ?? "Someone"}</strong> <span class="pill ${classTone[r.class] ?? "warn"}">${r.class.replace("_", " ")}</span>${
               r.unsure ? html` <span class="pill warn" title="Triage is unsure of this reply's class">unsure: read it</span>` : ""
             } <span class="muted">${
-              when(r.receivedAt)
+              localTime(r.receivedAt)
             }</span></p>${r.text === null ? "" : html`<p class="quote">${r.text}</p>`}${
               r.suggestedReply === null ? "" : html`<p><span class="muted">Suggested reply:</span> ${r.suggestedReply}</p>`
             }</li>`
@@ -47,7 +47,7 @@ const show = signedInPage((person) =>
 <h3>Ready for a first message</h3>${
         b.readyForFirstMessage.length === 0 ? html`<p class="muted">Nobody new.</p>` : html`<ul>${
           b.readyForFirstMessage.map((c) =>
-            html`<li><strong>${c.name ?? c.providerId}</strong> accepted ${when(c.acceptedAt)}. <span class="muted">Opener:</span> ${c.suggestedOpener}</li>`
+            html`<li><strong>${c.name ?? c.providerId}</strong> accepted ${localTime(c.acceptedAt)}. <span class="muted">Opener:</span> ${c.suggestedOpener}</li>`
           )
         }</ul>`
       }

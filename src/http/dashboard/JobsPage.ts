@@ -22,7 +22,7 @@ import { Jobs } from "../../jobs/Jobs.ts"
 import { targetOf, textOf } from "../../jobs/WriteTarget.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { externalLink, type Html, html } from "./Html.ts"
-import { base, csrfInput, problemPage, relative, when } from "./Layout.ts"
+import { base, csrfInput, localTime, problemPage, relative } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const jobRoutes = [
@@ -49,7 +49,7 @@ const waiting = (job: JobRecord, nowMs: number): Html | "" =>
   job.waitingFor === null
     ? ""
     : html`waits for ${waitInWords(job.waitingFor.reason)}${
-      job.waitingFor.until === null ? "" : html` until ${when(job.waitingFor.until)} (${relative(Date.parse(job.waitingFor.until), nowMs)})`
+      job.waitingFor.until === null ? "" : html` until ${localTime(job.waitingFor.until)} (${relative(Date.parse(job.waitingFor.until), nowMs)})`
     }`
 
 /** The error's message, when a job failed. */
@@ -73,7 +73,7 @@ const sentence = (job: JobRecord): Html => {
 const outcome = (job: JobRecord, nowMs: number): Html =>
   html`<span class="pill ${statusClass(job.status)}">${statusInWords(job.status)}</span>${
     job.status === "completed" && job.finishedAt !== null
-      ? html` ${when(job.finishedAt)}`
+      ? html` ${localTime(job.finishedAt)}`
       : job.status === "failed" || job.status === "cancelled"
       ? html`${failure(job) === undefined ? "" : html`: ${failure(job)}`}`
       : html` ${waiting(job, nowMs)}`
@@ -133,7 +133,7 @@ ${select("filter-kind", "Kind", "kind", Object.keys(commands).map((k) => ({ valu
           : html`<div class="table-wrap"><table class="jobs"><thead><tr><th scope="col">Asked</th><th scope="col">Seat</th><th scope="col">What</th><th scope="col">Where it stands</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${
             jobs.map((job) =>
-              html`<tr id="job-${job.id}"><td><a href="${base}/jobs/${job.id}">${when(job.createdAt)}</a></td><td>${labels.get(job.accountId) ?? "a removed seat"}</td><td>${sentence(job)}</td><td>${outcome(job, now.ms)}</td><td>${actions(person, job)}</td></tr>`
+              html`<tr id="job-${job.id}"><td><a href="${base}/jobs/${job.id}">${localTime(job.createdAt)}</a></td><td>${labels.get(job.accountId) ?? "a removed seat"}</td><td>${sentence(job)}</td><td>${outcome(job, now.ms)}</td><td>${actions(person, job)}</td></tr>`
             )
           }</tbody></table></div>`
       }
@@ -165,15 +165,15 @@ const detail = signedInPage((person, request) =>
       notice: noticeFrom(request.url, notices),
       body: html`<div class="card">
 <p class="sentence">${sentence(job)}, by ${seat === undefined ? "a removed seat" : seat.label === "" ? "an unnamed seat" : seat.label}: <span class="pill ${statusClass(job.status)}" id="job-status">${statusInWords(job.status)}</span>${
-        job.status === "completed" && job.finishedAt !== null ? html` ${when(job.finishedAt)}` : ""
+        job.status === "completed" && job.finishedAt !== null ? html` ${localTime(job.finishedAt)}` : ""
       }.</p>
 ${job.waitingFor === null ? "" : html`<p>It ${waiting(job, now.ms)}.</p>`}
 ${failure(job) === undefined ? "" : html`<p class="error">${failure(job)}</p>`}
 ${expected === null ? "" : html`<p id="job-forecast">Forecast: ${expected}.</p>`}
 <dl class="facts">
-<dt>Asked</dt><dd>${when(job.createdAt)}</dd>
-<dt>Started</dt><dd>${when(job.startedAt)}</dd>
-<dt>Finished</dt><dd>${when(job.finishedAt)}</dd>
+<dt>Asked</dt><dd>${localTime(job.createdAt)}</dd>
+<dt>Started</dt><dd>${localTime(job.startedAt)}</dd>
+<dt>Finished</dt><dd>${localTime(job.finishedAt)}</dd>
 </dl>
 ${actions(person, job)}
 <details><summary>The job as JSON</summary>

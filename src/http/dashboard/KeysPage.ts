@@ -12,7 +12,7 @@ import { actorOf } from "../../domain/Principal.ts"
 import { ApiKeys } from "../../keys/ApiKeys.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, when } from "./Layout.ts"
+import { base, csrfInput, localTime } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const keyRoutes = [
@@ -61,10 +61,10 @@ const render = (person: Person, options: { readonly created?: { readonly name: s
 <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th></tr></thead>
 <tbody>${
         keys.map((k) =>
-          html`<tr><td>${k.name}</td><td>${roleName(k.role)}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${
+          html`<tr><td>${k.name}</td><td>${roleName(k.role)}</td><td><code>${k.prefix}…</code></td><td>${localTime(k.createdAt)}</td><td>${localTime(k.lastUsedAt)}</td><td>${
             k.revokedAt === null
               ? html`<form class="inline" method="post" action="${base}/keys/${k.id}/revoke">${csrfInput(person)}<button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form>`
-              : html`revoked ${when(k.revokedAt)}`
+              : html`revoked ${localTime(k.revokedAt)}`
           }</td></tr>`
         )
       }</tbody></table></div>`

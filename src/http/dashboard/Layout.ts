@@ -40,8 +40,8 @@ header.top a, header.top .who { color: #fff; }
 header.top .pill { background: #fff; font-weight: 700; }
 header.top .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
 nav.main { background: #fff; border-bottom: 1px solid var(--line); overflow-x: auto; }
-nav.main ul { list-style: none; display: flex; gap: .25rem; margin: 0 auto; padding: .25rem 1rem; max-width: 72rem; }
-nav.main a { display: block; padding: .55rem .75rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
+nav.main ul { list-style: none; display: flex; gap: .1rem; margin: 0 auto; padding: .25rem 1rem; max-width: 72rem; font-size: .92rem; }
+nav.main a { display: block; padding: .55rem .5rem; border-radius: 6px; text-decoration: none; white-space: nowrap; }
 nav.main a[aria-current="page"] { background: #dde9f7; color: var(--accent-dark); font-weight: 600; }
 @media (min-width: 60rem) { nav.main ul { flex-wrap: wrap; } }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
@@ -162,7 +162,7 @@ ${head}
 
 /** The pages of the navigation, each shown to the roles the table lets see it. */
 const sections = [
-  { path: "", label: "Needs attention", needs: "read" },
+  { path: "", label: "Attention", needs: "read" },
   { path: "/approvals", label: "Approvals", needs: "read" },
   { path: "/seats", label: "Seats", needs: "read" },
   { path: "/inbox", label: "Inbox", needs: "read" },
@@ -174,7 +174,7 @@ const sections = [
   { path: "/activity", label: "Activity", needs: "read" },
   { path: "/keys", label: "API keys", needs: "manageKeys" },
   { path: "/webhooks", label: "Webhooks", needs: "manageWebhooks" },
-  { path: "/security", label: "Two-factor", needs: "read" },
+  { path: "/security", label: "Security", needs: "read" },
   { path: "/assistants", label: "Assistants", needs: "read" }
 ] as const
 
@@ -267,4 +267,5 @@ export const when = (iso: string | null): string => iso === null ? "—" : `${is
  * A time in the reader's own time zone: the page says it in UTC, and `local-times.js` rewrites it
  * in the browser's zone; the ISO time stays in its title.
  */
-export const localTime = (iso: string): Html => html`<time datetime="${iso}" title="${iso}" data-local>${when(iso)}</time>`
+export const localTime = (iso: string | null): Html =>
+  iso === null ? html`—` : html`<time datetime="${iso}" title="${iso}" data-local>${when(iso)}</time>`

@@ -11,7 +11,7 @@ import type { TimelineEntry } from "../../api/PeopleApi.ts"
 import { People } from "../../people/People.ts"
 import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
-import { base, problemPage, when } from "./Layout.ts"
+import { base, localTime, problemPage } from "./Layout.ts"
 import { signedInPage } from "./Requests.ts"
 
 export const peopleRoutes = [
@@ -29,7 +29,7 @@ const entry = (e: TimelineEntry) => {
     : e.kind === "message_sent"
     ? html`message sent: <span class="quote">${e.text}</span>`
     : html`replied: <span class="quote">${e.text}</span>`
-  return html`<li><time datetime="${e.at}">${when(e.at)}</time> · ${e.accountLabel} · ${what}</li>`
+  return html`<li>${localTime(e.at)} · ${e.accountLabel} · ${what}</li>`
 }
 
 const list = signedInPage((person, request) =>
@@ -56,7 +56,7 @@ ${
             page.people.map((p) =>
               html`<tr><td><a href="${base}/people/${p.id}">${p.name ?? p.profileUrl}</a></td><td>${p.company ?? "—"}</td><td>${
                 p.accounts.map((a) => `${a.label} (${a.relationship})`).join(", ")
-              }</td><td>${when(p.lastActivityAt)}</td></tr>`
+              }</td><td>${localTime(p.lastActivityAt)}</td></tr>`
             )
           }</tbody></table></div>`
       }`
@@ -80,7 +80,7 @@ const detail = signedInPage((person) =>
 <dt>Headline</dt><dd>${who.headline ?? "—"}</dd>
 <dt>Company</dt><dd>${who.company ?? "—"}</dd>
 <dt>Profile</dt><dd>${externalLink(who.profileUrl)}</dd>
-<dt>First seen</dt><dd>${when(who.firstSeenAt)}</dd>
+<dt>First seen</dt><dd>${localTime(who.firstSeenAt)}</dd>
 </dl></div>
 <section class="card" aria-labelledby="history"><h2 id="history">History, newest first</h2>${
         timeline.length === 0 ? html`<p class="muted">Nothing yet.</p>` : html`<ol>${timeline.map(entry)}</ol>`

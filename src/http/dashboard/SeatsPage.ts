@@ -20,7 +20,7 @@ import { framed, noticeFrom } from "./Frame.ts"
 import { AppConfig } from "../../platform/AppConfig.ts"
 import { baseUrlOf } from "../BaseUrl.ts"
 import { externalLink, html, type Html, safeHref } from "./Html.ts"
-import { base, csrfInput, relative, when } from "./Layout.ts"
+import { base, csrfInput, localTime, relative } from "./Layout.ts"
 import { refusal } from "../../domain/Permissions.ts"
 import { actorOf } from "../../domain/Principal.ts"
 import { accountStatusInWords } from "../../domain/Words.ts"
@@ -142,7 +142,7 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
 <dl class="facts">
 <dt>Status</dt><dd><span class="pill ${account.status === "active" || account.status === "warming" ? "ok" : "bad"}">${accountStatusInWords(account.status)}</span></dd>
 <dt>Health</dt><dd>${account.health.level}${account.health.reason === null ? "" : html` — ${account.health.reason}`}${
-    account.health.readsOnlyUntil === null ? "" : html`; reads only until ${when(account.health.readsOnlyUntil)}`
+    account.health.readsOnlyUntil === null ? "" : html`; reads only until ${localTime(account.health.readsOnlyUntil)}`
   }</dd>
 <dt>Warm-up</dt><dd>day ${account.warmup.day} of ${account.warmup.of}</dd>
 <dt>Mode</dt><dd>${account.mode}</dd>
@@ -154,7 +154,7 @@ const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<s
       ? html`<strong>open now</strong>`
       : hours.nextOpening === null
       ? "closed"
-      : html`closed, opens ${relative(Date.parse(hours.nextOpening), nowMs)} (${when(hours.nextOpening)})`
+      : html`closed, opens ${relative(Date.parse(hours.nextOpening), nowMs)} (${localTime(hours.nextOpening)})`
   }</dd>
 <dt>Waiting</dt><dd>${waiting.length === 0 ? "nothing" : waiting.join("; ")}</dd>
 </dl>

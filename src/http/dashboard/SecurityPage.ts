@@ -16,7 +16,7 @@ import { passwordLength } from "../../people-auth/Password.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { type Html, html, trusted } from "./Html.ts"
-import { base, csrfInput, localTime, when } from "./Layout.ts"
+import { base, csrfInput, localTime } from "./Layout.ts"
 import { type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
 export const securityRoutes = [
@@ -70,7 +70,7 @@ ${codeField("confirm-code", "Code from the app")}
 <form method="post" action="${base}/security/begin">${csrfInput(person)}<button type="submit">${
         status.pending === undefined ? "Set up two-factor" : "Start again with a new key"
       }</button></form></div>${setup}`
-      : html`<div class="card"><p>Two-factor sign-in is <strong>on</strong> since ${when(status.enabledAt)}. ${status.recoveryCodesLeft} recovery ${
+      : html`<div class="card"><p>Two-factor sign-in is <strong>on</strong> since ${localTime(status.enabledAt)}. ${status.recoveryCodesLeft} recovery ${
         status.recoveryCodesLeft === 1 ? "code" : "codes"
       } left.</p></div>
 <section class="card" aria-labelledby="new-codes"><h2 id="new-codes">New recovery codes</h2>

@@ -20,7 +20,7 @@ import { baseUrlOf } from "../BaseUrl.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
 import { html } from "./Html.ts"
-import { base, csrfInput, localTime, plainPage, problemPage, when } from "./Layout.ts"
+import { base, csrfInput, localTime, plainPage, problemPage } from "./Layout.ts"
 import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage, withBrowserToken } from "./Requests.ts"
 import { browserCookie, csrfField, csrfTokenFor, isHttps, sessionCookie, withCookie } from "./Session.ts"
 
@@ -90,7 +90,7 @@ const render = (person: Person, options: {
 <p>Send this link to your teammate. It is shown only now.</p><p class="secret" id="invitation-link">${options.link}</p></section>`
     const pending = invitations.length === 0 ? "" : html`<section class="card" aria-labelledby="pending-title"><h2 id="pending-title">Invitations not used yet</h2><ul>${
       invitations.map((i) =>
-        html`<li>${i.email} as ${i.role}, expires ${when(i.expiresAt)} <form class="inline" method="post" action="${base}/team/invitations/${i.id}/revoke">${
+        html`<li>${i.email} as ${i.role}, expires ${localTime(i.expiresAt)} <form class="inline" method="post" action="${base}/team/invitations/${i.id}/revoke">${
           csrfInput(person)
         }<button type="submit" class="secondary">Withdraw</button></form></li>`
       )
