@@ -2,8 +2,6 @@
  * The whole service as layers: core services on the configured database, the
  * start-up bootstrap, and the HTTP server. `main.ts` launches `layer`;
  * embedders pick the parts they need.
- *
- * @since 1.0.0
  */
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { FetchHttpClient } from "effect/http"

@@ -6,8 +6,6 @@
  * shutdown (stop accepting, finish in-flight requests). It is wiring, like
  * `App.ts`: the one place that knows every adapter, so none of them imports
  * another's routes.
- *
- * @since 1.0.0
  */
 import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"

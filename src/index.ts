@@ -1,8 +1,6 @@
 /**
  * The outreach service's core as a library: build its layers into your own
  * Effect program, serve its HttpApi, or derive a typed client from the contract.
- *
- * @since 1.0.0
  */
 export * as Accounts from "./accounts/Accounts.ts"
 export * as Api from "./api/Api.ts"

@@ -6,8 +6,6 @@
  * plans a job created after the change from what it read before it: the
  * request that changed the account answers only once every follower has taken
  * the change in (each given at most {@link followTimeout} of real time).
- *
- * @since 1.0.0
  */
 import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import * as Time from "../domain/Time.ts"

@@ -1,8 +1,6 @@
 /**
  * An account as stored, and its API form at a given instant (status after
  * warm-up, working hours open or not, budgets left).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import type { Account } from "../api/AccountsApi.ts"

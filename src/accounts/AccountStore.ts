@@ -7,8 +7,6 @@
  * (`synced_until_ms`, `next_sync_at_ms`) are stored through here too, each
  * statement joining the caller's transaction when there is one.
  * A failure of the database is a defect here.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"

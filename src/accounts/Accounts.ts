@@ -8,8 +8,6 @@
  * This service sequences; the rules are elsewhere: what each request or
  * network event changes in `Lifecycle.ts` (pure), how it is stored in
  * `AccountStore.ts`.
- *
- * @since 1.0.0
  */
 import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, type Redacted } from "effect"

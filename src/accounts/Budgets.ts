@@ -4,8 +4,6 @@
  * (the `budget_spend` rows written when jobs run). The one module with SQL
  * on `account_limits` and `budget_spend` (issue #19): jobs and syncs record
  * their spend here, inside their own transaction.
- *
- * @since 1.0.0
  */
 import { Array as Arr, Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"

@@ -2,8 +2,6 @@
  * What an account's network can do, as `GET /v1/accounts/{id}` shows it before any job runs:
  * the driver's name, the commands it runs (`NetworkDriver.capabilities`, all when the driver does
  * not say) and the others, whose jobs fail `notSupported`.
- *
- * @since 1.0.0
  */
 import type { Capabilities } from "../api/AccountsApi.ts"
 import { commandNames } from "../domain/Commands.ts"

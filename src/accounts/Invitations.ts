@@ -17,8 +17,6 @@
  * `inbox/` in the import rule: an account's view counts its pending
  * invitations, a person's timeline and the cross-seat rule read those to the
  * person, and a job's ending and syncing both write here.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"

@@ -4,8 +4,6 @@
  * and the events it emits, or why it is refused. No SQL and no clock here:
  * `AccountStore.ts` writes what these return and `Accounts.ts` runs them in
  * one transaction with their events.
- *
- * @since 1.0.0
  */
 import { Result } from "effect"
 import { Conflict, NotAllowed, Unprocessable } from "../api/Errors.ts"

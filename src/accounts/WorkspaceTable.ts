@@ -9,8 +9,6 @@
  * store must not import the services built above it. `Workspaces`
  * (`workspaces/Workspaces.ts`) keeps what a workspace is for the operator and
  * the bootstrap, on top of this.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

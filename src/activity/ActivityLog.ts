@@ -3,8 +3,6 @@
  * one module with SQL on the `activity` table; the services that make such a
  * change record it here (approvals, the team, keys, seats), so REST, MCP and
  * the dashboard leave the same trace.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

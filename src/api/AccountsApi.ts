@@ -1,8 +1,6 @@
 /**
  * Accounts (connected seats): connect, read, change settings, pause and resume,
  * reconnect, sign in natively, and the limits behind their budgets.
- *
- * @since 1.0.0
  */
 import { Redacted, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"

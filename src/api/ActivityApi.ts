@@ -1,7 +1,5 @@
 /**
  * `GET /v1/activity`: the workspace's activity log, for audit.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

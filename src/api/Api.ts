@@ -1,8 +1,6 @@
 /**
  * The whole HTTP contract. It never imports server code, so an integrator can
  * derive a typed client from it and an embedder can serve it.
- *
- * @since 1.0.0
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsApi } from "./AccountsApi.ts"

@@ -4,8 +4,6 @@
  * `GET /v1/approvals`, `POST /v1/approvals/{id}/approve` (optionally with the
  * text to send instead) and `POST /v1/approvals/{id}/reject` (optionally with
  * a reason).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

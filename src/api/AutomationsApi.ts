@@ -1,8 +1,6 @@
 /**
  * Automations: a follow-up sequence sent by one account to a list of people,
  * each person's run a workflow that stops the moment the person replies.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

@@ -1,8 +1,6 @@
 /**
  * Page cursors: opaque to callers (base64url), and the one answer to a cursor
  * the API did not give out.
- *
- * @since 1.0.0
  */
 import { Unprocessable } from "./Errors.ts"
 

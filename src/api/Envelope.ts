@@ -1,7 +1,5 @@
 /**
  * Success bodies start with `ok: true` (the spec's envelope); errors are in `Errors.ts`.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

@@ -5,8 +5,6 @@
  *
  * Construct one with `new NotFound({ error: { message, next } })`; `ok` and
  * `error.type` are filled in.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

@@ -1,7 +1,5 @@
 /**
  * The forecast of an account's writes: `GET /v1/accounts/{id}/forecast`.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

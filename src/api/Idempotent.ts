@@ -2,8 +2,6 @@
  * The contract of creating requests that take an `Idempotency-Key` (jobs,
  * workflows, automations): the header, and the 202 answer that says when it
  * repeats the first request's response.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"

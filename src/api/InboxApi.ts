@@ -1,7 +1,5 @@
 /**
  * What syncing recorded for an account: the invitations it sent.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

@@ -4,8 +4,6 @@
  * and `POST /v1/jobs/{id}/cancel`; and the job record, one schema per command,
  * built from the command catalogue so a new command gets its job, its endpoint
  * and its docs from its catalogue entry alone.
- *
- * @since 1.0.0
  */
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

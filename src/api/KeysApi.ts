@@ -1,7 +1,5 @@
 /**
  * API keys: `GET/POST /v1/keys`, `POST /v1/keys/{id}/revoke`.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"

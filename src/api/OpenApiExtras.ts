@@ -1,8 +1,6 @@
 /**
  * What the OpenAPI document says beyond the schemas: the rate-limit headers
  * that every response of a gated route carries, and `retry-after` on 429.
- *
- * @since 1.0.0
  */
 import { type Action, actions, allowedNames, rules } from "../domain/Permissions.ts"
 import { webhooksSection } from "./WebhooksApi.ts"

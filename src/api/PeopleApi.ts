@@ -2,8 +2,6 @@
  * People: the workspace's shared history with one person, across all its
  * accounts. `GET /v1/people` searches the people the accounts have dealt with;
  * `GET /v1/people/{id}` shows one with a timeline of who did what and when.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

@@ -2,8 +2,6 @@
  * Schema problems in words, each named by where it is in the request
  * (`body.steps[0].input.text: Expected ...`): one formatter for the request
  * middleware and for inputs checked deeper down (a workflow step's command input).
- *
- * @since 1.0.0
  */
 import { SchemaAST, SchemaIssue } from "effect"
 

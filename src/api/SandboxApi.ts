@@ -1,8 +1,6 @@
 /**
  * Driving the simulated network from outside, for tests and demos. These
  * endpoints answer only for a sandbox workspace's key (a live workspace's gets 404).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

@@ -1,7 +1,5 @@
 /**
  * The sandbox's test clock: `GET/POST /v1/sandbox/clock`.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

@@ -2,8 +2,6 @@
  * The middleware contracts every endpoint declares: authentication by bearer
  * key with the role check of the operation's action, and the errors any
  * request can meet.
- *
- * @since 1.0.0
  */
 import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"

@@ -1,7 +1,5 @@
 /**
  * Unauthenticated operational endpoints.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

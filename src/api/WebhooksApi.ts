@@ -3,8 +3,6 @@
  * `POST /v1/webhooks/{id}/rotate-secret`, `GET /v1/webhooks/{id}/deliveries`,
  * `POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend`; and the OpenAPI
  * `webhooks` section describing every event request.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"

@@ -1,8 +1,6 @@
 /**
  * Workflows: a tree of steps about one person, run for one account as one
  * durable unit (decisions in docs/people-and-workflows.md).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"

@@ -4,8 +4,6 @@
  * requests from a slice of its window claimed with the credential's check; a
  * revocation or a suspension drops the slices on every server at once (on a
  * PostgreSQL server, by a notification to the others).
- *
- * @since 1.0.0
  */
 import { Array as Arr, Context, Deferred, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"

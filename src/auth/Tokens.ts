@@ -3,8 +3,6 @@
  * bits), session tokens (`sess_` + the same) and an assistant's OAuth values
  * (`oat_` access tokens, `ort_` refresh tokens, `oac_` authorization codes).
  * Only SHA-256 hashes are stored.
- *
- * @since 1.0.0
  */
 import { hash, randomBytes } from "node:crypto"
 import { Effect } from "effect"

@@ -3,8 +3,6 @@
  * as a method, its inputs and answers typed by the same Schemas the server
  * uses, and each endpoint's errors as typed failures (`NotFound`,
  * `Unprocessable`, ...). Built with `HttpApiClient` from the contract.
- *
- * @since 1.0.0
  */
 import { Effect, Predicate, Record, Schema } from "effect"
 import { FetchHttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"

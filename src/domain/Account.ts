@@ -1,8 +1,6 @@
 /**
  * An account (a connected seat): its statuses, modes and tiers, and the rules
  * that say what a status allows. One place for each list.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import type { Tier } from "./Limits.ts"

@@ -1,7 +1,5 @@
 /**
  * What the activity log records (`activity/ActivityLog.ts`, `GET /v1/activity`).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

@@ -3,8 +3,6 @@
  * each a number of days after the one before) for a list of people, and how a
  * sequence becomes the steps of each person's workflow. The schemas here are
  * the API's.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { MESSAGE_MAX, NonBlankText } from "./CommandInputs.ts"

@@ -3,8 +3,6 @@
  * order replies are read in, the opener suggested for a new connection, and
  * the one-line headline a person reads first. The endpoint gathers the facts;
  * this module decides what they say.
- *
- * @since 1.0.0
  */
 import type { TriageClass } from "./TriageClass.ts"
 

@@ -4,8 +4,6 @@
  * the network driver parses them and answers `invalidInput` naming the
  * reason, so every accepted address form works without the contract listing
  * them all.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { exactlyOneOf } from "./Rules.ts"

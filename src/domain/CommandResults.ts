@@ -2,8 +2,6 @@
  * The results of the write commands. Read commands answer the network's own
  * records (`NetworkModels.ts`); writes answer what was done, with the ids a
  * later command needs (the invitation to withdraw, the chat to follow up in).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { PersonSummary, Post } from "./NetworkModels.ts"

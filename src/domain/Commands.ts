@@ -3,8 +3,6 @@
  * its input and result schema, the limit category it spends and a
  * description. The HTTP contract, the jobs and the network driver are all
  * typed from this one table.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { type Category, categoryOfCommand } from "./Limits.ts"

@@ -2,8 +2,6 @@
  * The event types integrators receive by webhook, with the data each carries
  * (spec: Events). One place: the outbox, the delivery worker and the OpenAPI
  * document's `webhooks` section all read these schemas.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { InvitationSource } from "./Invitation.ts"

@@ -3,8 +3,6 @@
  * pure: how big a network is, which invitations are stale and what to do
  * about them, and the recommendations that follow from the numbers. The
  * endpoint gathers the facts; this module decides what they mean.
- *
- * @since 1.0.0
  */
 
 /** Invitations pending longer than this are stale (spec, Constants). */

@@ -1,8 +1,6 @@
 /**
  * An invitation the account sent: its statuses and where the service learnt
  * of it (spec: Invitation record). One place for each list.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

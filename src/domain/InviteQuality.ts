@@ -11,8 +11,6 @@
  * every network driver, and must not move when the simulation is tuned; the
  * sandbox's weighs what only its simulated people "know" (relevance to a
  * target, openness to work) and changes the sandbox's answers only.
- *
- * @since 1.0.0
  */
 import type { Person } from "./NetworkModels.ts"
 import type { JobFailure } from "./Job.ts"

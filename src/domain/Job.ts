@@ -2,8 +2,6 @@
  * Jobs and approvals: their statuses, why a job waits, and the rules that
  * read those lists (one place: the store, the Governor, the API and the docs
  * all use these).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import type { Mode } from "./Account.ts"

@@ -4,8 +4,6 @@
  * rules (capped at the tier ceiling, lower values always kept) and the scaling
  * rule: effective limit = floor(min(user limit, tier ceiling) x warm-up factor x
  * health factor). Pure.
- *
- * @since 1.0.0
  */
 import { Result, Schema } from "effect"
 import {

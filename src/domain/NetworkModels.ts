@@ -4,8 +4,6 @@
  * invitations and the Social Selling Index. The sandbox generates exactly these
  * shapes and a real driver maps the network's answers onto them, so the rest of
  * the service never sees which driver is on.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

@@ -6,8 +6,6 @@
  *
  * A person has one of three roles; an API key has one of those or `read_only`.
  * Keys made before keys had roles act as owners, as they always did.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

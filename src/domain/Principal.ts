@@ -3,8 +3,6 @@
  * person with a role, or an assistant a person signed in with OAuth (acting as
  * that person, with their role and no more). What each role may do is
  * `Permissions.ts`'s table.
- *
- * @since 1.0.0
  */
 import { Context } from "effect"
 import type { AccessRole, Role } from "./Permissions.ts"

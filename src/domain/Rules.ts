@@ -2,8 +2,6 @@
  * Rules on input shapes that several schemas share, each with the JSON Schema
  * it documents as: a filter without one would be left out of the OpenAPI
  * document together with the description and examples that follow it.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

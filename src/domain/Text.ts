@@ -3,8 +3,6 @@
  * no unpaired UTF-16 surrogates. PostgreSQL stores neither (`text` refuses NUL,
  * `jsonb` refuses an escaped lone surrogate), so such a string would otherwise
  * fail deep in the database as a 500; here it is a 400 naming the field.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

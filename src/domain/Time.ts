@@ -1,8 +1,6 @@
 /**
  * The current instant from Effect's `Clock`, so tests and the sandbox's test
  * clock control every time-based rule.
- *
- * @since 1.0.0
  */
 import { Clock, type Duration, Effect } from "effect"
 

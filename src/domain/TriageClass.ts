@@ -2,8 +2,6 @@
  * What reply triage says about one incoming reply: its class (the eight the
  * contract lists for the Daily brief and the `message.received` event), a
  * suggested answer, and how sure the classifier is.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

@@ -12,8 +12,6 @@
  * ramp day whose factor is at most half the factor reached when restricted
  * ({@link rampDayAtMostLevel}), so a second restriction halves again: the state
  * composes without remembering history.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { addDays, civilDateAt, daysBetween, formatCivilDate } from "./WorkingHours.ts"

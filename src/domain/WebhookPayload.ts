@@ -6,8 +6,6 @@
  * Thin data keeps, per the spec, "only ids, status, kind and type": the keys
  * listed in `thinKeys`, the same for every delivery of a type. A thin
  * receiver fetches the rest through the API when it needs it.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { EventData, type EventType, eventTypes } from "./Events.ts"

@@ -1,8 +1,6 @@
 /**
  * Commands and statuses in words, as people read them ("Invitation", not
  * `connect`; "Signed out: reconnect it", not `reconnect_required`).
- *
- * @since 1.0.0
  */
 import type { AccountStatus } from "./Account.ts"
 

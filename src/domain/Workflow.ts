@@ -6,8 +6,6 @@
  * (its status, what it waits for). The schemas here are the API's; the rules
  * (how deep, how many steps, what a step's input defaults to) are written
  * once, here.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { type CommandName, CommandNameSchema, commands } from "./Commands.ts"

@@ -6,8 +6,6 @@
  * `Intl.DateTimeFormat` only, so DST changes follow the platform's tz database.
  * Zones must have been decoded with {@link TimeZone}: an unknown zone throws a
  * `RangeError` (a defect, not a domain error).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { describedOnly } from "./Rules.ts"

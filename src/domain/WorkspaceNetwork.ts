@@ -1,8 +1,6 @@
 /**
  * A workspace's network, chosen when it is created: `sandbox` (the simulated network) or `live`
  * (real seats through the provider). Its accounts use that network; one server holds both kinds.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

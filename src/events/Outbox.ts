@@ -2,8 +2,6 @@
  * The outbox: every event is written in the same transaction as the change it
  * reports, so nothing is lost between "done" and "told". Webhook delivery reads
  * from here.
- *
- * @since 1.0.0
  */
 import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"

@@ -1,8 +1,6 @@
 /**
  * Who did something, in words: the `user:<id>` and `key:<id>` that approvals
  * and the activity log record, as the person's name or the key's name.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { ApiKeys } from "../keys/ApiKeys.ts"

@@ -1,8 +1,6 @@
 /**
  * Hands the request gate's work to the API's authentication middleware, so a
  * credential is resolved once per request.
- *
- * @since 1.0.0
  */
 import { Context } from "effect"
 import type { Principal } from "../domain/Principal.ts"

@@ -3,8 +3,6 @@
  * browser script `effect` inlines (no CDN). Loading that script holds about
  * 12 MB of heap (the module's source and the script as a string), so it is
  * loaded at the first request for the page, not when the service starts.
- *
- * @since 1.0.0
  */
 import { type HttpApi, type HttpApiGroup, HttpApiScalar } from "effect/http-api"
 import { onFirstUse } from "./OnFirstUse.ts"

@@ -1,7 +1,5 @@
 /**
  * Approvals: the writes waiting for a person, and their decisions.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

@@ -1,8 +1,6 @@
 /**
  * The address the service is reached at, for links it hands out: `PUBLIC_URL`
  * when set, else the scheme and Host of the request.
- *
- * @since 1.0.0
  */
 import { Option } from "effect"
 import type { HttpServerRequest } from "effect/http"

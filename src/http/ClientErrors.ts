@@ -5,8 +5,6 @@
  * too slowly). Node would write a bare status line; here each gets the envelope.
  * Which credential sent such a request is unknown, so of the `ratelimit-*`
  * headers only `ratelimit-limit` and `ratelimit-reset` can be given.
- *
- * @since 1.0.0
  */
 import type { Server } from "node:http"
 import type { Duplex } from "node:stream"

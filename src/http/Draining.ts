@@ -5,8 +5,6 @@
  * `retry-after` (the port keeps accepting connections until the very end),
  * and the requests in flight finish ({@link Draining.settled}) before the
  * routes stop and the server hands its accounts over.
- *
- * @since 1.0.0
  */
 import { Context, Deferred, Effect, Latch, Layer } from "effect"
 

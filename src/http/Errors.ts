@@ -2,8 +2,6 @@
  * Turning anything that is not already an API error into the envelope: the
  * router's misses, platform responses (413, 415) and defects. This is the one
  * place where a bare HTTP status becomes an error type.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { HttpServerResponse } from "effect/http"

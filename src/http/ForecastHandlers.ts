@@ -1,7 +1,5 @@
 /**
  * `GET /v1/accounts/{id}/forecast`.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

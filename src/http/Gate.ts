@@ -3,8 +3,6 @@
  * rate window in one round trip), answers 429 over the limit, puts the
  * `ratelimit-*` headers on every response, and makes sure every failure —
  * unknown route, wrong method, oversized body, defect — leaves in the envelope.
- *
- * @since 1.0.0
  */
 import { ByteSize, Cause, Context, Effect, Option, Predicate, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"

@@ -7,8 +7,6 @@
  * request. So a group's handlers take their services when the group is built (`yield*` in the
  * effect of `Layer.unwrap`) and close over them, and the group itself is built by
  * {@link onMiddlewares}: its context is the two middlewares the endpoints declare.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, type Scope } from "effect"
 import { Authentication, RequestErrors } from "../api/Security.ts"

@@ -1,7 +1,5 @@
 /**
  * `GET /v1/me`.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"

@@ -1,7 +1,5 @@
 /**
  * The inbox endpoints: invitations, the Daily brief and the Health report.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

@@ -1,8 +1,6 @@
 /**
  * Commands and jobs: the 21 command endpoints and `POST /v1/jobs` (with
  * Idempotency-Key), reading with long-poll, listing and cancelling.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"

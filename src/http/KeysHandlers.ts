@@ -1,7 +1,5 @@
 /**
  * `GET/POST /v1/keys`, `POST /v1/keys/{id}/revoke`.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

@@ -1,7 +1,5 @@
 /**
  * Implementations of the API's middleware contracts (`api/Security.ts`).
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Redacted, type Types } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"

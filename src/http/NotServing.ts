@@ -5,8 +5,6 @@
  * service is still starting, and again once the routes stop during shutdown.
  * Node would hold such a request open with no answer, forever; here it gets a
  * 503 in the envelope, and asks again.
- *
- * @since 1.0.0
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { requestsPerMinute, secondsUntilReset } from "../ratelimit/RateLimit.ts"

@@ -5,8 +5,6 @@
  * authorization request (a registered client and redirect URI, PKCE with S256
  * only, the `/mcp` resource), and errors in RFC 6749's format (`error`,
  * `error_description`), never the REST envelope: OAuth clients read these.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"

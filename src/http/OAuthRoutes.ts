@@ -4,8 +4,6 @@
  * checks the request, then hands the person to the dashboard's consent page,
  * signing in on the way) and the token endpoint. Answers are RFC 6749's JSON,
  * not the REST envelope.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"

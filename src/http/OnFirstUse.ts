@@ -9,8 +9,6 @@
  * its services; a failed build answers that request with the failure and is
  * not retried, an abandoned one (its requests gone) is started again by the
  * next request.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

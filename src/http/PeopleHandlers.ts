@@ -1,7 +1,5 @@
 /**
  * The people endpoints: search, and one person with their timeline.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

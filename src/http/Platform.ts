@@ -8,8 +8,6 @@
  * twice, about 60 ns an entry. Served inside the app's layers, that context held
  * every service of the app (57); `Server.serve` serves requests on this context
  * instead, with only what requests need besides (`Server.ts`).
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer } from "effect"
 

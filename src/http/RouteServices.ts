@@ -3,8 +3,6 @@
  * are built in: for adapters whose handlers ask for services per request (the
  * dashboard's pages, the sandbox's sign-in page), so that every other request
  * is served without them (`http/Platform.ts` says why that matters).
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

@@ -3,8 +3,6 @@
  * log with who made it: the one place REST's handlers and the dashboard's
  * Seats page go through, so both leave the same trace. Settings are recorded
  * with what they were before and after.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { Accounts } from "../accounts/Accounts.ts"

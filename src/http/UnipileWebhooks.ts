@@ -7,8 +7,6 @@
  * customer webhooks go out (`message.received` with its triage, `invitation.accepted`); an account
  * status of `CREDENTIALS` signs the account out (`account.reconnection_required`), `STOPPED`
  * restricts it. The periodic sync stays the safety net for webhooks the provider lost.
- *
- * @since 1.0.0
  */
 import { timingSafeEqual } from "node:crypto"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"

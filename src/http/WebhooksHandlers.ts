@@ -1,7 +1,5 @@
 /**
  * `/v1/webhooks...`: endpoints, secret rotation, delivery history, resend and test events.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

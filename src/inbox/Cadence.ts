@@ -6,8 +6,6 @@
  * keeps each account's next sync in PostgreSQL, so a restart, another server
  * or a jump of the sandbox's test clock finds it there: `nextSyncAt` steps
  * the schedule to turn an attempt into that instant.
- *
- * @since 1.0.0
  */
 import { Context, Duration, Effect, Pull, Schedule } from "effect"
 

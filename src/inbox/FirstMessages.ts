@@ -7,8 +7,6 @@
  * Each table is asked by its owner: a page of accepted invitations, then the
  * jobs and the messages about that page's people in one query each, page
  * after page until `limit` are found or the invitations run out.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"

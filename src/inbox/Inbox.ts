@@ -29,8 +29,6 @@
  * one account at once): under the sandbox's test clock, a jump of days syncs
  * each account once, not once per interval skipped. A failing sync or look
  * is logged and the loop goes on.
- *
- * @since 1.0.0
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

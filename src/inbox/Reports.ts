@@ -3,8 +3,6 @@
  * from what syncing recorded, the jobs and the account, then read through
  * the pure rules of `domain/Brief.ts` and `domain/HealthReport.ts`; the
  * brief's line on tomorrow comes from the forecast.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

@@ -3,8 +3,6 @@
  * just runs; with one, the first request's response is stored and repeats get
  * it back (the rules are in `jobs/Idempotency.ts`). Job, workflow and
  * automation creation all go through here.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { Conflict, Unprocessable } from "../api/Errors.ts"

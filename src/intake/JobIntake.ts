@@ -2,8 +2,6 @@
  * How a command becomes a job, for every door it comes in by (REST's command
  * endpoints and `POST /v1/jobs`, an assistant's tools): created under its
  * optional Idempotency-Key, then handed to the Governor by `Jobs.create`.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { type CommandName, commands } from "../domain/Commands.ts"

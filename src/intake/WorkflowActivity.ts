@@ -3,8 +3,6 @@
  * each recorded in the activity log with who did it: the one place REST's
  * handlers, the MCP tools and the dashboard's pages go through, so every
  * surface leaves the same trace.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { ActivityLog } from "../activity/ActivityLog.ts"

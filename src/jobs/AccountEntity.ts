@@ -7,8 +7,6 @@
  * None of them carries work: the work is in the `jobs` table. They only say
  * "look again", so a message lost with a dying runner costs nothing. The new
  * owner looks at the account's queue when it takes the account over.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { Entity } from "effect/cluster"

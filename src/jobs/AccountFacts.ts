@@ -8,8 +8,6 @@
  * instant (`factsAt`), so an account's actor can keep what it read for a
  * moment, and count its own jobs' spend into it, instead of reading it again
  * for every job.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"

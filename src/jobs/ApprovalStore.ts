@@ -4,8 +4,6 @@
  * job moves with it (approved: queued with the text that will be sent;
  * rejected or expired: failed, with its `job.failed` event). Its statements
  * on `approvals` are `ApprovalTable`'s, the table's one owner.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,8 +4,6 @@
  * there is one; what a decision does to the job is `ApprovalStore`'s, and a
  * job's own approval (created with it, rejected when it is cancelled) is
  * written through here by `JobStore`.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

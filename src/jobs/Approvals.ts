@@ -2,8 +2,6 @@
  * Approvals as the API sees them: the pending writes with their target and
  * exact text, and a person's decision (approve, optionally with the text to
  * send instead; or reject, optionally with a reason).
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { ActivityLog } from "../activity/ActivityLog.ts"

@@ -3,8 +3,6 @@
  * first, the driver call, and what the job spent. It never moves the job's
  * status: the Governor records the attempt before and the ending after
  * (People links a `connect` or `send_message` to its person as it runs).
- *
- * @since 1.0.0
  */
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"

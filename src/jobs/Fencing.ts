@@ -19,8 +19,6 @@
  * - When the database fails around a commit, the answer is found out before
  *   acting again: `durably` retries a guarded (idempotent) statement while the
  *   lease holds.
- *
- * @since 1.0.0
  */
 import { Cause, Duration, Effect, Exit, Fiber, Option, Stream } from "effect"
 import { EntityId, Sharding } from "effect/cluster"

@@ -7,8 +7,6 @@
  * deletion of its account or workspace would, and neither is ever deleted). So a finished job read
  * once answers every later read of it exactly, on any server; a job not finished is read each time,
  * since another server may move it. At most {@link capacity} are kept; the oldest goes first.
- *
- * @since 1.0.0
  */
 import { isFinished } from "../domain/Job.ts"
 import * as Recent from "../platform/Recent.ts"

@@ -12,8 +12,6 @@
  * write is taken to go out (a refusal spends no budget); and what others do
  * (a reply, an acceptance, a pause, a health change, new writes) is not
  * foreseen. Pure.
- *
- * @since 1.0.0
  */
 import { type JobFailure, PACING_MAX_MS, PACING_MIN_MS, type WaitReason } from "../domain/Job.ts"
 import { budgetOf, type Category } from "../domain/Limits.ts"

@@ -4,8 +4,6 @@
  * writes awaiting approval are run a second time as if approved now, and
  * `assume`'s hypothetical writes are added after the queue. Read-only: it
  * changes nothing, and asks the database three statements at most.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"

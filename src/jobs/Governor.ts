@@ -21,8 +21,6 @@
  * again; a write is settled by asking the network driver whether it happened
  * (`outcomeOf`): completed with its result if it did, run again if it surely
  * did not, and failed as `interrupted` only when the driver cannot tell.
- *
- * @since 1.0.0
  */
 import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue, Random } from "effect"
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"

@@ -1,8 +1,6 @@
 /**
  * How the Governor is tuned: its reads, its messages, its takeovers and how
  * long an actor plans from what it read.
- *
- * @since 1.0.0
  */
 import { Context, Duration } from "effect"
 

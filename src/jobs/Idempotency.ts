@@ -4,8 +4,6 @@
  * the same body replays the first response as stored; the same key with a
  * different body is 422; a repeat while the first request is still being
  * handled is 409.
- *
- * @since 1.0.0
  */
 import { createHash } from "node:crypto"
 import { Context, Duration, Effect, Layer, Schema } from "effect"

@@ -5,8 +5,6 @@
  * same body replays the first response, another body is 422, a repeat while
  * the first request runs is 409, a claim older than `staleClaimAfter` is taken
  * over, and a `create` that fails or is interrupted drops its claim.
- *
- * @since 1.0.0
  */
 import { Duration, Effect, Exit, Layer } from "effect"
 import * as Time from "../domain/Time.ts"

@@ -1,8 +1,6 @@
 /**
  * A job as stored, and its API form. Inputs and results are stored in their
  * JSON (encoded) form; the API layer decodes them with the command's schema.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { JobStatus, WaitReason } from "../domain/Job.ts"

@@ -4,8 +4,6 @@
  * finish or cancel one job; a finished job's event, its spend and its
  * command's completion effects (`people/Completions.ts`: the invitation a
  * connect sent, the person the job was about) go in the same transaction.
- *
- * @since 1.0.0
  */
 import { Array as Arr, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { SqlClient, SqlError } from "effect/sql"

@@ -4,8 +4,6 @@
  * (`platform/Notices.ts`: PostgreSQL's NOTIFY, or memory on PGlite), wherever
  * its account's owner ran it, many jobs to a notice; a waiter looks at its job when its id is
  * announced, and again after its server could not listen for a while.
- *
- * @since 1.0.0
  */
 import { Array as Arr, Context, Duration, Effect, Layer, PubSub, Stream } from "effect"
 import { liveSleep } from "../domain/Time.ts"

@@ -2,8 +2,6 @@
  * Jobs as the API sees them: creating one (stored, with its approval when the
  * account's mode asks for one, before the caller hears back), reading,
  * long-polling, listing and cancelling.
- *
- * @since 1.0.0
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"

@@ -6,8 +6,6 @@
  * listed newest first a page at a time, and cancelled by the same rules, as
  * `Jobs.ts` states them. Nothing runs the jobs: each stays as created until
  * it is cancelled.
- *
- * @since 1.0.0
  */
 import { Duration, Effect, Layer } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"

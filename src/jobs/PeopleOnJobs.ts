@@ -2,8 +2,6 @@
  * People with its port to the jobs about a person answered by the job store:
  * `people/` sits below `jobs/`, so the wiring joins them here, once (a layer
  * shared by reference is built once).
- *
- * @since 1.0.0
  */
 import { Layer } from "effect"
 import { People } from "../people/People.ts"

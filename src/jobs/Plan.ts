@@ -7,8 +7,6 @@
  * period after a restriction), working hours under `offHoursPolicy`, the
  * category's budgets, then pacing. Reads only wait for a status in which reads
  * cannot run and for their budgets; they ignore working hours and pacing.
- *
- * @since 1.0.0
  */
 import { type AccountStatus, type OffHoursPolicy, readableStatuses, writableStatuses } from "../domain/Account.ts"
 import { type JobFailure, PACING_MAX_MS, PACING_MIN_MS, type WaitReason } from "../domain/Job.ts"

@@ -7,8 +7,6 @@
  * it grew. And every `sweepEvery`, a safety net: an account with open work
  * whose actor is not here is woken too (its job was committed by a server that
  * died before its message left).
- *
- * @since 1.0.0
  */
 import { Duration, Effect } from "effect"
 import { EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"

@@ -2,8 +2,6 @@
  * What an approval shows of a write: who or what it is aimed at, and the
  * exact text it will send; and how a person's edited text replaces it. One
  * place knows which input field is which.
- *
- * @since 1.0.0
  */
 import { categoryOfJob } from "./Executor.ts"
 import type { QueuedWrite } from "./Plan.ts"

@@ -1,7 +1,5 @@
 /**
  * API keys of a workspace: create (value shown once, hash stored), list, revoke.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -5,8 +5,6 @@
  * `limit: 20`, `hours: 48`), never the query string's digits; and a write's
  * REST `Idempotency-Key` is `idempotencyKey`. The ranges and descriptions are
  * the REST contract's own (`api/JobsApi.ts`, `api/InboxApi.ts`).
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { Uuid } from "../api/Envelope.ts"

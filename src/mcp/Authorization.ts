@@ -4,8 +4,6 @@
  * `domain/Permissions.ts`, against the role of the credential. A refused call
  * answers a JSON-RPC error whose `data` is the REST API's envelope
  * (`notAllowed`), so an assistant reads the same words as an integrator.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { McpSchema, McpServer } from "effect/ai"

@@ -6,8 +6,6 @@
  * fails the assistant's very next call. The server is built at the first
  * request to it (`http/OnFirstUse.ts`): building its tools at start-up cost
  * the idle service about 15-28 MB.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"

@@ -4,8 +4,6 @@
  * group, an OpenAPI 3.1 document with only that group's paths and the
  * components they reference. The whole document (`GET /openapi.json`) is
  * 700+ KB; the index is a few KB and most groups tens of KB.
- *
- * @since 1.0.0
  */
 import { OpenApi } from "effect/http-api"
 import { Api } from "../api/Api.ts"

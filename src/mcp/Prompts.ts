@@ -4,8 +4,6 @@
  * the account's budgets. Each names the tools to use and the rules that hold
  * (the assistant never decides an approval; writes go through the Governor;
  * a retry carries its `idempotencyKey`).
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { McpServer } from "effect/ai"

@@ -5,8 +5,6 @@
  *
  * A read that fails (an account of another workspace, say) answers an error
  * whose message is the REST envelope's `type`, `message` and `next`.
- *
- * @since 1.0.0
  */
 import { Data, Effect, Layer, Schema } from "effect"
 import { McpSchema, McpServer } from "effect/ai"

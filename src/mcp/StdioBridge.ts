@@ -15,8 +15,6 @@
  * minutes. Only failures that come before the service handled the message
  * are retried, so a write is never sent twice; any other refusal (401, 429)
  * answers the assistant's request with the service's message.
- *
- * @since 1.0.0
  */
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"

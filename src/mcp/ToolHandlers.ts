@@ -3,8 +3,6 @@
  * rules, as its REST endpoint, for the workspace of the credential that
  * authenticated the request (`CurrentPrincipal`), and answers what the REST
  * endpoint answers, encoded by the REST schema.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { Accounts } from "../accounts/Accounts.ts"

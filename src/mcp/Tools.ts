@@ -27,8 +27,6 @@
  * description, parameter fields from `Arguments.ts`, hints), its handler in
  * `ToolHandlers.ts` (the compiler asks for it), and its name in the MCP
  * paragraph of `api/Api.ts` (test/mcp/Document.test.ts asks for it).
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"

@@ -4,8 +4,6 @@
  * touching the core: signing in, every read and write command of the
  * catalogue (`domain/Commands.ts`), and syncing what the network did
  * (invitations accepted, messages received).
- *
- * @since 1.0.0
  */
 import { Context, Effect, Option, type Redacted, Schema } from "effect"
 import { type CommandName, commands, type InputOf, type ReadCommand, type ResultOf, type WriteCommand } from "../domain/Commands.ts"

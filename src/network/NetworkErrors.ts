@@ -2,8 +2,6 @@
  * The one error a network command or sync can fail with. Its fields are the
  * job error envelope's (`{type, message, next}`), so a job that fails on the
  * network reports it as it is.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

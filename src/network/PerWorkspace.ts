@@ -5,8 +5,6 @@
  * network is looked up once and kept). A server that cannot reach real seats (no provider
  * settings, or the test clock) holds, for live workspaces, a driver that refuses everything with
  * the reason.
- *
- * @since 1.0.0
  */
 import { Cache, Duration, Effect, Exit } from "effect"
 import type { WorkspaceNetwork } from "../domain/WorkspaceNetwork.ts"

@@ -4,8 +4,6 @@
  * were sent) in the window, with their current status, and the messages the
  * account received in the window. The caller keeps `syncedUntil` and passes
  * it as the next `since`, so each change is reported exactly once.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 

@@ -5,8 +5,6 @@
  * Only SHA-256 hashes of codes and tokens are stored. The one owner of the
  * `oauth_*` tables; an access token resolves to its principal in
  * `credential_principal` (migration 0250), like a key or a session.
- *
- * @since 1.0.0
  */
 import { createHash } from "node:crypto"
 import { Context, Effect, Layer, Schema } from "effect"

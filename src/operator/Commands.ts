@@ -2,8 +2,6 @@
  * The operator CLI (`npm run cli -- ...`): what no API covers. It works against
  * the same database as the server (PostgreSQL while the server runs; the
  * embedded database only while the server is stopped).
- *
- * @since 1.0.0
  */
 import { Config, Console, Effect, Option, Redacted } from "effect"
 import { Argument, Command, Flag, Prompt } from "effect/cli"

@@ -1,8 +1,6 @@
 /**
  * Why the dashboard refuses a person's request. Each carries a message
  * written for the person; the pages show it as it is.
- *
- * @since 1.0.0
  */
 import { Data } from "effect"
 

@@ -3,8 +3,6 @@
  * one email within {@link failureWindowMinutes} lock it for
  * {@link lockMinutes}. Counted by email whether or not anyone has it, so a
  * lockout tells nothing about who has an account.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -2,8 +2,6 @@
  * The port through which the service sends mail to people (invitations).
  * There is no mail server: the default implementation logs the message, and
  * the dashboard also shows the invitation link to the person who invited.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer } from "effect"
 

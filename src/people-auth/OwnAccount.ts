@@ -2,8 +2,6 @@
  * What a signed-in person does to their own sign-in: change their password
  * (the current one first, counted toward the sign-in lockout when wrong; every
  * other session of theirs ends), see their open sessions and end any of them.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer } from "effect"
 import { InputRefused, type LockedOut } from "./Errors.ts"

@@ -6,8 +6,6 @@
  * Parameters (docs/dashboard.md): N = 2^15, r = 8, p = 1 (32 MiB of memory
  * per hash), a 16-byte random salt, a 32-byte derived key. Stored form:
  * `scrypt$<N>$<r>$<p>$<salt base64url>$<key base64url>`.
- *
- * @since 1.0.0
  */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
 import { Effect } from "effect"

@@ -7,8 +7,6 @@
  * the person, and waits while their email is locked by wrong attempts, as
  * signing in does. Both steps are in the activity log. The one module with SQL
  * on `password_resets`.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -3,8 +3,6 @@
  * and sessions, two-factor settings, password reset links, and the team with its mail sender (the
  * logging one; an embedder provides its own to `layerNoMailSender`). Needs a
  * migrated `SqlClient` and `AppConfig`.
- *
- * @since 1.0.0
  */
 import { Layer } from "effect"
 import { Lockout } from "./Lockout.ts"

@@ -3,8 +3,6 @@
  * repeats them): how long a session lasts, how many wrong attempts lock an
  * email out and for how long, how long the two-factor step and an invitation
  * stay open.
- *
- * @since 1.0.0
  */
 
 /** A session lasts this long from sign-in (absolute; signing in again starts a new one). */

@@ -2,8 +2,6 @@
  * Sessions of people signed in to the dashboard: `sess_` credentials (only a
  * hash stored), lasting {@link sessionHours}. Ending one, or all of a
  * person's, tells every server at once (a session is a credential like a key).
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,8 +4,6 @@
  * failed-attempt lockout. A right password for a person with two-factor on
  * opens a short challenge (its token goes back to the browser) instead of a
  * session.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,8 +4,6 @@
  * change roles and remove people; only an owner makes or unmakes an owner, and
  * the last owner can be neither removed nor demoted. The operator CLI creates
  * the first owner with a password.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -3,8 +3,6 @@
  * steps, one step of drift either way) through the `otpauth` package, and
  * one-time recovery codes. Time comes from Effect's Clock; a code is matched
  * to its time step so the caller can refuse a step used before (replay).
- *
- * @since 1.0.0
  */
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"

@@ -4,8 +4,6 @@
  * recovery codes, and turning it off (with a current code). A wrong current
  * code counts toward the same lockout as signing in (`Lockout.ts`), so a
  * signed-in session cannot guess it without limit.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

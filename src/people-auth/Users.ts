@@ -4,8 +4,6 @@
  * whom, the last owner, codes taken once) are `Team`'s, `SignIn`'s and
  * `TwoFactorSettings`'. Statements only, each joining the caller's
  * transaction when there is one.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -10,8 +10,6 @@
  * The catalogue in `domain/` stays pure (no I/O); this table is its service
  * side, and the type below fails to compile when a command is added without
  * saying what its completion does.
- *
- * @since 1.0.0
  */
 import { Effect, Option, Schema } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"

@@ -3,8 +3,6 @@
  * invitations the accounts sent them and the messages both ways. Pure: the
  * timeline (newest first) and how each account stands with the person both
  * follow from the same facts.
- *
- * @since 1.0.0
  */
 import { Option, Schema } from "effect"
 import type { PersonAccount, Relationship, TimelineEntry } from "../api/PeopleApi.ts"

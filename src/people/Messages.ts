@@ -7,8 +7,6 @@
  * below the inbox in the import rule: whether a person has written to an
  * account decides whether a message to them is outreach (`People.claim`).
  * The inbox records and reads the messages through here.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"

@@ -20,8 +20,6 @@
  * messages and accounts a person's history and the cross-seat rule read are
  * asked of their owners (`PersonJobs`, `accounts/Invitations.ts`,
  * `Messages.ts`, `AccountStore`), once for a whole page.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -3,8 +3,6 @@
  * stands above `people/` in the import rule (a job's ending records its
  * person and invitation here). `JobStore` answers it (`JobStore.personJobs`),
  * with its own SQL on its own table; `App.ts` wires the two.
- *
- * @since 1.0.0
  */
 import { Context, type Effect, Schema } from "effect"
 import { JobStatus } from "../domain/Job.ts"

@@ -4,8 +4,6 @@
  * and not yet see. Outside such a transaction, {@link defer} runs the effect
  * at once; inside {@link collecting}, it is kept and run after the commit (and
  * dropped when the transaction rolls back, since the row never existed).
- *
- * @since 1.0.0
  */
 import { Context, Effect } from "effect"
 

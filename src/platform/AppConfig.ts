@@ -1,8 +1,6 @@
 /**
  * Every setting of the service, read once through Effect `Config` (environment
  * variables by default). The README's configuration table mirrors this file.
- *
- * @since 1.0.0
  */
 import { Config, Context, Duration, Effect, Layer, LogLevel, Option, Redacted, Schema } from "effect"
 

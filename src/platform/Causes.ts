@@ -2,8 +2,6 @@
  * Reading a failure's cause the way an operator would: every error and
  * defect in it, each followed down its own `cause` chain, and the codes the
  * system put on them (`ECONNREFUSED`, PostgreSQL's SQLSTATE).
- *
- * @since 1.0.0
  */
 import { Cause, Predicate } from "effect"
 

@@ -25,8 +25,6 @@
  * runs on real time, even when the service runs on the sandbox's test clock:
  * it must keep going while that clock stands still. Entity clients are called
  * on real time for that reason (`jobs/Governor.ts`).
- *
- * @since 1.0.0
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { PgClient } from "@effect/sql-pg"

@@ -2,8 +2,6 @@
  * One process at a time on an embedded database: PGlite is a single-process
  * database, and two processes writing one data directory would corrupt it. The
  * lock is a file holding the owner's pid; a lock left by a dead process is taken over.
- *
- * @since 1.0.0
  */
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"

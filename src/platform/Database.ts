@@ -8,8 +8,6 @@
  * shares a connection with others (see {@link sessionSettings} and
  * `ReadClient`). Embedded PGlite is one process on one connection: no
  * other session can hold a lock there, so it needs neither.
- *
- * @since 1.0.0
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, type Redacted } from "effect"

@@ -19,8 +19,6 @@
  * An app that embeds the core runs its own process and decides its own flags:
  * `node --no-allocation-site-pretenuring --max-semi-space-size=16`, or import
  * this module first and start Node with `NodeFlags.nodeFlags`.
- *
- * @since 1.0.0
  */
 import { setFlagsFromString } from "node:v8"
 

@@ -7,8 +7,6 @@
  *
  * When a batch fails as a whole (one item breaks a constraint, say), each of
  * its items is tried again on its own, so one bad item fails only itself.
- *
- * @since 1.0.0
  */
 import { Array as Arr, Effect, Exit, Latch, Request, RequestResolver } from "effect"
 

@@ -21,8 +21,6 @@
  *
  * One process alone (embedded PGlite) owns its shards in memory and has no
  * peer to lose them to: its leases never end.
- *
- * @since 1.0.0
  */
 import { Context, Duration, Effect, Layer, PubSub, Stream } from "effect"
 import { RunnerStorage, type ShardId, ShardingConfig } from "effect/cluster"

@@ -2,8 +2,6 @@
  * Runs the numbered migrations in `migrations/` at start, on PGlite and
  * PostgreSQL alike. The migrator takes a table lock, so servers starting at the
  * same time against one database do not race.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { Migrator, SqlClient } from "effect/sql"

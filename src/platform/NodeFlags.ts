@@ -9,8 +9,6 @@
  * 70-90 MB of the idle process's resident memory (`npm run bench:footprint`).
  * With 16 MB halves a request's garbage is still collected young (a few
  * hundred kB survive a collection), only more often.
- *
- * @since 1.0.0
  */
 
 /** The `node` flags the service is started with. */

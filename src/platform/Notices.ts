@@ -9,8 +9,6 @@
  * A notice may be missed while a server's listening connection is down (a
  * database restart). Listeners then hear {@link resumed} once it is back, and
  * look again at whatever they were waiting for.
- *
- * @since 1.0.0
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Latch, Layer, Option, PubSub, Queue, Stream } from "effect"

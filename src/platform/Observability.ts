@@ -2,8 +2,6 @@
  * Logs and traces. Logs are structured (logfmt on a terminal, JSON lines with
  * `LOG_FORMAT=json`); traces of every request and SQL statement go to an OTLP
  * endpoint through `@effect/opentelemetry` when one is configured.
- *
- * @since 1.0.0
  */
 import type { SpanExporter } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer, Logger, Option, References } from "effect"

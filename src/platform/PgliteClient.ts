@@ -10,8 +10,6 @@
  * statement ever lands inside another fiber's transaction. Inside a
  * transaction use that transaction's client only; `sql.reserve` or
  * `PgliteClient.use` there would wait for the lock the transaction holds.
- *
- * @since 1.0.0
  */
 import { PGlite, type Results } from "@electric-sql/pglite"
 import { type PgConnection, PgTypes } from "@effect/sql-pg"

@@ -5,8 +5,6 @@
  * out pipelined; on PGlite it is the one client. A statement that writes,
  * locks or belongs to a transaction never goes here: it could wait for a lock
  * while the reads pipelined behind it on the same connection wait for it.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"

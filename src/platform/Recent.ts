@@ -1,8 +1,6 @@
 /**
  * A map of the most recently added entries: past `capacity`, adding one drops the oldest. For
  * in-process memos on the request path, where a map without a bound would grow with every caller.
- *
- * @since 1.0.0
  */
 
 export interface Recent<K, V> {

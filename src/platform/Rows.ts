@@ -1,8 +1,6 @@
 /**
  * Column schemas shared by the repositories: what both PostgreSQL drivers
  * return, decoded into the API's forms.
- *
- * @since 1.0.0
  */
 import { Effect, Schema, SchemaTransformation } from "effect"
 

@@ -7,8 +7,6 @@
  * backwards, and every move is saved in `sandbox_clock` so a restart resumes at
  * the same instant. Several servers on one database share the clock: a move
  * made through one is announced (`Notices`) and made on the others too.
- *
- * @since 1.0.0
  */
 import { Clock, Context, Effect, Layer, Scheduler, Schema, Semaphore, Stream } from "effect"
 import { SqlClient } from "effect/sql"

@@ -2,8 +2,6 @@
  * How the process ends. SIGTERM/SIGINT interrupt the program; once the server
  * has drained and the database closed, that is an orderly stop, so the process
  * exits 0 (Effect's default would be 130). Failures keep the default codes.
- *
- * @since 1.0.0
  */
 import { Cause, Exit } from "effect"
 import { Runtime } from "effect"

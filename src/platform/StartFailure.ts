@@ -4,8 +4,6 @@
  * database, a bad setting, a data directory another process holds. The cause
  * (with its stack) is logged at Debug, so `LOG_LEVEL=Debug` or `--verbose`
  * shows it.
- *
- * @since 1.0.0
  */
 import { type Cause, Data, Effect } from "effect"
 import { chainOf, codeOf, messageOf, tagOf } from "./Causes.ts"

@@ -17,8 +17,6 @@
  * Parameters are typed the way pg infers them from the JavaScript value, so the
  * same statement resolves to the same PostgreSQL types (and fails the same
  * way) on both.
- *
- * @since 1.0.0
  */
 import type { ParserOptions, SerializerOptions } from "@electric-sql/pglite"
 import { PgTypes } from "@effect/sql-pg"

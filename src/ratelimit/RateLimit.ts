@@ -3,8 +3,6 @@
  * minute, shared by every server through PostgreSQL. This module holds the
  * arithmetic and the headers; the counting is one SQL statement, the
  * `claim_requests` function (migrations/0070) that `auth/Credentials.ts` calls.
- *
- * @since 1.0.0
  */
 
 /** Requests allowed per credential (or client address) per calendar minute. */

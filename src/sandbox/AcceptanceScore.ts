@@ -9,8 +9,6 @@
  * the simulation is tuned; this score models what only the simulated people
  * "know" (relevance to a target, openness to work, the degree of the relation),
  * and changing it changes the sandbox's answers only.
- *
- * @since 1.0.0
  */
 import type { Person } from "../domain/NetworkModels.ts"
 

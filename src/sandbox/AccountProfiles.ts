@@ -3,8 +3,6 @@
  * it reports at sign-in, and the tier and products the service recorded
  * (which the network's rules depend on: the free tier's note quota, InMail
  * credits, Sales Navigator leads).
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { Tier } from "../domain/Limits.ts"

@@ -5,8 +5,6 @@
  *
  * Parsers are pure and answer a `Result`; wrap with `Effect.fromResult` in
  * effectful code.
- *
- * @since 1.0.0
  */
 import { Result, Schema } from "effect"
 import { memberProviderId, providerIdOfSlug, providerIdPattern, publishedAtOfPostId, slugOfProviderId, slugPattern } from "./Ids.ts"

@@ -2,8 +2,6 @@
  * How simulated people respond, seeded per (account, person): whether and
  * when they accept an invitation, and whether, when and how they answer a
  * message. Pure functions: the driver decides when to look.
- *
- * @since 1.0.0
  */
 import type { TriageClass } from "../domain/NetworkModels.ts"
 import { profileOfProviderId } from "./Addresses.ts"

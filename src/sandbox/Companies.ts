@@ -2,8 +2,6 @@
  * The sandbox's companies: a fixed catalogue of 256 fictional companies (where
  * the simulated people work, and what company search finds) plus a company
  * made up on the spot for any other slug or id.
- *
- * @since 1.0.0
  */
 import type { Company, CompanyRef, CompanySize, CompanySummary } from "../domain/NetworkModels.ts"
 import type { CompanyAddress } from "./Addresses.ts"

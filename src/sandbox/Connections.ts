@@ -2,8 +2,6 @@
  * Who is a connection of an account in the sandbox: people the generator
  * makes first degree, people who accepted the account's invitation by now,
  * and people whose invitation the account accepted.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { Person, PersonSummary } from "../domain/NetworkModels.ts"

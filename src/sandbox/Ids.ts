@@ -4,8 +4,6 @@
  * carries the other person's provider id, and a post id carries the instant
  * it was published (as the network's own activity ids do: the top bits are a
  * millisecond timestamp).
- *
- * @since 1.0.0
  */
 
 const MEMBER_PREFIX = "ACoAA"

@@ -4,8 +4,6 @@
  * outreach with its replies). Each starts at a fixed instant, seeded per
  * account and calendar week, and its messages appear as `now` passes them.
  * Messages the service sends itself are the driver's to add.
- *
- * @since 1.0.0
  */
 import { Result, Schema } from "effect"
 import type { Chat, ChatPage, Conversation, Message, TriageClass } from "../domain/NetworkModels.ts"

@@ -2,8 +2,6 @@
  * Invitations the account has received and not answered (`list_invites`):
  * a few a week, seeded per account and week, kept for the last 8 weeks.
  * Accepting or declining them is the driver's state to keep.
- *
- * @since 1.0.0
  */
 import { Result } from "effect"
 import type { ReceivedInvitation, ReceivedInvitationPage } from "../domain/NetworkModels.ts"

@@ -2,8 +2,6 @@
  * Given and family names from several cultures, and the mapping back from a
  * profile slug to a name (`maria-garcia-lopez` is María García López), so that a
  * person found by search and the same person opened by address agree.
- *
- * @since 1.0.0
  */
 import type { Rng } from "./Random.ts"
 

@@ -4,8 +4,6 @@
  * Computed from the stored actions and `Behaviour` (seeded, so the same
  * invitation is always accepted at the same moment), never stored, so that
  * moving the clock makes answers appear.
- *
- * @since 1.0.0
  */
 import type { Message } from "../domain/NetworkModels.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"

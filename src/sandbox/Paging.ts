@@ -1,8 +1,6 @@
 /**
  * Cursors and page sizes of the sandbox's lists. A cursor is an opaque
  * base64url token holding the offset of the next item.
- *
- * @since 1.0.0
  */
 import { Result, Schema } from "effect"
 

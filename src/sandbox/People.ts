@@ -8,8 +8,6 @@
  *
  * Only the relation to the viewing account (degree, mutual connections) and
  * the dates of recent posts depend on anything but the address.
- *
- * @since 1.0.0
  */
 import type { Company, ConnectionDegree, ConnectionsBucket, Experience, Person, PersonSummary } from "../domain/NetworkModels.ts"
 import type { ProfileRef } from "./Addresses.ts"

@@ -1,7 +1,5 @@
 /**
  * Cities people and companies are in, written as the network shows a location.
- *
- * @since 1.0.0
  */
 
 /** A city and the location text the network shows for it. */

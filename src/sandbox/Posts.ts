@@ -3,8 +3,6 @@
  * (`get_post`). A post's text and engagement follow from its id alone, its
  * publication instant is inside the id, and reactions grow during the first
  * days after publication.
- *
- * @since 1.0.0
  */
 import { Result } from "effect"
 import type { Company, Post, PostAuthor, PostPage } from "../domain/NetworkModels.ts"

@@ -3,8 +3,6 @@
  * comes from a generator seeded by a hash of the things it depends on (the
  * profile address, the account, the week...), so the same inputs always give
  * the same answer and `Math.random` is never used.
- *
- * @since 1.0.0
  */
 
 /**

@@ -3,8 +3,6 @@
  * seeds the viewer) at the clock's instant, with what the account did on the
  * network laid over them (messages sent and their replies, invitations
  * answered, new connections, messages tests made people send).
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { CommandInputs, CommandResults, ReadCommand } from "../domain/Commands.ts"

@@ -2,8 +2,6 @@
  * Command inputs turned into the sandbox's references, with the parsers' and
  * pagers' refusals as `invalidInput` network errors that name the field and
  * the reason.
- *
- * @since 1.0.0
  */
 import { Effect, Result } from "effect"
 import { networkError, type NetworkError } from "../network/NetworkErrors.ts"

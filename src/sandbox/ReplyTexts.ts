@@ -4,8 +4,6 @@
  * professional network people mostly write: lower case, a few words, slang,
  * emoji, now and then French, German or Spanish; the rest are plain
  * sentences, sometimes signed.
- *
- * @since 1.0.0
  */
 import type { TriageClass } from "../domain/NetworkModels.ts"
 import type { Rng } from "./Random.ts"

@@ -1,8 +1,6 @@
 /**
  * Job titles (with their function and seniority), the skills of each function,
  * and the network's industry names.
- *
- * @since 1.0.0
  */
 
 /** A broad job function. */

@@ -6,8 +6,6 @@
  * the sandbox's tables (so it needs a `SqlClient`), and `sync` reports how
  * people answered them as the clock passes the seeded moments; tests can
  * force answers and messages with `simulate`.
- *
- * @since 1.0.0
  */
 import { Clock, Effect, Exit, Layer, Schema } from "effect"
 import { commands } from "../domain/Commands.ts"

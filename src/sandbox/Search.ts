@@ -3,8 +3,6 @@
  * seeded by the query, and each person found is a sandbox slug that carries
  * the employer, title and city the filters asked for, so that opening a result
  * with `get_profile` shows the same person.
- *
- * @since 1.0.0
  */
 import { Result } from "effect"
 import type { CompanySearchPage, CompanySize, ConnectionDegree, PeopleSearchPage } from "../domain/NetworkModels.ts"

@@ -3,8 +3,6 @@
  * `simulate`): a person accepts a pending invitation now, whatever the
  * behaviour model had in store, or sends the account a message now. Both are
  * stored, so reads and `sync` show them like the network's own doings.
- *
- * @since 1.0.0
  */
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"

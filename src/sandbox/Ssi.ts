@@ -4,8 +4,6 @@
  * the score, and the account's rank in its industry and its network. Each
  * pillar has a seeded level per account and drifts slowly from day to day, as
  * the network recomputes the index daily.
- *
- * @since 1.0.0
  */
 import type { Ssi } from "../domain/NetworkModels.ts"
 import { rng } from "./Random.ts"

@@ -4,8 +4,6 @@
  * service told it of, what they did on it, and what tests made the network do
  * to them. It reads only its own `sandbox_*` tables, never the service's. Failures of the database are defects here: the
  * simulated network has no outage to report.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,8 +4,6 @@
  * (with their status now), and the messages it received in the window:
  * replies to its own messages, the background inbox's and those tests made
  * people send.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { InboundMessage, SyncResult } from "../network/Sync.ts"

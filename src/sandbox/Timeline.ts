@@ -3,8 +3,6 @@
  * (seeded per author and calendar week), so a post seen today is still there,
  * at the same instant, when asked for next month; only posts before `now` are
  * visible.
- *
- * @since 1.0.0
  */
 import { rng } from "./Random.ts"
 

@@ -2,8 +2,6 @@
  * Who viewed the account's profile in the last 90 days (`profile_viewers`).
  * Views sit at fixed instants seeded per account and day; about a third of
  * viewers browse privately and show only as "Someone at ..." or similar.
- *
- * @since 1.0.0
  */
 import { Result } from "effect"
 import type { ProfileViewer, ProfileViewerPage } from "../domain/NetworkModels.ts"

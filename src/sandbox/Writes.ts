@@ -5,8 +5,6 @@
  * month, not a connection...), then records what the account did. Whether
  * and when people answer is not decided here but in `Outcomes`, from the
  * records and the clock.
- *
- * @since 1.0.0
  */
 import { randomBytes, randomInt, randomUUID } from "node:crypto"
 import { Effect } from "effect"

@@ -2,8 +2,6 @@
  * The embedded reply classifier as a pure function: high-precision cues
  * first (auto-replies, concrete meeting times, named referrals), the
  * logistic regression model for everything else.
- *
- * @since 1.0.0
  */
 import * as Cues from "./Cues.ts"
 import { fit, type FitOptions, type LogisticModel, score } from "./LogisticRegression.ts"

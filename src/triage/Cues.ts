@@ -4,8 +4,6 @@
  * follow-up time) out of a reply for the suggested answer. Each cue only
  * fires on phrasing that is rarely anything else, so the statistical model
  * still decides every reply without one.
- *
- * @since 1.0.0
  */
 
 const month =

@@ -22,8 +22,6 @@
  * an absence first (nobody reads it now), then a time to talk, then another
  * person to write to, then timing, then a closed door, then a concern to
  * answer, then interest, and a pleasantry last.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import replies from "../../data/triage/replies.json" with { type: "json" }

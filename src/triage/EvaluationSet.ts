@@ -8,8 +8,6 @@
  *
  * Here too: what makes two replies near-duplicates (the test keeps the
  * held-out part clear of them), and the figures reported on a part.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import evaluation from "../../data/triage/evaluation.json" with { type: "json" }

@@ -3,8 +3,6 @@
  * normalised words, adjacent-word bigrams, and a few placeholder tokens
  * (times, dates, links, emojis, length) so that unseen specifics such as
  * "4:30" or "calendly.com/ana" still look like what they are.
- *
- * @since 1.0.0
  */
 
 import { unslang } from "./Slang.ts"

@@ -3,8 +3,6 @@
  * features (`Features.ts`), fitted from zero weights towards the optimum of
  * the L2-penalised likelihood. No randomness: the same examples always give
  * the same weights.
- *
- * @since 1.0.0
  */
 import { features } from "./Features.ts"
 import { type TriageClass, triageClasses } from "../domain/TriageClass.ts"

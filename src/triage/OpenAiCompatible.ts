@@ -9,8 +9,6 @@
  * Every failure is an `AiError`: no answer in time or no connection is a
  * `NetworkError`, a non-2xx status the reason `AiError.reasonFromHttpStatus`
  * gives it, a body that is not a chat completion an `InvalidResponseError`.
- *
- * @since 1.0.0
  */
 import { Duration, Effect, identity, Layer, Option, type Redacted, Schema, Stream } from "effect"
 import { AiError, LanguageModel, OpenAiStructuredOutput, type Prompt, type Response } from "effect/ai"

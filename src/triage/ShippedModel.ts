@@ -5,8 +5,6 @@
  * (seconds of CPU). Weights are stored as signed bytes (one scale for all),
  * base64-encoded, a few hundred kilobytes; `trainingDigest` names the
  * training replies it was fitted on, so a stale file is caught by a test.
- *
- * @since 1.0.0
  */
 import { createHash } from "node:crypto"
 import { Schema } from "effect"

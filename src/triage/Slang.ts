@@ -2,8 +2,6 @@
  * Informal spellings and their usual forms ("u" -> "you", "tmrw" ->
  * "tomorrow", "ooo" -> "out of office"), so a short, typed-on-a-phone reply
  * reaches the same words, cues and concepts as a tidy one.
- *
- * @since 1.0.0
  */
 
 const spellings: Readonly<Record<string, string>> = {

@@ -2,8 +2,6 @@
  * The short answer suggested for each class, filled in with what the reply
  * itself says (the colleague to contact, the return date, the proposed slot,
  * when to check back, the kind of objection, the sender's first name).
- *
- * @since 1.0.0
  */
 import * as Cues from "./Cues.ts"
 import type { TriageClass } from "../domain/TriageClass.ts"

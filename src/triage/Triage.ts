@@ -15,8 +15,6 @@
  * application wires its layers; nothing else changes. `Triage.layerLanguageModel`
  * is one: triage by any `effect/ai` language model, with the embedded classifier
  * as its fallback.
- *
- * @since 1.0.0
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"

@@ -14,8 +14,6 @@
  * (CGNAT) addresses. Link-local (home of cloud metadata endpoints such as
  * 169.254.169.254), multicast, unspecified, broadcast, documentation and
  * reserved addresses stay refused even then: no real receiver lives there.
- *
- * @since 1.0.0
  */
 import { lookup } from "node:dns/promises"
 import { Context, Duration, Effect, Layer, Schema } from "effect"

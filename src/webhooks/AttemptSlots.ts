@@ -3,8 +3,6 @@
  * endpoint), and in flight, within the limits of attempts at once overall and
  * per endpoint. Synchronous and in memory: whoever picks (a finishing attempt,
  * the loop, the fan-out) sees the others' picks, so the limits hold.
- *
- * @since 1.0.0
  */
 
 /** What the slots need of a delivery. */

@@ -12,8 +12,6 @@
  * `Schedule` form for in-memory retries; `nextAttemptAt` is the form for a
  * persisted scheduler, which after a restart knows only how many attempts
  * were made.
- *
- * @since 1.0.0
  */
 import { Cause, Duration, Effect, Option, Random, Schedule } from "effect"
 

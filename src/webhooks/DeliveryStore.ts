@@ -4,8 +4,6 @@
  * table). Statements only, each joining the caller's transaction when there
  * is one; when to attempt and what an outcome means is the dispatcher's,
  * who may read the history is the endpoints'.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -34,8 +34,6 @@
  * clock (which only moves when told) due times still come from `Clock`.
  * Signature timestamps are real time (`ServiceClock.realClock`): a receiver
  * checks them against its own clock, whatever the sandbox's says.
- *
- * @since 1.0.0
  */
 import { Cause, Clock, Context, Duration, Effect, Exit, FiberSet, Layer, LogLevel, Option, Queue, Random, References, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"

@@ -5,8 +5,6 @@
  * (`Endpoints.ts`), fanning an event out is the dispatcher's, which reads
  * here who subscribes, which endpoints are disabled and where an attempt
  * goes and how it is signed.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"

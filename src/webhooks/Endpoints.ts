@@ -2,8 +2,6 @@
  * Webhook endpoints of a workspace and the history of their deliveries:
  * register (URL vetted, secret shown once), list, get, change, delete,
  * rotate the secret, read the last 50 deliveries. The SQL is `EndpointTable`'s.
- *
- * @since 1.0.0
  */
 import { Context, Duration, Effect, Layer } from "effect"
 import { NotFound } from "../api/Errors.ts"

@@ -4,8 +4,6 @@
  * unwritten and since when, and which claims have nothing left unwritten.
  * Synchronous and in memory; whoever takes a delivery out writes it (with
  * its first outcome, or as pending), then says so with `written`.
- *
- * @since 1.0.0
  */
 import type { NewDelivery } from "./DeliveryStore.ts"
 

@@ -2,8 +2,6 @@
  * The receiver's kit, `outreach-service/webhooks`: what a project that only
  * receives webhooks needs (verify a request, the header names): the signature
  * scheme over node:crypto, one file, nothing of the service or of Effect.
- *
- * @since 1.0.0
  */
 export {
   defaultToleranceSeconds,

@@ -23,8 +23,6 @@
  * response body, the first {@link responseKeptBytes} are kept (the delivery
  * history shows them); the rest is drained only so the socket can be reused:
  * past `maxDrainedBytes` it is dropped with its socket.
- *
- * @since 1.0.0
  */
 import type { LookupFunction } from "node:net"
 import { Client, type Dispatcher, Pool } from "undici"

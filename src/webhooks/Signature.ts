@@ -8,8 +8,6 @@
  * `sign` and `verifyWebhook` are plain synchronous functions over node:crypto
  * so integrators can use them without knowing Effect; the Effect forms
  * (`newSecret`, `signNow`, `verifyWebhookEffect`) read time from `Clock`.
- *
- * @since 1.0.0
  */
 import { createSecretKey, type KeyObject, randomBytes } from "node:crypto"
 import { Clock, Effect, Schema } from "effect"

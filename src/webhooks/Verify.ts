@@ -5,8 +5,6 @@
  * `<timestamp>.<raw body>`, keyed with the whole endpoint secret, `whsec_`
  * prefix included. It imports nothing else, so a receiver that loads it
  * (`outreach-service/webhooks`) loads one file.
- *
- * @since 1.0.0
  */
 import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto"
 

@@ -4,8 +4,6 @@
  * people. Each person's run is a workflow that stops by itself the moment the
  * person replies (any class), also while a message waits for approval or for
  * its time. Pausing holds every run's next message; stopping cancels them.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -12,8 +12,6 @@
  * The workflows' time is the service's: `DurableClock` sleeps become
  * {@link Waits} with a deadline on the service's clock, and activities run on
  * that clock too (see `Run.ts`).
- *
- * @since 1.0.0
  */
 import { Clock, Duration, Effect, Layer } from "effect"
 import { ClusterWorkflowEngine } from "effect/cluster"

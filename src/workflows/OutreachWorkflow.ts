@@ -2,8 +2,6 @@
  * The one durable workflow type: it runs the steps of the workflow record
  * `workflowId` (see `Run.ts`). Its execution id follows from the record's id,
  * so starting it twice starts it once.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import { Workflow } from "effect/workflow"

@@ -19,8 +19,6 @@
  *
  * Activities run on the service's clock (captured when this layer is built),
  * not on the cluster's real-time one.
- *
- * @since 1.0.0
  */
 import { Cause, Clock, Duration, Effect, Layer, Schema } from "effect"
 import { Activity, DurableClock, DurableDeferred, type WorkflowEngine } from "effect/workflow"

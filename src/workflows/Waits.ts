@@ -16,8 +16,6 @@
  * invitations and messages and the step's job, each asked of its owner once
  * for every wait of a look (`conditionHolds` is the one definition, for waits
  * and `if` steps alike).
- *
- * @since 1.0.0
  */
 import { Context, Effect, Exit, Layer, Option, Queue, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"

@@ -3,8 +3,6 @@
  * steps), where it is (status, step, what it waits for), the jobs its steps
  * created and its log. The engine's own replay state is not here: it is in
  * `effect/cluster`'s tables.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"

@@ -2,8 +2,6 @@
  * Workflows as the API sees them: starting one (stored, then handed to the
  * durable engine, before the caller hears back), reading its progress,
  * listing, pausing, resuming and cancelling.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Result, Schema } from "effect"
 import { WorkflowEngine } from "effect/workflow"

@@ -2,8 +2,6 @@
  * Workspaces (organisations): created by the operator CLI or at first start,
  * each with its seats and an owner key. People and their sessions belong here
  * too, ready for the dashboard's sign-in.
- *
- * @since 1.0.0
  */
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"

@@ -2,8 +2,6 @@
  * `/dashboard/activity`: the activity log (who did what, when, and what a
  * setting was before and after), newest first, filtered by action and by who
  * did it, in pages of 50, through the ActivityLog service as `GET /v1/activity`.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { HttpRouter } from "effect/http"

@@ -8,8 +8,6 @@
  * the reason in words. The "Decided" view shows who decided what, when, and the
  * text that went out. Every decision goes through the Approvals service, as
  * over REST.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"

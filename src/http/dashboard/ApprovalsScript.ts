@@ -2,8 +2,6 @@
  * The approvals queue's keyboard shortcuts and live length counters, served
  * as `/dashboard/assets/approvals.js` (the page works without it). Kept as a
  * string here so the bundled service carries it.
- *
- * @since 1.0.0
  */
 export const approvalsScript = String.raw`(() => {
   const rows = () => Array.from(document.querySelectorAll("tr.approval"))

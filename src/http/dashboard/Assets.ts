@@ -2,8 +2,6 @@
  * htmx and its SSE extension, served by the service from the `htmx.org`
  * package (no CDN, no bundler), and the dashboard's own small script
  * (`ApprovalsScript.ts`) and the live lists' (`LiveListsScript.ts`): read once when the routes are built.
- *
- * @since 1.0.0
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"

@@ -4,8 +4,6 @@
  * client, the workspace and the role the assistant will act with), and
  * `/dashboard/assistants`, the person's grants, each revocable at once (the
  * assistant's next call is refused).
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

@@ -3,8 +3,6 @@
  * seats that need reconnecting or are restricted or stopped, and webhook
  * endpoints whose deliveries fail. The needs-attention page lists it; the
  * live counts in every page's header count it.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { Accounts } from "../../accounts/Accounts.ts"

@@ -2,8 +2,6 @@
  * `/dashboard`: what needs a person now — approvals waiting (with the time
  * left of their 72 hours), seats that need reconnecting or are restricted or
  * stopped, and failing webhook endpoints (owners and admins).
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { HttpRouter } from "effect/http"

@@ -5,8 +5,6 @@
  * `/dashboard/automations/{id}`: its messages, each person's run (linked to
  * its workflow), and pausing, resuming or stopping it (`startWorkflows`), each
  * change in the activity log. Through the Automations service, as REST.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

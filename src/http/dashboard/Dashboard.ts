@@ -1,8 +1,6 @@
 /**
  * The people's dashboard at `/dashboard`: every page's routes, the assets and
  * the live counts, and an HTML page for any other path under it.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"

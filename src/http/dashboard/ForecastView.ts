@@ -2,8 +2,6 @@
  * The forecast on the dashboard's seat page: a timeline by day of the writes
  * expected per category, each against the day's budget, and when the queue
  * is expected to be empty.
- *
- * @since 1.0.0
  */
 import type { Forecast } from "../../api/ForecastApi.ts"
 import { html, type Html } from "./Html.ts"

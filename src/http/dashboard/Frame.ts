@@ -1,8 +1,6 @@
 /**
  * A signed-in page in its frame, with the live counts read now (the SSE
  * stream keeps them current afterwards).
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import type { Part } from "./Html.ts"

@@ -2,8 +2,6 @@
  * The one place HTML is made from values: a tagged template that escapes
  * every interpolated value unless it is already {@link Html}. Pages never
  * concatenate text into markup themselves.
- *
- * @since 1.0.0
  */
 
 /** Markup that is safe to insert as it is. */

@@ -3,8 +3,6 @@
  * headline, the replies of the last 24 hours in the order to answer them, each
  * with its triage class and suggested reply, and the new connections ready for
  * a first message.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { HttpRouter } from "effect/http"

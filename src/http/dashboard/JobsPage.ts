@@ -6,8 +6,6 @@
  * sentence ("Invitation to …, note '…', done 10:42"), why it waits in words,
  * when it is expected to start (the forecast), and the JSON behind a toggle.
  * Everything through the Jobs service, as REST.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"

@@ -2,8 +2,6 @@
  * `/dashboard/keys` (owners and admins): the workspace's API keys; create one
  * (its value shown once) and revoke one (at once, on every server), through
  * the ApiKeys service.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

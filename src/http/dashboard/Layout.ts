@@ -2,8 +2,6 @@
  * The frame of every dashboard page: the document, its styles (inline: no
  * external fonts or stylesheets), the navigation for the person's role, the
  * live counts (server-sent events through htmx), and the security headers.
- *
- * @since 1.0.0
  */
 import { HttpServerResponse } from "effect/http"
 import { type Html, html, type Part, trusted } from "./Html.ts"

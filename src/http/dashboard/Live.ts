@@ -8,8 +8,6 @@
  * the lists of approvals and jobs fetch themselves again (`live.js`). The
  * stream ends when the session does, and at once when the service begins
  * to stop.
- *
- * @since 1.0.0
  */
 import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"

@@ -4,8 +4,6 @@
  * `Layout.localTime`) in the browser's zone, naming the zone; the ISO time
  * stays in the element's title. Without scripts the page keeps UTC. Kept as a
  * string here so the bundled service carries it.
- *
- * @since 1.0.0
  */
 import { swappedEvent } from "./LiveListsScript.ts"
 

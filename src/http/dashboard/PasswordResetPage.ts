@@ -5,8 +5,6 @@
  * with it. A link unknown, used, replaced or expired answers a page that says
  * so; while their email is locked by wrong attempts the link waits, as signing
  * in does.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

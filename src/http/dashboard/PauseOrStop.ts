@@ -4,8 +4,6 @@
  * a confirmation), and the form's handling: `startWorkflows` in the role
  * table, the change through `WorkflowActivity` (so it is in the activity
  * log), the page again with the reason when it cannot change.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerResponse } from "effect/http"

@@ -2,8 +2,6 @@
  * `/dashboard/people`: the workspace's people, searchable, and
  * `/dashboard/people/{id}`: a person's history with every seat, from the
  * People service.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

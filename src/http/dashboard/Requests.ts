@@ -3,8 +3,6 @@
  * session cookie), reading a form, the CSRF check of every form that changes
  * something, and turning any failure into a page that says what happened
  * (never a stack trace or a blank page).
- *
- * @since 1.0.0
  */
 import { Cause, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"

@@ -4,8 +4,6 @@
  * what its unfinished jobs wait for, and the forecast of its writes by day. Owners and admins change the mode,
  * working hours, off-hours policy and daily limits; the values are checked
  * with the API's own schemas and applied through the Accounts service.
- *
- * @since 1.0.0
  */
 import { Data, Effect, Layer, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"

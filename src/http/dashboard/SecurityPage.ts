@@ -5,8 +5,6 @@
  * codes and turning two-factor off need a current code. Changing your
  * password, your open sessions (sign out any one), and "Sign out everywhere"
  * live here too.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

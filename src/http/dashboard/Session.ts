@@ -12,8 +12,6 @@
  * tied to the session, needs no storage, and a page on another site can neither
  * read nor compute it. Every state-changing form carries it as `_csrf`; a REST
  * call authenticated by the cookie carries it in `x-csrf-token`.
- *
- * @since 1.0.0
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
 import { Duration, Option } from "effect"

@@ -2,8 +2,6 @@
  * Signing in and out: `/dashboard/sign-in` (email and password), then
  * `/dashboard/sign-in/code` for people with two-factor on (a TOTP code or a
  * recovery code), `/dashboard/sign-out` and `/dashboard/sign-out-everywhere`.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"

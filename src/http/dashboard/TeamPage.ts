@@ -5,8 +5,6 @@
  * owner makes or changes an owner; the last owner stays). The link leads to
  * `/dashboard/invitations/{token}`, where the invited person picks a name and
  * password and is signed in.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

@@ -5,8 +5,6 @@
  * it a test event, its last 50 deliveries with every attempt, the payload sent
  * and each response (status, the start of its body, duration), and resending
  * one, through the webhook services.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"

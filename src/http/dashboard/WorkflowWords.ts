@@ -2,8 +2,6 @@
  * Workflows and automations in words, for their dashboard pages: a status
  * ("Waiting: the wait to pass", "Paused"), a step ("Message “Hi…”", "Wait 3
  * days", "If a reply: …"), a duration.
- *
- * @since 1.0.0
  */
 import type { AutomationStatus } from "../../domain/Automation.ts"
 import { commandInWords, statusInWords } from "../../domain/Words.ts"

@@ -4,8 +4,6 @@
  * `/dashboard/workflows/{id}`: one workflow, its steps in words, its jobs and
  * its log, paused, resumed or stopped there (`startWorkflows`), each change in
  * the activity log. Through the Workflows service, as REST.
- *
- * @since 1.0.0
  */
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"

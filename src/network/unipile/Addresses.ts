@@ -3,8 +3,6 @@
  * identifier (the slug of `/in/<slug>`) or provider id (`ACoAA...`, or a Sales Navigator lead's
  * `ACwAA...`), a company's slug or numeric id, a post's activity urn. An address that is none of
  * these fails `invalidInput`, before any call is made.
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"

@@ -4,8 +4,6 @@
  * REST calls it does not cover, each answer decoded with the driver's own schema. Every failure
  * becomes a `ProviderFailure` with the provider's status and error type (`errors/<name>`), or no
  * status when no answer came (refused connection, lost reply, time-out).
- *
- * @since 1.0.0
  */
 import { Data, Effect, Schema } from "effect"
 import { InvalidResponseTypeError, type RequestInput, UnipileClient, UnsuccessfulRequestError, untypedYetValidator } from "unipile-node-sdk"

@@ -2,8 +2,6 @@
  * How the service reaches Unipile: the DSN of the organisation's Unipile API
  * (`https://apiN.unipile.com:PORT`) and its access token, from the settings `UNIPILE_DSN` and
  * `UNIPILE_API_KEY`. Never logged: the key is redacted.
- *
- * @since 1.0.0
  */
 import { createHmac } from "node:crypto"
 import { Option, Redacted, Result } from "effect"

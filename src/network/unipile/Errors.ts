@@ -14,8 +14,6 @@
  * | `disconnected_account`, `invalid_credentials`, `expired_credentials`, `account_restricted`, other 401 and 403 of the account | `signedOut` |
  * | 429 `too_many_requests`, still after the retries | `providerRateLimited` |
  * | no answer, 5xx, 504, still after the retries; an answer the SDK's validator refused | `network` |
- *
- * @since 1.0.0
  */
 import { DateTime, Schedule } from "effect"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"

@@ -16,8 +16,6 @@
  * A `connect` whose invitation is gone but whose person became a connection after the attempt
  * answers `Unknown` (accepted at once, or never sent and connected otherwise: the network cannot
  * tell). `endorse` and `save_lead` are never sent (not supported), so never looked up.
- *
- * @since 1.0.0
  */
 import { DateTime, Effect, Schema } from "effect"
 import type { WriteCommand } from "../../domain/Commands.ts"

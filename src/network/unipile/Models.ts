@@ -2,8 +2,6 @@
  * The provider's records as the service's network models (`domain/NetworkModels.ts`): where each
  * of our fields comes from. A field the provider does not give gets its documented neutral value
  * (an empty string, 0, null or false), listed per command in docs/networks.md.
- *
- * @since 1.0.0
  */
 import type { Company, CompanySize, CompanySummary, ConnectionDegree, ConnectionsBucket, Experience, Message, Person, PersonSummary, Post } from "../../domain/NetworkModels.ts"
 import { activityUrn } from "./Addresses.ts"

@@ -3,8 +3,6 @@
  * calls that return them, and Effect Schemas for the documented REST calls the SDK 1.9.3 does not
  * cover (LinkedIn search, received invitations and their answer, a user's reactions). The schemas
  * keep only the fields the driver uses; others pass through unread.
- *
- * @since 1.0.0
  */
 import { Schema } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"

@@ -13,8 +13,6 @@
  * | `list_invites` | `GET /users/invite/received` (REST) |
  *
  * `profile_viewers` and `ssi` have no call in Unipile's API: they are not supported.
- *
- * @since 1.0.0
  */
 import { Effect, type Schema } from "effect"
 import type { ReadCommand } from "../../domain/Commands.ts"

@@ -5,8 +5,6 @@
  * API keys' requests (`ratelimit/RateLimit.ts`): the `claim_requests` function (migrations/0070)
  * on `rate_limit_windows`, with the bucket `unipile:<Unipile account id>` as its caller's address.
  * A request past the seat's share of the minute waits for the next minute (the service's `Clock`).
- *
- * @since 1.0.0
  */
 import { Clock, Duration, Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"

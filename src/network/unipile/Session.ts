@@ -3,8 +3,6 @@
  * the client and the store, and now (the `Clock`'s). Every provider call goes through `ask`:
  * transient failures (no answer, 5xx, 429) are retried with `providerBackoff`, then every failure
  * is named (`Errors.ts`).
- *
- * @since 1.0.0
  */
 import { Clock, Effect } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"

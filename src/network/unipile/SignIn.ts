@@ -11,8 +11,6 @@
  * | `CAPTCHA` | `captcha` |
  * | `IN_APP_VALIDATION` | `in_app_approval` (passed by calling again without a code once approved) |
  * | `PHONE_REGISTER`, `QRCODE`, `CONTRACT_CHOOSER` | refused: the person finishes on the hosted link instead |
- *
- * @since 1.0.0
  */
 import { Clock, Effect, Redacted } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"

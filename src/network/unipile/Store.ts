@@ -3,8 +3,6 @@
  * each of the service's accounts, and each write attempt with its target, its text and, once the
  * provider answered, its result. It reads only its own `unipile_*` tables. Database failures are
  * defects here, as in every store.
- *
- * @since 1.0.0
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"

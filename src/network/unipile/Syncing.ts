@@ -7,8 +7,6 @@
  *
  * Unipile does not tell a sender about declines (LinkedIn does not), nor about invitations
  * withdrawn elsewhere: those stay as the service recorded them.
- *
- * @since 1.0.0
  */
 import { Clock, DateTime, Effect } from "effect"
 import type { InboundMessage, SyncedInvitation, SyncResult } from "../Sync.ts"

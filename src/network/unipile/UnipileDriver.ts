@@ -5,8 +5,6 @@
  * `notSupported` (listed beforehand in `capabilities`). Writes are kept before they are sent and
  * never sent twice (`Lookups.ts`); `outcomeOf` answers from the network. Needs a migrated
  * `SqlClient` for its own tables (`Store.ts`).
- *
- * @since 1.0.0
  */
 import { DateTime, Effect, Layer } from "effect"
 import { commandNames, type CommandName } from "../../domain/Commands.ts"

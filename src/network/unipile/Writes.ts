@@ -16,8 +16,6 @@
  * | `create_post` | `POST /posts` (SDK `users.createPost`), the post read back from the account's posts |
  *
  * `endorse` and `save_lead` have no call in Unipile's API: they are not supported.
- *
- * @since 1.0.0
  */
 import { Clock, DateTime, Effect, Schema } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"

@@ -2,8 +2,6 @@
  * The sandbox's sign-in page: the `connectUrl` (and `reconnectUrl`) of an
  * account points here, where a person finishes signing in by hand. The link's
  * token is the credential; it works once and expires after an hour.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"

@@ -2,8 +2,6 @@
  * `GET/POST /v1/sandbox/clock`: reads and moves the service's test clock
  * (`platform/ServiceClock.ts`), only with the sandbox driver. The contract is
  * `src/api/SandboxClockApi.ts`.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

@@ -4,8 +4,6 @@
  * the account through the core's services. Their contract is the `sandbox`
  * group of the API (`src/api/SandboxApi.ts`), which stays in the contract so a
  * client derived from it can call them.
- *
- * @since 1.0.0
  */
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"

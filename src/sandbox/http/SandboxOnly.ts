@@ -4,8 +4,6 @@
  * workspace's key gets 404, saying why). The sandbox's clock is one for the
  * whole service, so any sandbox workspace may move it; that is acceptable in
  * a sandbox and nowhere else (a server on the test clock serves no live workspace).
- *
- * @since 1.0.0
  */
 import { Effect } from "effect"
 import { NotFound } from "../../api/Errors.ts"
