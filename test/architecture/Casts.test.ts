@@ -1,5 +1,5 @@
 /**
- * No cast silences the compiler in `src/` (docs/style.md: "no `any`, no `as`
+ * No cast silences the compiler in `src/` (the shared style guide, ../shared/docs/style.md: "no `any`, no `as`
  * casts to silence the compiler"): `as never`, `as any` and `as unknown as`
  * are refused wherever they appear outside comments. `as const` is no cast.
  */
