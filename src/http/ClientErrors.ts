@@ -9,7 +9,7 @@
 import type { Server } from "node:http"
 import type { Duplex } from "node:stream"
 import { requestsPerMinute, secondsUntilReset } from "../ratelimit/RateLimit.ts"
-import { type EnvelopeStatus, errorBody } from "./Errors.ts"
+import { type EnvelopeStatus, errorBody } from "./ErrorResponses.ts"
 
 interface Refusal {
   readonly status: EnvelopeStatus

@@ -16,7 +16,7 @@ import { Admitted } from "./Admission.ts"
 import { Draining } from "./Draining.ts"
 import * as Dashboard from "./dashboard/Dashboard.ts"
 import { sessionTokenOf } from "./dashboard/Session.ts"
-import { ensureEnvelope, errorResponse } from "./Errors.ts"
+import { ensureEnvelope, errorResponse } from "./ErrorResponses.ts"
 
 /** Paths the gate lets through untouched: load balancers poll them. */
 const ungated = new Set(["/healthz"])

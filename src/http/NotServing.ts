@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { requestsPerMinute, secondsUntilReset } from "../ratelimit/RateLimit.ts"
-import { errorBody } from "./Errors.ts"
+import { errorBody } from "./ErrorResponses.ts"
 
 const body = JSON.stringify(errorBody(503, {
   message: "The service is starting or stopping and serves no route yet.",

@@ -17,7 +17,7 @@ import { holds, NetworkDriver } from "../network/NetworkDriver.ts"
 import { callbackPath, callbackToken } from "../network/unipile/Config.ts"
 import * as Store from "../network/unipile/Store.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
-import { errorResponse } from "./Errors.ts"
+import { errorResponse } from "./ErrorResponses.ts"
 
 /** Where Unipile's webhooks are registered. */
 export const path = "/webhooks/unipile"

@@ -8,7 +8,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Time from "../domain/Time.ts"
 import { NullableTimestamp } from "../platform/Rows.ts"
-import { LockedOut } from "./Errors.ts"
+import { LockedOut } from "./Refusals.ts"
 import { failureWindowMinutes, lockMinutes, maxFailures, normalizeEmail } from "./Policy.ts"
 import * as ServiceClock from "../platform/ServiceClock.ts"
 

@@ -4,7 +4,7 @@
  * other session of theirs ends), see their open sessions and end any of them.
  */
 import { Context, Effect, Layer } from "effect"
-import { InputRefused, type LockedOut } from "./Errors.ts"
+import { InputRefused, type LockedOut } from "./Refusals.ts"
 import { Lockout } from "./Lockout.ts"
 import { hashPassword, passwordProblem, verifyPassword } from "./Password.ts"
 import { type OpenSession, Sessions } from "./Sessions.ts"

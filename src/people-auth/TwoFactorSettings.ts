@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { type LockedOut, TwoFactorRefused } from "./Errors.ts"
+import { type LockedOut, TwoFactorRefused } from "./Refusals.ts"
 import { Lockout } from "./Lockout.ts"
 import { WorkspaceTable } from "../accounts/WorkspaceTable.ts"
 import { Users } from "./Users.ts"

@@ -6,7 +6,7 @@
 import type { TriageClass } from "../domain/NetworkModels.ts"
 import { profileOfProviderId } from "./Addresses.ts"
 import { acceptanceScore } from "./AcceptanceScore.ts"
-import { personAt, personTraits } from "./People.ts"
+import { personAt, personTraits } from "./SandboxPeople.ts"
 import { rng } from "./Random.ts"
 import { replyText } from "./ReplyTexts.ts"
 

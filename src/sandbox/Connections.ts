@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { Person, PersonSummary } from "../domain/NetworkModels.ts"
 import { acceptedAtOf } from "./Outcomes.ts"
-import { relationTo } from "./People.ts"
+import { relationTo } from "./SandboxPeople.ts"
 import type { State } from "./State.ts"
 
 /** Whether the person is a connection of the account at `now`. */

@@ -7,7 +7,7 @@ import { Result } from "effect"
 import type { ReceivedInvitation, ReceivedInvitationPage } from "../domain/NetworkModels.ts"
 import { invitationIdOf } from "./Ids.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"
-import { memberFrom, summaryOf } from "./People.ts"
+import { memberFrom, summaryOf } from "./SandboxPeople.ts"
 import { rng } from "./Random.ts"
 import { DAY, HOUR, iso, MINUTE, WEEK } from "./Timeline.ts"
 

@@ -12,7 +12,7 @@ import { hash32, rng } from "./Random.ts"
 import { postIdOf, providerIdOfSlug, publishedAtOfPostId } from "./Ids.ts"
 import { slugify } from "./Names.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"
-import { memberFrom, personTraits } from "./People.ts"
+import { memberFrom, personTraits } from "./SandboxPeople.ts"
 import { HOUR, iso, recentPostInstants } from "./Timeline.ts"
 
 interface Topic {

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type { InboundMessage, SyncResult } from "../network/Sync.ts"
-import { getConversation, listChats } from "./Inbox.ts"
+import { getConversation, listChats } from "./SandboxInbox.ts"
 import { invitationAt, lastChangeAt, replyAt } from "./Outcomes.ts"
 import type { Session } from "./Reads.ts"
 import { everything } from "./Refs.ts"

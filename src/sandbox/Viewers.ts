@@ -6,7 +6,7 @@
 import { Result } from "effect"
 import type { ProfileViewer, ProfileViewerPage } from "../domain/NetworkModels.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"
-import { memberFrom, personTraits, summaryOf } from "./People.ts"
+import { memberFrom, personTraits, summaryOf } from "./SandboxPeople.ts"
 import { rng } from "./Random.ts"
 import { DAY, HOUR, iso, MINUTE } from "./Timeline.ts"
 

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Person, TriageClass } from "../../src/domain/NetworkModels.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { acceptanceScore } from "../../src/sandbox/AcceptanceScore.ts"
-import { memberFrom, personAt } from "../../src/sandbox/People.ts"
+import { memberFrom, personAt } from "../../src/sandbox/SandboxPeople.ts"
 import { rng } from "../../src/sandbox/Random.ts"
 import { templateCount } from "../../src/sandbox/ReplyTexts.ts"
 

@@ -5,7 +5,7 @@ import { parseProfileAddress, profileOfProviderId } from "../../src/sandbox/Addr
 import { catalogue } from "../../src/sandbox/Companies.ts"
 import { providerIdOfSlug } from "../../src/sandbox/Ids.ts"
 import { nameOfSlug } from "../../src/sandbox/Names.ts"
-import { memberFrom, personAt, placementOfSlug, sandboxSlug, summaryOf, walkthroughPerson } from "../../src/sandbox/People.ts"
+import { memberFrom, personAt, placementOfSlug, sandboxSlug, summaryOf, walkthroughPerson } from "../../src/sandbox/SandboxPeople.ts"
 import { places } from "../../src/sandbox/Places.ts"
 import { rng } from "../../src/sandbox/Random.ts"
 import { roles } from "../../src/sandbox/Roles.ts"

@@ -8,7 +8,7 @@ import { type AccountRecord, NetworkDriver } from "../../src/network/NetworkDriv
 import { NetworkError } from "../../src/network/NetworkErrors.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { profileOfProviderId } from "../../src/sandbox/Addresses.ts"
-import { memberFrom, personTraits, relationTo } from "../../src/sandbox/People.ts"
+import { memberFrom, personTraits, relationTo } from "../../src/sandbox/SandboxPeople.ts"
 import { rng } from "../../src/sandbox/Random.ts"
 import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"

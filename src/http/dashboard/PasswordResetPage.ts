@@ -8,7 +8,7 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import type { ResetUnusable } from "../../people-auth/Errors.ts"
+import type { ResetUnusable } from "../../people-auth/Refusals.ts"
 import { passwordLength } from "../../people-auth/Password.ts"
 import { PasswordResets, type ResetTarget } from "../../people-auth/PasswordResets.ts"
 import { html } from "./Html.ts"

@@ -22,11 +22,11 @@ import type { WriteCommand } from "../../domain/Commands.ts"
 import { Reaction } from "../../domain/CommandInputs.ts"
 import { PersonSummary } from "../../domain/NetworkModels.ts"
 import type { NetworkError } from "../NetworkErrors.ts"
-import { activityUrn } from "./Addresses.ts"
+import { activityUrn } from "./UnipileAddresses.ts"
 import * as Models from "./Models.ts"
 import { Reactions, ReceivedInvitations, type SentInvitations } from "./ProviderShapes.ts"
-import { profileOf, restCall } from "./Reads.ts"
-import { ask, type Session } from "./Session.ts"
+import { profileOf, restCall } from "./UnipileReads.ts"
+import { ask, type Session } from "./UnipileSession.ts"
 
 /** What the network shows of a write. */
 export type Found =

@@ -4,7 +4,7 @@
  * (an empty string, 0, null or false), listed per command in docs/networks.md.
  */
 import type { Company, CompanySize, CompanySummary, ConnectionDegree, ConnectionsBucket, Experience, Message, Person, PersonSummary, Post } from "../../domain/NetworkModels.ts"
-import { activityUrn } from "./Addresses.ts"
+import { activityUrn } from "./UnipileAddresses.ts"
 import type { Attendee, CompanyProfile, CompanyResult, LinkedinProfile, PeopleResult, ProviderMessage, ProviderPost } from "./ProviderShapes.ts"
 
 /** The public address of a person's profile. */

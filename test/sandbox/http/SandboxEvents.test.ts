@@ -3,7 +3,7 @@ import { Clock, Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { NetworkDriver } from "../../../src/network/NetworkDriver.ts"
 import { invitationOutcome } from "../../../src/sandbox/Behaviour.ts"
-import { memberFrom, relationTo } from "../../../src/sandbox/People.ts"
+import { memberFrom, relationTo } from "../../../src/sandbox/SandboxPeople.ts"
 import { rng } from "../../../src/sandbox/Random.ts"
 import { call, layer as serverLayer, newWorkspace, type Reply } from "../../support/TestServer.ts"
 

@@ -10,7 +10,7 @@ import type { Chat, ChatPage, Conversation, Message, TriageClass } from "../doma
 import { profileOfProviderId, type ProfileRef } from "./Addresses.ts"
 import { chatIdOf, providerIdOfChat } from "./Ids.ts"
 import { type InvalidPageRequest, type PageRequest, pageOf, pageWindow } from "./Paging.ts"
-import { memberFrom, personTraits, summaryOf } from "./People.ts"
+import { memberFrom, personTraits, summaryOf } from "./SandboxPeople.ts"
 import { hash32, rng, type Rng } from "./Random.ts"
 import { replyText } from "./ReplyTexts.ts"
 import { DAY, HOUR, iso, MINUTE, WEEK } from "./Timeline.ts"

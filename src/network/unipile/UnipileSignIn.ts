@@ -16,8 +16,8 @@ import { Clock, Effect, Redacted } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"
 import type { Tier } from "../../domain/Limits.ts"
 import type { AccountProfile, CheckpointType, SignInStep } from "../NetworkDriver.ts"
-import { type Client, paced, type ProviderFailure } from "./Client.ts"
-import { retried, type Session } from "./Session.ts"
+import { type Client, paced, type ProviderFailure } from "./UnipileClient.ts"
+import { retried, type Session } from "./UnipileSession.ts"
 import type { Store } from "./Store.ts"
 
 type Step = Awaited<ReturnType<UnipileClient["account"]["solveCodeCheckpoint"]>>

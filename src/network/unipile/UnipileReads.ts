@@ -19,11 +19,11 @@ import type { ReadCommand } from "../../domain/Commands.ts"
 import type { Chat, PersonSummary } from "../../domain/NetworkModels.ts"
 import type { ReadHandlers } from "../NetworkDriver.ts"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"
-import { companyIdentifier, personIdentifier, postId } from "./Addresses.ts"
-import type { ProviderFailure } from "./Client.ts"
+import { companyIdentifier, personIdentifier, postId } from "./UnipileAddresses.ts"
+import type { ProviderFailure } from "./UnipileClient.ts"
 import * as Models from "./Models.ts"
 import { CompanySearch, type LinkedinProfile, PeopleSearch, ReceivedInvitations, type UserProfile } from "./ProviderShapes.ts"
-import { ask, named, retried, type Session } from "./Session.ts"
+import { ask, named, retried, type Session } from "./UnipileSession.ts"
 
 /** The read commands Unipile's API has no call for. */
 export const unsupportedReads = ["profile_viewers", "ssi"] as const satisfies ReadonlyArray<ReadCommand>

@@ -17,7 +17,7 @@
  */
 import { DateTime, Schedule } from "effect"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"
-import type { ProviderFailure } from "./Client.ts"
+import type { ProviderFailure } from "./UnipileClient.ts"
 
 /** Worth trying again: the provider did not answer, failed, or asked to slow down. */
 export const isTransient = (failure: ProviderFailure): boolean =>

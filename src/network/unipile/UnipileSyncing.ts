@@ -13,7 +13,7 @@ import type { InboundMessage, SyncedInvitation, SyncResult } from "../Sync.ts"
 import type { NetworkError } from "../NetworkErrors.ts"
 import { pendingInvitations } from "./Lookups.ts"
 import type { MessageList } from "./ProviderShapes.ts"
-import { ask, type Session } from "./Session.ts"
+import { ask, type Session } from "./UnipileSession.ts"
 import type { Attempt } from "./Store.ts"
 
 const iso = (ms: number) => DateTime.formatIso(DateTime.makeUnsafe(ms))

@@ -7,8 +7,8 @@
 import { Clock, Effect } from "effect"
 import type { UnipileClient } from "unipile-node-sdk"
 import { type NetworkError, networkError } from "../NetworkErrors.ts"
-import { type Client, paced, type ProviderFailure } from "./Client.ts"
-import { isTransient, providerBackoff, toNetworkError } from "./Errors.ts"
+import { type Client, paced, type ProviderFailure } from "./UnipileClient.ts"
+import { isTransient, providerBackoff, toNetworkError } from "./UnipileErrors.ts"
 import type { Store } from "./Store.ts"
 
 export interface Session {
