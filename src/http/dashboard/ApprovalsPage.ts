@@ -93,8 +93,16 @@ const decider = (person: Person) => actorOf(person.principal)
 
 type DecisionError = NotFound | Conflict | ApprovalExpired | Unprocessable
 
-/** The message of a refused decision: the service's own words. */
-const refusalOf = (error: DecisionError) => `${error.error.message} ${error.error.next}`
+/** What a person can do about a refused decision, in the page's words (the service's `next` speaks REST). */
+const adviceOn: Readonly<Record<DecisionError["_tag"], string>> = {
+  NotFound: "It may have been decided already: the queue shows what still waits.",
+  Conflict: "Someone decided it already: the Decided view shows who, and what went out.",
+  ApprovalExpired: "Its 72 hours are over: ask for the write again if it should still go out.",
+  Unprocessable: "Change the text (or send an invitation without its note) and approve again."
+}
+
+/** The message of a refused decision: the service's own words, and what to do about it on this page. */
+const refusalOf = (error: DecisionError) => `${error.error.message} ${adviceOn[error._tag]}`
 
 /** What the person typed and what was refused, kept for the page that comes back. */
 interface Kept {

@@ -22,10 +22,14 @@ export const liveListsScript = String.raw`(() => {
       Array.from(list.querySelectorAll("input[type=checkbox]")).some((box) => box.checked)
   }
   let fetching = false
+  // A change told while a fetch is under way is fetched again after it: that fetch may predate it.
+  let again = false
   const refresh = async () => {
     const list = document.querySelector("[data-live-list]")
-    if (!list || !list.id || fetching || busy(list)) return
+    if (!list || !list.id || busy(list)) return
+    if (fetching) { again = true; return }
     fetching = true
+    again = false
     try {
       const response = await fetch(location.href, { headers: { accept: "text/html" }, credentials: "same-origin" })
       if (!response.ok) return
@@ -39,6 +43,7 @@ export const liveListsScript = String.raw`(() => {
       }
     } finally {
       fetching = false
+      if (again) refresh()
     }
   }
   document.addEventListener("${changedEvent}", refresh)

@@ -185,7 +185,7 @@ const render = (person: Person, options: { readonly notice?: string | undefined;
 <button type="submit">Connect a seat</button></form>`
           : ""
       }${
-        accounts.length === 0 ? html`<p class="card">No seats are connected yet. Connect one with <code>POST /v1/accounts/connect</code>.</p>` : cards
+        accounts.length === 0 ? html`<p class="card">No seats are connected yet: connect one with the form above.</p>` : cards
       }`
     })
   })
