@@ -178,6 +178,8 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("operating from the dashboard
       const page = yield* promise(() => browser.newPage())
       yield* promise(() => page.goto(`${base}/dashboard/approvals`))
       yield* promise(() => page.locator("tr.approval", { hasText: "Already waiting" }).waitFor())
+      // The page is live once its stream is connected (slow on a busy machine: give it a minute).
+      yield* promise(() => page.locator('html[data-live="connected"]').waitFor({ state: "attached", timeout: 60_000 }))
       // A new write asks for approval: its row comes in without a reload.
       yield* ask(second, "Arrived while the page was open")
       yield* promise(() => page.locator("tr.approval", { hasText: "Arrived while the page was open" }).waitFor())

@@ -9,6 +9,7 @@ import { type AccessRole, accessRoles, mayGrant, roleName } from "../../domain/P
 import { actorOf } from "../../domain/Principal.ts"
 import { ApiKeys } from "../../keys/ApiKeys.ts"
 import { framed, noticeFrom } from "./Frame.ts"
+import { confirmed, confirmedForm, notConfirmed } from "./Confirmation.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, localTime } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
@@ -61,7 +62,13 @@ const render = (person: Person, options: { readonly created?: { readonly name: s
         keys.map((k) =>
           html`<tr><td>${k.name}</td><td>${roleName(k.role)}</td><td><code>${k.prefix}…</code></td><td>${localTime(k.createdAt)}</td><td>${localTime(k.lastUsedAt)}</td><td>${
             k.revokedAt === null
-              ? html`<form class="inline" method="post" action="${base}/keys/${k.id}/revoke">${csrfInput(person)}<button type="submit" class="danger" aria-label="Revoke ${k.name}">Revoke</button></form>`
+              ? confirmedForm(person, {
+                action: `${base}/keys/${k.id}/revoke`,
+                summary: `Revoke ${k.name}`,
+                explain: "Requests with this key are refused from then on, on every server; a revoked key cannot be used again.",
+                tick: `Yes, revoke ${k.name}`,
+                button: "Revoke this key"
+              })
               : html`revoked ${localTime(k.revokedAt)}`
           }</td></tr>`
         )
@@ -88,9 +95,10 @@ const create = signedInAction((person, form) =>
   })
 )
 
-const revoke = signedInAction((person) =>
+const revoke = signedInAction((person, form) =>
   Effect.gen(function*() {
     if (!may(person, "manageKeys")) return notAllowedPage(person, "manageKeys")
+    if (!confirmed(form)) return yield* render(person, { error: notConfirmed("Yes, revoke", "a revoked key cannot be used again."), status: 400 })
     const params = yield* HttpRouter.params
     const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? "", actorOf(person.principal)))
     if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.error.message, status: 404 })

@@ -48,6 +48,11 @@ export const liveListsScript = String.raw`(() => {
   }
   document.addEventListener("${changedEvent}", refresh)
   // What changed between the page's making and the stream's (re)connection is fetched once then.
-  document.addEventListener("htmx:sse:after:connection", refresh)
+  // The page says whether it is live (html[data-live]): for people's tools and the tests.
+  document.addEventListener("htmx:sse:after:connection", () => {
+    document.documentElement.dataset.live = "connected"
+    refresh()
+  })
+  document.addEventListener("htmx:sse:error", () => { document.documentElement.dataset.live = "lost" })
 })()
 `

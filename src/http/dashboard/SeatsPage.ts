@@ -22,6 +22,7 @@ import { base, csrfInput, localTime, relative } from "./Layout.ts"
 import { refusal } from "../../domain/Permissions.ts"
 import { actorOf } from "../../domain/Principal.ts"
 import { accountStatusInWords } from "../../domain/Words.ts"
+import { confirmed, confirmedForm, notConfirmed } from "./Confirmation.ts"
 import * as SeatActivity from "../SeatActivity.ts"
 import { type Form, may, type Person, seeOther, signedInAction, signedInPage } from "./Requests.ts"
 
@@ -97,10 +98,15 @@ const operations = (person: Person, account: AccountView) => {
 <details><summary>Rename</summary><form method="post" action="${base}/seats/${id}/rename">${csrfInput(person)}
 <label for="label-${id}">Name</label><input id="label-${id}" name="label" type="text" maxlength="80" value="${account.label}" required>
 <button type="submit">Save the name</button></form></details>
-<details><summary>Disconnect</summary><form method="post" action="${base}/seats/${id}/disconnect">${csrfInput(person)}
-<p>Disconnecting frees the seat and cancels its jobs that have not started (a write under way finishes). It cannot be undone: to use the account again, connect it anew.</p>
-<label class="check"><input type="checkbox" name="confirm" value="yes" required> Yes, disconnect ${name}</label>
-<button type="submit" class="danger">Disconnect this seat</button></form></details></div>`
+${
+    confirmedForm(person, {
+      action: `${base}/seats/${id}/disconnect`,
+      summary: "Disconnect",
+      explain: "Disconnecting frees the seat and cancels its jobs that have not started (a write under way finishes). It cannot be undone: to use the account again, connect it anew.",
+      tick: `Yes, disconnect ${name}`,
+      button: "Disconnect this seat"
+    })
+  }</div>`
 }
 
 const seatCard = (person: Person, account: AccountView, waiting: ReadonlyArray<string>, forecast: Html, nowMs: number) => {
@@ -320,9 +326,7 @@ const reconnect = seatAction(({ person, id, request }) =>
 
 const disconnect = seatAction(({ person, id, seats, actor, form }) =>
   showing(Effect.gen(function*() {
-    if (form.get("confirm") !== "yes") {
-      return yield* render(person, { error: "Tick \"Yes, disconnect\" to confirm: disconnecting cannot be undone.", status: 400 })
-    }
+    if (!confirmed(form)) return yield* render(person, { error: notConfirmed("Yes, disconnect", "disconnecting cannot be undone."), status: 400 })
     yield* orPage(person)(seats.remove(person.workspaceId, id, actor))
     return seeOther(`${base}/seats?notice=disconnected`)
   })))

@@ -17,6 +17,7 @@ import { type Actor, Team } from "../../people-auth/Team.ts"
 import { baseUrlOf } from "../BaseUrl.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
+import { confirmed, confirmedForm, notConfirmed } from "./Confirmation.ts"
 import { html } from "./Html.ts"
 import { base, csrfInput, localTime, plainPage, problemPage } from "./Layout.ts"
 import { anonymousAction, guarded, may, notAllowedPage, type Person, seeOther, signedInAction, signedInPage, withBrowserToken } from "./Requests.ts"
@@ -70,7 +71,15 @@ const render = (person: Person, options: {
 <label class="check" for="role-${m.id}">Role <select id="role-${m.id}" name="role">${
             offered.map((r) => html`<option value="${r}"${r === m.role ? html` selected` : ""}>${r}</option>`)
           }</select></label><button type="submit" class="secondary">Change</button></form>
-<form class="inline" method="post" action="${base}/team/${m.id}/remove">${csrfInput(person)}<button type="submit" class="danger" aria-label="Remove ${m.name}">Remove</button></form>${
+${
+            confirmedForm(person, {
+              action: `${base}/team/${m.id}/remove`,
+              summary: m.id === person.userId ? "Leave the workspace" : `Remove ${m.name}`,
+              explain: "Their sessions and their assistants' sign-ins end at once; what they decided stays in the activity log.",
+              tick: m.id === person.userId ? "Yes, remove me" : `Yes, remove ${m.name}`,
+              button: "Remove from the workspace"
+            })
+          }${
             resetter && m.id !== person.userId ? resetForm(person, m) : ""
           }</td>`
           : ""
@@ -175,9 +184,10 @@ const changeRole = signedInAction((person, form) =>
   })
 )
 
-const remove = signedInAction((person) =>
+const remove = signedInAction((person, form) =>
   Effect.gen(function*() {
     const id = yield* idParam
+    if (!confirmed(form)) return yield* render(person, { error: notConfirmed("Yes, remove", "removing a teammate cannot be undone (invite them again instead)."), status: 400 })
     const outcome = yield* Effect.result((yield* Team).remove(actorOf(person), id))
     if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 403 })
     return seeOther(id === person.userId ? `${base}/sign-in?notice=removed` : `${base}/team?notice=removed`)
