@@ -30,6 +30,8 @@ export interface Attempts {
   readonly longestOverlapMs: number
   /** Attempts the network refused as stale (an older fencing token). */
   readonly refusedStale: number
+  /** Each key attempted twice: its attempts (fence, real-time window, whether one failed), for tracing it in the logs. */
+  readonly doubledAttempts: ReadonlyArray<string>
 }
 
 export const attempts = (query: Query) =>
@@ -47,9 +49,18 @@ export const attempts = (query: Query) =>
       FROM sandbox_writes a JOIN sandbox_writes b
         ON b.account_id = a.account_id AND b.id > a.id AND NOT a.refused AND NOT b.refused
         AND a.began_real_ms < b.ended_real_ms AND b.began_real_ms < a.ended_real_ms`
+    const twice = yield* sql<{ key: string; accountId: string; fence: string | null; began: string | null; ended: string | null; failed: boolean }>`
+      SELECT key, account_id AS "accountId", fence::text AS fence, began_real_ms::text AS began, ended_real_ms::text AS ended,
+        result IS NULL AS failed
+      FROM sandbox_writes
+      WHERE NOT refused AND key IN (SELECT key FROM sandbox_writes WHERE NOT refused GROUP BY key HAVING count(*) > 1)
+      ORDER BY key, id`
     return {
       attempts: Number(totals.attempts),
       doubled: Number(doubled.n),
+      doubledAttempts: twice.map((row) =>
+        `job ${row.key} (account ${row.accountId}): fence ${row.fence}, ${row.began}-${row.ended} ms${row.failed ? ", refused by the network's rules" : ""}`
+      ),
       overlaps: Number(overlaps.n),
       longestOverlapMs: Number(overlaps.longest ?? 0),
       refusedStale: Number(totals.refused)
@@ -159,6 +170,7 @@ export const reportFencing = (title: string, counts: Counts, seen: Attempts, req
   printTable(title, columns, [
     `network attempts: ${seen.attempts}; longest overlap: ${seen.longestOverlapMs} ms; ` +
     `doubled by the network's record: ${seen.doubled}, by the job counts' evidence: ${counts.doubled} ${JSON.stringify(counts.doubles)}`,
+    ...seen.doubledAttempts.map((line) => `attempted twice: ${line}`),
     `failed by type: ${JSON.stringify(counts.failures)}; stuck by status: ${JSON.stringify(counts.stuckStatuses)}`,
     requests.describe(),
     ...notes
