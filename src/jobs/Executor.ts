@@ -47,18 +47,20 @@ export interface WriteGate {
 
 /**
  * What a write that a crash left running came to, as the network knows it: `Completed` with its
- * result when it happened, `NotReached` when it surely did not, `Unknown` when the driver cannot tell.
+ * result when it happened, `Failed` with the network's error when the network refused it,
+ * `NotReached` when it surely did not reach it, `Unknown` when the driver cannot tell.
  */
 export type Recovery =
   | Extract<Outcome, { readonly _tag: "Completed" }>
+  | Extract<Outcome, { readonly _tag: "Failed" }>
   | { readonly _tag: "NotReached" }
   | { readonly _tag: "Unknown" }
 
 const unknown: Recovery = { _tag: "Unknown" }
 
-const failed = (error: JobFailure): Outcome => ({ _tag: "Failed", error })
+const failed = (error: JobFailure): Extract<Outcome, { readonly _tag: "Failed" }> => ({ _tag: "Failed", error })
 
-const fromNetwork = (error: NetworkError): Outcome =>
+const fromNetwork = (error: NetworkError): Extract<Outcome, { readonly _tag: "Failed" }> =>
   failed(error.until === undefined
     ? { type: error.type, message: error.message, next: error.next }
     : { type: error.type, message: error.message, next: error.next, until: error.until })
@@ -182,6 +184,7 @@ export class Executor extends Context.Service<Executor, {
           if (network.outcomeOf === undefined || !isWriteCommand(kind)) return unknown
           const known = yield* network.outcomeOf(job.accountId, kind, job.id, fence)
           if (known._tag === "NotHappened") return { _tag: "NotReached" } as const
+          if (known._tag === "Refused") return fromNetwork(known.error)
           if (known._tag === "Unknown") return unknown
           const spec = commands[kind]
           // The driver's record is checked like any result; one that does not fit cannot be trusted.

@@ -376,6 +376,10 @@ export class Governor extends Context.Service<Governor, {
               yield* finish(job, { ...recovery, writesNotBefore: yield* nextWriteAt }, ["running"], job.fence)
               return yield* log(job, "write left running by a previous owner had reached the network: completed with its result")
             }
+            case "Failed": {
+              yield* finish(job, { _tag: "Failed", error: recovery.error, writesNotBefore: yield* nextWriteAt }, ["running"], job.fence)
+              return yield* log(job, "write left running by a previous owner had been refused by the network: failed with its error, not sent again")
+            }
             case "NotReached":
               yield* store.requeue(job.id, job.fence)
               return yield* log(job, "write left running by a previous owner had not reached the network: queued again")

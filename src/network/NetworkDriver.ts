@@ -79,6 +79,8 @@ export interface WriteAttempt {
 /** What the network knows of a write whose outcome a crash left unknown. */
 export type WriteOutcome =
   | { readonly _tag: "Happened"; readonly result: unknown }
+  /** It reached the network, which refused it by its rules (already connected...): nothing happened, nor would again. */
+  | { readonly _tag: "Refused"; readonly error: NetworkError }
   | { readonly _tag: "NotHappened" }
   | { readonly _tag: "Unknown" }
 
@@ -147,9 +149,10 @@ export interface NetworkDriverShape {
   ) => Effect.Effect<ResultOf<C>, NetworkError>
   /**
    * Whether the write keyed `key` reached the network, asked when a crash left its job running
-   * with its outcome unknown: `Happened` with the write's result, `NotHappened` when it surely
-   * did not (it is then run again), `Unknown` otherwise (it then fails `interrupted`, never sent
-   * twice). The result is the command's result as JSON, checked by the service against the
+   * with its outcome unknown: `Happened` with the write's result, `Refused` with the network's
+   * error when it reached the network and was refused by its rules (the job fails with that error,
+   * not sent again), `NotHappened` when it surely never reached it (it is then run again), `Unknown`
+   * otherwise (it then fails `interrupted`, never sent twice). The result is the command's result as JSON, checked by the service against the
    * command's result schema. Optional: a driver that cannot tell leaves it out, which counts as
    * `Unknown`. `fence` is the asking owner's token: a network with conditional requests raises the
    * account's token to it first, so no older attempt can land after the answer.

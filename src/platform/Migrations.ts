@@ -37,6 +37,7 @@ import oauth from "../../migrations/0250_oauth.ts"
 import triageConfidence from "../../migrations/0260_triage_confidence.ts"
 import passwordResets from "../../migrations/0280_password_resets.ts"
 import webhookResponses from "../../migrations/0281_webhook_responses.ts"
+import sandboxWriteRefusals from "../../migrations/0290_sandbox_write_refusals.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -71,7 +72,8 @@ export const migrations = {
   "0250_oauth": oauth,
   "0260_triage_confidence": triageConfidence,
   "0280_password_resets": passwordResets,
-  "0281_webhook_responses": webhookResponses
+  "0281_webhook_responses": webhookResponses,
+  "0290_sandbox_write_refusals": sandboxWriteRefusals
 }
 
 const migrator = Migrator.make({})({

@@ -7,10 +7,10 @@
  * people answered them as the clock passes the seeded moments; tests can
  * force answers and messages with `simulate`.
  */
-import { Clock, Effect, Exit, Layer, Schema } from "effect"
+import { Cause, Clock, Effect, Exit, Layer, Option, Schema } from "effect"
 import { commands } from "../domain/Commands.ts"
 import * as Time from "../domain/Time.ts"
-import { networkError } from "../network/NetworkErrors.ts"
+import { NetworkError, networkError } from "../network/NetworkErrors.ts"
 import { type CheckpointType, NetworkDriver, type SignInStep, type WriteOutcome } from "../network/NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { messageReaches, reads, type Session } from "./Reads.ts"
@@ -26,6 +26,10 @@ export { sandboxProfile } from "./AccountProfiles.ts"
  * What the sandbox answers an attempt whose fencing token is older than one the account already showed:
  * a runner that lost the account (it froze, or lost its database) and woke after another took it over.
  */
+/** A refusal by the network's rules, as the sandbox keeps it beside the attempt (and reads it back for `outcomeOf`). */
+const encodeRefusal = (error: NetworkError) => Schema.encodeUnknownEffect(NetworkError)(error).pipe(Effect.orDie)
+const decodeRefusal = (stored: unknown) => Schema.decodeUnknownEffect(NetworkError)(stored).pipe(Effect.orDie)
+
 const staleAttempt = networkError(
   "network",
   "The network refused this attempt: a newer owner of the account has written or asked about its writes since it was recorded.",
@@ -90,7 +94,7 @@ export const layer = Layer.effect(
           const current = yield* session(accountId)
           if (attempt === undefined) return yield* writes[command](current, input)
           const beganRealMs = yield* Time.liveNow
-          const record = (result: unknown, refused: boolean) =>
+          const record = (result: unknown, refused: boolean, refusal?: unknown) =>
             Effect.flatMap(Time.liveNow, (endedRealMs) =>
               state.recordWrite({
                 key: attempt.key,
@@ -100,6 +104,7 @@ export const layer = Layer.effect(
                 atMs: current.now,
                 fence: attempt.fence,
                 refused,
+                refusal,
                 beganRealMs,
                 endedRealMs
               }))
@@ -114,7 +119,8 @@ export const layer = Layer.effect(
             // The write in a savepoint of its own: one the network's rules refuse leaves nothing but its record.
             const exit = yield* Effect.exit(state.transaction(writes[command](current, input)))
             if (Exit.isFailure(exit)) {
-              yield* record(undefined, false)
+              const refusal = Cause.findErrorOption(exit.cause)
+              yield* record(undefined, false, Option.isSome(refusal) ? yield* encodeRefusal(refusal.value) : undefined)
               return exit
             }
             const encoded = yield* Schema.encodeUnknownEffect(commands[command].result)(exit.value).pipe(Effect.orDie)
@@ -126,8 +132,12 @@ export const layer = Layer.effect(
       outcomeOf: (accountId, _command, key, fence) =>
         state.transaction(Effect.andThen(
           state.raiseFence(accountId, fence),
-          Effect.map(state.writeOf(accountId, key), (done): WriteOutcome =>
-            done === undefined ? { _tag: "NotHappened" } : { _tag: "Happened", result: done.result })
+          Effect.flatMap(state.writeOf(accountId, key), (done): Effect.Effect<WriteOutcome> =>
+            done === undefined
+              ? Effect.succeed({ _tag: "NotHappened" })
+              : done.result === null && done.refusal !== null
+              ? Effect.map(decodeRefusal(done.refusal), (error): WriteOutcome => ({ _tag: "Refused", error }))
+              : Effect.succeed({ _tag: "Happened", result: done.result }))
         )),
       accountRecorded: (account) => state.recordAccount(account),
       sync: (accountId, since) =>

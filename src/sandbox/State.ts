@@ -92,7 +92,7 @@ const messageColumns = `id, account_id AS "accountId", provider_id AS "providerI
 const inboundColumns = `id, account_id AS "accountId", provider_id AS "providerId", chat_id AS "chatId", text,
   received_at_ms AS "receivedAtMs"`
 
-const WriteRow = Schema.Struct({ result: Schema.Unknown })
+const WriteRow = Schema.Struct({ result: Schema.Unknown, refusal: Schema.Unknown })
 
 /** The state store, on the ambient `SqlClient`. */
 export const make = Effect.gen(function*() {
@@ -134,6 +134,8 @@ export const make = Effect.gen(function*() {
       readonly atMs: number
       readonly fence: number
       readonly refused: boolean
+      /** Why the network's rules refused it (a `NetworkError`'s fields); none when it went through or was stale. */
+      readonly refusal?: unknown
       readonly beganRealMs: number
       readonly endedRealMs: number
     }) =>
@@ -146,16 +148,20 @@ export const make = Effect.gen(function*() {
           at_ms: write.atMs,
           fence: write.fence,
           refused: write.refused,
+          refusal: write.refusal === undefined ? null : JSON.stringify(write.refusal),
           began_real_ms: write.beganRealMs,
           ended_real_ms: write.endedRealMs
         })
       }`),
 
-    /** The result of the write carried out for `key` by the account (its first), or undefined when none was. */
-    writeOf: (accountId: string, key: string): Effect.Effect<{ readonly result: unknown } | undefined> =>
+    /**
+     * What became of the write of `key` by the account (its first attempt that was not stale): its result when it
+     * was carried out, or its refusal when the network's rules refused it; undefined when none reached the network.
+     */
+    writeOf: (accountId: string, key: string): Effect.Effect<{ readonly result: unknown; readonly refusal: unknown } | undefined> =>
       decode(WriteRow)(sql`
-        SELECT result FROM sandbox_writes
-        WHERE key = ${key} AND account_id = ${accountId} AND NOT refused AND result IS NOT NULL
+        SELECT result, refusal FROM sandbox_writes
+        WHERE key = ${key} AND account_id = ${accountId} AND NOT refused AND (result IS NOT NULL OR refusal IS NOT NULL)
         ORDER BY id LIMIT 1`).pipe(
         Effect.map((rows) => rows[0])
       ),

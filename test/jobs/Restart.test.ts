@@ -19,6 +19,14 @@ import { jobAfter, jobNow, workspaceWithAccount } from "./support.ts"
 
 const post = (text: string) => ({ text })
 
+/** A reaction to a post the network does not have: it refuses it (`notFound`). */
+const missingPostReaction = { post: "urn:li:activity:9528731723694092345", reaction: "like" as const }
+
+/** How many attempts of a job reached the network (stale ones, refused before anything, left out). */
+const attemptsOf = (key: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM sandbox_writes WHERE key = ${key} AND NOT refused`, (rows) => rows[0].n))
+
 /** The sandbox as a driver that cannot tell whether a write happened (no `outcomeOf`). */
 const forgetfulSandbox = Layer.effect(
   NetworkDriver,
@@ -38,6 +46,8 @@ const restartWithWriteInFlight = (options: {
   readonly driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient>
   /** `c` is the account's only open work: nothing queued wakes its actor once the lease rule lets it settle `c`. */
   readonly alone?: boolean
+  /** `c` is a reaction to a post that does not exist: it reached the network, which refused it by its rules. */
+  readonly refused?: boolean
 }) =>
   Effect.gen(function*() {
     const open = yield* TestDatabase.reopenable
@@ -51,14 +61,18 @@ const restartWithWriteInFlight = (options: {
       const b = options.alone === true
         ? undefined
         : yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("b") })
-      const c = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("c") })
+      const c = options.refused === true
+        ? yield* jobs.create({ workspaceId, accountId, command: "react", input: missingPostReaction })
+        : yield* jobs.create({ workspaceId, accountId, command: "create_post", input: post("c") })
       const next = b ?? c
       yield* eventually("the next write to wait for its pacing gap", jobNow(workspaceId, next.id), (job) => job.waitingFor?.reason === "pacing", 20_000)
       const sql = yield* SqlClient.SqlClient
       // Sent as this life's owner of the account (its epoch, taken for `a`).
       const [owner] = yield* sql<{ epoch: string }>`SELECT epoch FROM account_fences WHERE account_id = ${accountId}`
-      const sent = options.reached
-        ? yield* (yield* NetworkDriver).write(accountId, "create_post", post("c"), { key: c.id, fence: Number(owner.epoch) })
+      const attempt = { key: c.id, fence: Number(owner.epoch) }
+      if (options.refused === true) yield* Effect.flip((yield* NetworkDriver).write(accountId, "react", missingPostReaction, attempt))
+      const sent = options.reached && options.refused !== true
+        ? yield* (yield* NetworkDriver).write(accountId, "create_post", post("c"), attempt)
         : undefined
       const now = new Date(yield* Clock.currentTimeMillis).toISOString()
       yield* sql`UPDATE jobs SET status = 'running', started_at = ${now}::timestamptz,
@@ -139,6 +153,18 @@ describe("a restart with a write in flight", () => {
         const c = yield* jobNow(ids.workspaceId, ids.c)
         assert.strictEqual(c.status, "completed", JSON.stringify(c))
         assert.strictEqual(yield* postsWithText("c"), 1)
+      }).pipe(Effect.provideContext(secondContext))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 60_000 })
+
+  it.effect("that the network refused by its rules: it fails with the network's error and is not sent again", () =>
+    Effect.gen(function*() {
+      const { ids, second, secondContext } = yield* restartWithWriteInFlight({ reached: true, driver: SandboxDriver.layer, refused: true })
+      yield* Effect.gen(function*() {
+        const c = yield* jobNow(ids.workspaceId, ids.c)
+        assert.strictEqual(c.status, "failed", JSON.stringify(c))
+        assert.propertyVal(c.error, "type", "notFound")
+        assert.strictEqual(yield* attemptsOf(ids.c), 1)
       }).pipe(Effect.provideContext(secondContext))
       yield* Scope.close(second, Exit.void)
     }), { timeout: 60_000 })

@@ -413,6 +413,21 @@ describe("the sandbox driver", () => {
         assert.deepStrictEqual(rows.map((row) => [Number(row.fence), row.refused, row.carried]), [[1, false, true], [1, false, true], [1, false, false]])
       })))
 
+    it.effect("outcomeOf tells a write the network's rules refused from one that never reached it, with the network's error", () =>
+      inSandbox(Effect.gen(function*() {
+        const network = yield* NetworkDriver
+        if (network.outcomeOf === undefined) return assert.fail("the sandbox answers outcomeOf")
+        const { id } = yield* newAccount("premium")
+        const key = crypto.randomUUID()
+        const refused = yield* failure(network.write(id, "react", { post: "urn:li:activity:9528731723694092345", reaction: "like" }, { key, fence: 1 }))
+        const known = yield* network.outcomeOf(id, "react", key, 2)
+        assert.strictEqual(known._tag, "Refused")
+        if (known._tag !== "Refused") return
+        assert.instanceOf(known.error, NetworkError)
+        assert.deepStrictEqual([known.error.type, known.error.message], [refused.type, refused.message])
+        assert.deepStrictEqual(yield* network.outcomeOf(id, "react", crypto.randomUUID(), 2), { _tag: "NotHappened" })
+      })))
+
     it.effect("refuses an attempt with an older token than the account showed, and outcomeOf raises the token first", () =>
       inSandbox(Effect.gen(function*() {
         const network = yield* NetworkDriver
