@@ -34,7 +34,9 @@ export const make = (requestsPerMinute: number | undefined) =>
         for (;;) {
           const nowMs = yield* Clock.currentTimeMillis
           if (yield* claim(providerAccount, nowMs)) return
-          yield* Effect.sleep(Duration.millis((RateLimit.windowOf(nowMs) + 1) * 60_000 - nowMs))
+          // Until the next minute begins, read afresh: the claim took time, and the clock may have moved past it.
+          const nextMinute = (RateLimit.windowOf(nowMs) + 1) * 60_000
+          yield* Effect.sleep(Duration.millis(Math.max(0, nextMinute - (yield* Clock.currentTimeMillis))))
         }
       }).pipe(Effect.withSpan("Unipile.requestRate", { attributes: { providerAccount } }))
     return { before }

@@ -57,16 +57,16 @@ describe("Unipile's rate limit, respected by two servers together", () => {
       const before = yield* answered
       const { providerAccount, reads } = yield* twoServers(perMinute)
       // Minute 1: the sign-in's 2 requests and 3 reads; minute 2: 5 more; minute 3: the last 4.
-      yield* eventually("3 reads in the first minute", answered, (n) => n - before === 3)
+      yield* eventually("3 reads in the first minute", answered, (n) => n - before === 3, 20_000)
       yield* TestClock.adjust("1 minute")
-      yield* eventually("8 reads by the second minute", answered, (n) => n - before === 8)
+      yield* eventually("8 reads by the second minute", answered, (n) => n - before === 8, 20_000)
       yield* TestClock.adjust("1 minute")
       const results = yield* Fiber.join(reads)
       assert.strictEqual(results.length, 12)
       assert.strictEqual((yield* answered) - before, 12)
       assert.strictEqual(double.limited.get(providerAccount) ?? 0, 0, "the provider answered 429")
       assert.deepStrictEqual(double.violations, [])
-    }), { timeout: 30_000 })
+    }), { timeout: 60_000 })
 
   it.effect("without it, the two servers meet the provider's 429s", () =>
     Effect.gen(function*() {
