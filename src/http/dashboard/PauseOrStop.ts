@@ -13,6 +13,7 @@ import * as WorkflowActivity from "../../intake/WorkflowActivity.ts"
 import { html } from "./Html.ts"
 import { csrfInput } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction } from "./Requests.ts"
+import { confirmed } from "./Confirmation.ts"
 
 /** The card: pause or resume, and stop once `confirm` (what stopping does, in words) is ticked. */
 export const pauseOrStop = (person: Person, options: {
@@ -48,7 +49,7 @@ export const changeAction = <V, E, R>(options: {
     Effect.gen(function*() {
       if (!may(person, "startWorkflows")) return notAllowedPage(person, "startWorkflows")
       const id = (yield* HttpRouter.params)["id"] ?? ""
-      if (options.unconfirmed !== undefined && form.get("confirm") !== "yes") {
+      if (options.unconfirmed !== undefined && !confirmed(form)) {
         return yield* options.page(person, id, { error: options.unconfirmed, status: 422 })
       }
       const recorded = yield* WorkflowActivity.make
