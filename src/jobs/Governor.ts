@@ -11,8 +11,14 @@
  * `chooseWrite` which of the account's queued writes may run now, and
  * either starts it (recording the attempt first, so a crash never runs a write
  * twice), fails it, or records why it waits and sleeps on the `Clock` until
- * then or until woken. While the account has open work it keeps its entity
- * alive (`Entity.keepAlive`); idle, it leaves memory after a minute.
+ * then or until woken. While the account has work to run now, or a short
+ * wait, it keeps its entity alive (`Entity.keepAlive`). An account with nothing
+ * to do, or whose writes wait for a later instant (working hours, a budget's
+ * next period, a long pacing gap, warm-up) or for a change to the account,
+ * leaves memory once idle (`OUTREACH_ACCOUNT_IDLE_TIME`): the wait's end is
+ * recorded on its jobs (their `eta`), a durable wake-up that the runner owning
+ * the account then finds ({@link Takeover}), whatever restarted or moved in
+ * between (issue #36).
  *
  * A runner that takes an account over (a restart, or a dead runner's shards
  * moving to it) first settles what the account's previous owner left
@@ -38,6 +44,7 @@ import type { JobRow } from "./JobRow.ts"
 import { JobStore } from "./JobStore.ts"
 import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
+import * as MemoryReport from "./MemoryReport.ts"
 import { type Choice, chooseWrite, pacingGap, planJob } from "./Plan.ts"
 import * as Fencing from "./Fencing.ts"
 import * as ReadPool from "./ReadPool.ts"
@@ -99,6 +106,8 @@ export class Governor extends Context.Service<Governor, {
   readonly wake: (accountId: string) => Effect.Effect<void>
   /** Accounts whose actor lives on this runner. */
   readonly actors: Effect.Effect<number>
+  /** Whether the account's actor is in memory on this runner. */
+  readonly resident: (accountId: string) => Effect.Effect<boolean>
   /** Of those, the actors with nothing to do, waiting for a message. */
   readonly waiting: Effect.Effect<number>
   /**
@@ -436,19 +445,43 @@ export class Governor extends Context.Service<Governor, {
           return { reads: open.filter(isOpenRead), settled, settleAt }
         })
 
-      /** Keeps the account's entity in memory while it has open work; lets it go when it has none. */
-      const keepAlive = (actor: Actor) =>
+      /** Keeps the account's entity in memory (`open`), or lets it leave once idle. */
+      const keepAlive = (actor: Actor, open: boolean) =>
         Effect.gen(function*() {
-          const open = actor.writes.length > 0 || actor.parked.size > 0 || actor.reads > 0
           if (open === actor.kept) return
           actor.kept = open
           yield* Entity.keepAlive(open)
         })
 
+      const leaveMemoryAfterMs = Duration.toMillis(settings.leaveMemoryAfter)
+
+      /**
+       * Before the actor sleeps on a wait of its writes: an account whose wait is long (or lasts until the account
+       * changes), with no read of its own in hand, may leave memory; its wake-up is the wait's end already recorded
+       * on its jobs. The writes behind the one that waits are shown waiting behind it first, so that none of them
+       * reads as never looked at, or as due at an instant already past, while the account is out of memory.
+       */
+      const rest = (actor: Actor, choice: Extract<Choice, { _tag: "Wait" }>, shown: ReadonlySet<number>, nowMs: number) =>
+        Effect.gen(function*() {
+          const leaves = actor.reads === 0 && (choice.until === null || choice.until - nowMs >= leaveMemoryAfterMs)
+          if (!leaves) return yield* keepAlive(actor, true)
+          const behind = actor.writes.filter((job, index) =>
+            !shown.has(index) &&
+            (job.waitingReason === null || (job.waitingUntil !== null && Date.parse(job.waitingUntil) <= nowMs))
+          )
+          yield* store.markBehind(behind.map((job) => job.id))
+          const marked = new Set(behind.map((job) => job.id))
+          actor.writes = actor.writes.map((job) =>
+            marked.has(job.id) ? { ...job, status: "queued", eta: null, waitingReason: "queue", waitingUntil: null } : job
+          )
+          yield* keepAlive(actor, false)
+        })
+
       /**
        * Records the waits `chooseWrite` found for the account's writes: the one that meets a wait of the whole
        * account, and each that waits for its own category's budget. Those following them keep what they showed
-       * (`queue` when never looked at). A wait already recorded is not written again.
+       * (`queue` when never looked at). A wait already recorded is not written again. Answers the indexes of the
+       * writes whose wait it shows.
        */
       const recordWaits = (actor: Actor, choice: Choice) =>
         Effect.gen(function*() {
@@ -456,9 +489,11 @@ export class Governor extends Context.Service<Governor, {
           const shown = choice._tag === "Wait" && choice.index !== null
             ? [...waits, { index: choice.index, reason: choice.reason, until: choice.until }]
             : waits
+          const indexes = new Set<number>()
           for (const { index, reason, until } of shown) {
             const job = actor.writes[index]
             const recorded = job.waitingUntil === null ? null : Date.parse(job.waitingUntil)
+            indexes.add(index)
             if (job.waitingReason === reason && recorded === until) continue
             yield* store.setWaiting(job.id, reason, until)
             actor.writes[index] = {
@@ -468,6 +503,7 @@ export class Governor extends Context.Service<Governor, {
               waitingUntil: until === null ? null : Time.toIso(until)
             }
           }
+          return indexes
         })
 
       /** Takes a write out of the actor's queue (it started or finished). */
@@ -500,8 +536,8 @@ export class Governor extends Context.Service<Governor, {
       const step = (actor: Actor) =>
         Effect.gen(function*() {
           if (actor.stale) yield* look(actor)
-          yield* keepAlive(actor)
           if (actor.writes.length === 0) {
+            yield* keepAlive(actor, actor.parked.size > 0 || actor.reads > 0)
             // With nothing queued, a write a previous owner left running still wakes it when the lease rule allows.
             if (actor.settleAt !== null) return yield* lookAgainAt(actor, actor.settleAt)
             waiting.count++
@@ -514,9 +550,10 @@ export class Governor extends Context.Service<Governor, {
             return dropWrite(actor, job)
           }
           const choice = chooseWrite(actor.writes.map(queuedWriteOf), current.account, current.nowMs)
-          yield* recordWaits(actor, choice)
+          const shown = yield* recordWaits(actor, choice)
           switch (choice._tag) {
             case "Run": {
+              yield* keepAlive(actor, true)
               const job = actor.writes[choice.index]
               // A write is started only while this runner's lease of the account holds, under its owner epoch.
               const holds = (yield* fencing.holds(actor.accountId)) && (yield* take(actor)) !== undefined
@@ -533,6 +570,7 @@ export class Governor extends Context.Service<Governor, {
               return dropWrite(actor, job)
             }
             case "Wait":
+              yield* rest(actor, choice, shown, current.nowMs)
               return yield* sleep(actor, choice.until)
           }
         })
@@ -625,7 +663,13 @@ export class Governor extends Context.Service<Governor, {
           return actor !== undefined ? wakeActor(actor) : send(accountId, (account) => account.Wake(undefined, { discard: true }))
         })
 
-      yield* Takeover.run({ residents: actors, wake, openWork: store.accountsWithOpenWork })
+      const atServiceNow = <A>(query: (nowMs: number) => Effect.Effect<A>) => onServiceTime(Effect.flatMap(Time.now, (now) => query(now.ms)))
+      yield* Takeover.run({
+        residents: actors,
+        wake,
+        dueWork: atServiceNow(store.dueAccounts),
+        wakeUpsDue: atServiceNow((nowMs) => store.wakeUpsDue(nowMs, settings.wakeUpsPerLook))
+      })
 
       /**
        * Finds work whose message to its owner was lost (with its connection, say): an open job of an account of this
@@ -670,6 +714,7 @@ export class Governor extends Context.Service<Governor, {
       // retries its parked reads, before the change's request answers.
       yield* changes.follow((accountId) => tell(accountId, (account) => account.Changed(undefined)))
       yield* ApprovalExpiry.run
+      yield* MemoryReport.run({ accounts: Effect.sync(() => actors.size), waiting: Effect.sync(() => waiting.count) })
 
       return Governor.of({
         submit: (job) =>
@@ -691,6 +736,7 @@ export class Governor extends Context.Service<Governor, {
             }),
         wake,
         actors: Effect.sync(() => actors.size),
+        resident: (accountId) => Effect.sync(() => actors.has(accountId)),
         waiting: Effect.sync(() => waiting.count),
         sleepingUntil: (accountId) => Effect.sync(() => actors.get(accountId)?.sleepingUntil)
       })

@@ -33,6 +33,14 @@ export interface GovernorSettings {
   readonly writeDeadline: Duration.Duration
   /** How often (real time) a runner looks for open jobs of its accounts that no actor has looked at (a lost message). */
   readonly unlookedEvery: Duration.Duration
+  /**
+   * An account whose writes wait at least this long (on the service's clock), or wait for a change to the
+   * account, leaves memory once idle (`OUTREACH_ACCOUNT_IDLE_TIME`); the wait's end, recorded on its jobs, wakes
+   * it on whichever runner owns it then (issue #36). Shorter waits keep it in memory.
+   */
+  readonly leaveMemoryAfter: Duration.Duration
+  /** Wake-ups a runner reads in one look (each second), the longest overdue first. */
+  readonly wakeUpsPerLook: number
 }
 
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
@@ -44,6 +52,8 @@ export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/Go
     takeoverResident: 5_000,
     factsFor: Duration.seconds(2),
     writeDeadline: Duration.seconds(5),
-    unlookedEvery: Duration.seconds(2)
+    unlookedEvery: Duration.seconds(2),
+    leaveMemoryAfter: Duration.seconds(30),
+    wakeUpsPerLook: 5_000
   })
 })

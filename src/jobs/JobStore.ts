@@ -124,8 +124,22 @@ export class JobStore extends Context.Service<JobStore, {
    * `limit`: what the forecast runs the Governor over.
    */
   readonly openWritesOf: (accountId: string, limit: number) => Effect.Effect<ReadonlyArray<OpenWrite>>
-  /** Accounts with work not finished (queued, scheduled or running). */
-  readonly accountsWithOpenWork: Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Accounts with work that goes on at `nowMs`: a job running (a previous owner's, to settle), a job queued that no
+   * actor has looked at, or a wait that has ended. An account whose every job waits for a later instant or for a
+   * change to the account is left out: its wake-up brings it back (`wakeUpsDue`), or the change's message.
+   */
+  readonly dueAccounts: (nowMs: number) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * The durable wake-ups: accounts with a job whose wait ended by `nowMs` (its `eta`, a `scheduled` job's
+   * `waiting_until`), the longest overdue first, at most `limit`.
+   */
+  readonly wakeUpsDue: (nowMs: number, limit: number) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Shows these jobs as waiting behind the account's other work (`queue`, no `eta`), those not started: an
+   * account leaving memory marks the writes behind its head so none reads as unlooked or as due.
+   */
+  readonly markBehind: (ids: ReadonlyArray<string>) => Effect.Effect<void>
   /** Records why a job waits; with `until` it is `scheduled` with that `eta`, else `queued`. */
   readonly setWaiting: (id: string, reason: WaitReason, until: number | null) => Effect.Effect<void>
   /**
@@ -288,11 +302,25 @@ export class JobStore extends Context.Service<JobStore, {
           WHERE account_id = ${accountId} AND is_write AND status IN ('queued', 'scheduled', 'awaiting_approval', 'running')
           ORDER BY seq LIMIT ${limit}`.pipe(Effect.flatMap(decodeOpenWrites), Effect.orDie)
 
-      const accountsWithOpenWork = sql<{ id: string }>`
-        SELECT DISTINCT account_id::text AS id FROM jobs WHERE status IN ('queued', 'scheduled', 'running')`.pipe(
-        Effect.map((found) => found.map((row) => row.id)),
-        Effect.orDie
-      )
+      const accountIds = <E>(query: Effect.Effect<ReadonlyArray<{ readonly id: string }>, E>) =>
+        query.pipe(Effect.map((found) => found.map((row) => row.id)), Effect.orDie)
+
+      const dueAccounts = (nowMs: number) =>
+        accountIds(sql<{ id: string }>`
+          SELECT DISTINCT account_id::text AS id FROM jobs
+          WHERE status = 'running' OR (status = 'queued' AND waiting_reason IS NULL)
+            OR (status = 'scheduled' AND waiting_until <= ${Time.toIso(nowMs)}::timestamptz)`)
+
+      const wakeUpsDue = (nowMs: number, limit: number) =>
+        accountIds(sql<{ id: string }>`
+          SELECT account_id::text AS id FROM jobs
+          WHERE status = 'scheduled' AND waiting_until <= ${Time.toIso(nowMs)}::timestamptz
+          GROUP BY account_id ORDER BY min(waiting_until) LIMIT ${limit}`)
+
+      const markBehind = (ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.void : sql`
+          UPDATE jobs SET status = 'queued', eta = NULL, waiting_reason = 'queue', waiting_until = NULL
+          WHERE ${sql.in("id", ids)} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
 
       const setWaiting = (id: string, reason: WaitReason, until: number | null) => {
         const at = until === null ? null : Time.toIso(until)
@@ -589,7 +617,9 @@ export class JobStore extends Context.Service<JobStore, {
         statesOf,
         openOf,
         openWritesOf,
-        accountsWithOpenWork,
+        dueAccounts,
+        wakeUpsDue,
+        markBehind,
         setWaiting,
         takeAccount,
         claim: (job, fence) =>

@@ -1,12 +1,22 @@
 /**
- * A runner taking accounts over: the accounts of shards it acquires (at start,
- * and from a dead runner) that have open work are woken, so each one's actor
- * settles what the previous owner left and goes on.
+ * A runner bringing accounts of its shards into memory when they have work
+ * that goes on now: those of shards it acquires (at start, and from a dead
+ * runner), and those whose durable wake-up came (issue #36).
  *
- * Shard ownership is looked at in memory every second; the database only when
- * it grew. And every `sweepEvery`, a safety net: an account with open work
- * whose actor is not here is woken too (its job was committed by a server that
- * died before its message left).
+ * - Shard ownership is looked at in memory every second; the database only
+ *   when it grew. The accounts taken over are those with work due now (a job
+ *   running, one no actor has looked at, a wait that ended): an account whose
+ *   jobs all wait for a later instant stays out of memory until then.
+ * - Each second, the wake-ups that came: an account that left memory while its
+ *   writes wait for an instant is found by that instant, recorded on its jobs
+ *   (their `eta`), on whichever runner owns its shard then.
+ * - Every `sweepEvery`, a safety net: an account with work due whose actor is
+ *   not here is woken too (its job was committed by a server that died before
+ *   its message left).
+ *
+ * All of them are woken at most `takeoverBatch` a second, and none while
+ * `takeoverResident` accounts are in memory here, so a takeover of many
+ * accounts never brings them all into memory at once.
  */
 import { Duration, Effect } from "effect"
 import { EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
@@ -19,8 +29,10 @@ export const run = (options: {
   readonly residents: ReadonlyMap<string, unknown>
   /** Wakes an account: its owner (this runner, for an account taken over) looks at its work. */
   readonly wake: (accountId: string) => Effect.Effect<void>
-  /** Every account with work not finished. */
-  readonly openWork: Effect.Effect<ReadonlyArray<string>>
+  /** Every account with work due now (`JobStore.dueAccounts`). */
+  readonly dueWork: Effect.Effect<ReadonlyArray<string>>
+  /** Accounts whose wake-up came (`JobStore.wakeUpsDue`), the longest overdue first. */
+  readonly wakeUpsDue: Effect.Effect<ReadonlyArray<string>>
 }) =>
   Effect.gen(function*() {
     const sharding = yield* Sharding.Sharding
@@ -41,18 +53,24 @@ export const run = (options: {
       }
       // One look a second: the sweep's turn comes every `sweepEvery` seconds.
       const sweep = ticks++ % Math.max(1, Math.round(Duration.toSeconds(settings.sweepEvery))) === 0
-      if (acquired.length > 0 || sweep) {
-        const taken = new Set(sweep ? owned : acquired)
-        const accounts = (yield* options.openWork).filter((accountId) =>
-          !residents.has(accountId) && taken.has(sharding.getShardId(EntityId.make(accountId), "default").id)
+      /** Those of `accounts` on `shards` that are not in memory here, queued to be woken. */
+      const queue = (accounts: ReadonlyArray<string>, shards: ReadonlySet<number>) => {
+        const found = accounts.filter((accountId) =>
+          !residents.has(accountId) && shards.has(sharding.getShardId(EntityId.make(accountId), "default").id)
         )
-        for (const accountId of accounts) toWake.add(accountId)
-        if (accounts.length > 0) {
+        for (const accountId of found) toWake.add(accountId)
+        return found.length
+      }
+      if (acquired.length > 0 || sweep) {
+        const accounts = queue(yield* options.dueWork, new Set(sweep ? owned : acquired))
+        if (accounts > 0) {
           yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
-            Effect.annotateLogs({ shards: acquired.length, accounts: accounts.length })
+            Effect.annotateLogs({ shards: acquired.length, accounts })
           )
         }
       }
+      const woken = queue(yield* options.wakeUpsDue, owned)
+      if (woken > 0) yield* Effect.logDebug("governor wakes accounts whose wake-up came").pipe(Effect.annotateLogs({ accounts: woken }))
       // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here: taking
       // 30,000 accounts with work over at once brought them all into memory together (2.5 GB a runner).
       let room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - residents.size))

@@ -38,6 +38,7 @@ import triageConfidence from "../../migrations/0260_triage_confidence.ts"
 import passwordResets from "../../migrations/0280_password_resets.ts"
 import webhookResponses from "../../migrations/0281_webhook_responses.ts"
 import sandboxWriteRefusals from "../../migrations/0290_sandbox_write_refusals.ts"
+import jobWakeUps from "../../migrations/0291_job_wake_ups.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -73,7 +74,8 @@ export const migrations = {
   "0260_triage_confidence": triageConfidence,
   "0280_password_resets": passwordResets,
   "0281_webhook_responses": webhookResponses,
-  "0290_sandbox_write_refusals": sandboxWriteRefusals
+  "0290_sandbox_write_refusals": sandboxWriteRefusals,
+  "0291_job_wake_ups": jobWakeUps
 }
 
 const migrator = Migrator.make({})({

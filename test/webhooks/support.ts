@@ -109,7 +109,8 @@ export const serverLayer = (overrides: Partial<AppSettings> = { allowPrivateWebh
  */
 export const restartableServer = (
   database: Layer.Layer<SqlClient.SqlClient>,
-  driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient | AppConfig> = App.network
+  driver: Layer.Layer<NetworkDriver, never, SqlClient.SqlClient | AppConfig> = App.network,
+  settings: Partial<AppSettings> = {}
 ) =>
   Server.serve(Server.routes, { logRequests: false, logAddress: false }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
@@ -118,7 +119,7 @@ export const restartableServer = (
     Layer.provideMerge(database),
     // Requests are served on configuration and logging, as in `App.layer`.
     Layer.provideMerge(Platform.layer),
-    Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true, inboxSync: false })),
+    Layer.provideMerge(AppConfig.layerWith({ allowPrivateWebhooks: true, inboxSync: false, ...settings })),
     Layer.provide(webhookTestLayers)
   )
 

@@ -1,0 +1,95 @@
+/**
+ * Accounts whose writes wait for an instant leave memory, and their durable
+ * wake-up (the wait's end recorded on their jobs) brings them back at that
+ * instant: on the runner that owns them then, through a restart, and never
+ * early through a takeover (issue #36).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Clock, Duration, Effect, Exit, Layer, Scope } from "effect"
+import { TestClock } from "effect/testing"
+import { Governor } from "../../src/jobs/Governor.ts"
+import { Jobs } from "../../src/jobs/Jobs.ts"
+import { JobStore } from "../../src/jobs/JobStore.ts"
+import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
+import { eventually } from "../support/Eventually.ts"
+import * as TestDatabase from "../support/TestDatabase.ts"
+import { restartableServer } from "../webhooks/support.ts"
+import { DAY, jobNow, jobWhen, workspaceWithAccount } from "./support.ts"
+
+const HOUR = 3_600_000
+/** Accounts leave memory 5-10 s (real time) after they went idle. */
+const quickToLeave = { accountIdleTime: Duration.seconds(5) }
+const nineToFive = { days: [1, 2, 3, 4, 5, 6, 7], from: "09:00", to: "17:00", timezone: "UTC" }
+
+/**
+ * An account open 09:00-17:00 UTC, the clock moved to 00:30 UTC, and two posts created: the first waits for
+ * 09:00, the second behind it. Answers the ids and the opening.
+ */
+const postsWaitingForNine = Effect.gen(function*() {
+  const { workspaceId, accountId } = yield* workspaceWithAccount({ workingHours: nineToFive })
+  const now = yield* Clock.currentTimeMillis
+  const halfPastMidnight = Math.ceil(now / DAY) * DAY + HOUR / 2
+  yield* TestClock.adjust(halfPastMidnight - now)
+  const jobs = yield* Jobs
+  const first = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: { text: "at nine" } })
+  const second = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: { text: "after it" } })
+  const opening = halfPastMidnight + 8.5 * HOUR
+  const waiting = yield* jobWhen(workspaceId, first.id, (job) => job.waitingFor?.reason === "working_hours")
+  assert.strictEqual(waiting.eta, new Date(opening).toISOString())
+  return { workspaceId, accountId, first: first.id, second: second.id, opening }
+})
+
+/** Moves the clock to `at` and waits (real time) until the job has run. */
+const runsAt = (workspaceId: string, id: string, at: number) =>
+  Effect.gen(function*() {
+    yield* TestClock.adjust(at - (yield* Clock.currentTimeMillis))
+    const done = yield* eventually(`job ${id} to complete`, jobNow(workspaceId, id), (job) => job.status === "completed", 30_000)
+    assert.isAtLeast(Date.parse(done.startedAt ?? ""), at)
+  })
+
+describe("an account whose writes wait for an instant", () => {
+  it.effect("leaves memory, the writes behind its head shown waiting behind it, and its wake-up brings it back", () =>
+    Effect.gen(function*() {
+      const open = yield* TestDatabase.reopenable
+      const scope = yield* Scope.make()
+      const server = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(scope))
+      yield* Effect.gen(function*() {
+        const { workspaceId, accountId, first, second, opening } = yield* postsWaitingForNine
+        const governor = yield* Governor
+        yield* eventually("the account to leave memory", governor.resident(accountId), (resident) => !resident, 30_000)
+        // The write behind the head is not "never looked at": nothing wakes the account before 09:00.
+        assert.deepStrictEqual((yield* jobNow(workspaceId, second)).waitingFor, { reason: "queue", until: null })
+        const store = yield* JobStore
+        assert.notInclude((yield* store.unlooked(1_000)).map((job) => job.id), second)
+        assert.notInclude(yield* store.dueAccounts(yield* Clock.currentTimeMillis), accountId)
+        assert.notInclude(yield* store.wakeUpsDue(yield* Clock.currentTimeMillis, 1_000), accountId)
+        assert.include(yield* store.wakeUpsDue(opening, 1_000), accountId)
+        assert.isFalse(yield* governor.resident(accountId))
+
+        yield* runsAt(workspaceId, first, opening)
+        // The account goes on: the write behind waits for its pacing gap.
+        yield* jobWhen(workspaceId, second, (job) => job.waitingFor?.reason === "pacing")
+      }).pipe(Effect.provideContext(server))
+      yield* Scope.close(scope, Exit.void)
+    }), { timeout: 120_000 })
+
+  it.effect("is woken at its instant after a restart, which does not bring it back any sooner", () =>
+    Effect.gen(function*() {
+      const open = yield* TestDatabase.reopenable
+      const first = yield* Scope.make()
+      const firstLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(first))
+      const ids = yield* postsWaitingForNine.pipe(Effect.provideContext(firstLife))
+      yield* Scope.close(first, Exit.void)
+
+      const second = yield* Scope.make()
+      const secondLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(second))
+      yield* Effect.gen(function*() {
+        // The new life's takeover looks for accounts with work due now: this one's waits for 09:00.
+        const store = yield* JobStore
+        assert.notInclude(yield* store.dueAccounts(yield* Clock.currentTimeMillis), ids.accountId)
+        // Nothing tells the new life about the account: its wake-up alone brings it back at 09:00.
+        yield* runsAt(ids.workspaceId, ids.first, ids.opening)
+      }).pipe(Effect.provideContext(secondLife))
+      yield* Scope.close(second, Exit.void)
+    }), { timeout: 120_000 })
+})
