@@ -20,15 +20,13 @@
  * its `jobId`). Options: `ROUNDS` (jobs for pickup, default 60), `ACCOUNTS`
  * (default 0: that part is skipped).
  */
-import type { ChildProcess } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { Effect, Exit, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { strangers } from "../test/jobs/support.ts"
 import { freshPostgresUrl, pgLayer } from "../test/support/TestDatabase.ts"
 import { call, type Server, startServer } from "./servers.ts"
-import { percentile, stopProcess } from "./support.ts"
+import { percentile, residentMemory, stopProcess } from "./support.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
 if (serverUrl === undefined || serverUrl === "") {
@@ -100,19 +98,13 @@ console.log(`${"".padEnd(44)} ${"jobs".padStart(5)} ${"p50".padStart(8)} ${"p99"
 console.log(row("created on another server (entity message)", cross))
 console.log(row("baseline: created on the owner", same))
 
-/** A process's resident memory in MB, from /proc (Linux). */
-const residentMb = (child: ChildProcess) => {
-  const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0") / 1024)
-}
-
 if (manyAccounts > 0) {
   const me = await call(servers[0], "GET", "/v1/me")
   const withSql = <A>(statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
     Effect.runPromise(Effect.gen(function*() {
       return yield* statement(yield* SqlClient.SqlClient)
     }).pipe(Effect.provide(pgLayer(database)), Effect.orDie))
-  const before = servers.map((server) => residentMb(server.child))
+  const before = servers.map((server) => residentMemory(server.child.pid).rssMb)
   const started = performance.now()
   await withSql((sql) =>
     Effect.andThen(
@@ -129,7 +121,7 @@ if (manyAccounts > 0) {
   let peak = before
   for (let polls = 1;; polls++) {
     const [{ n }] = await open()
-    const now = servers.map((server) => residentMb(server.child))
+    const now = servers.map((server) => residentMemory(server.child.pid).rssMb)
     peak = now.map((mb, i) => Math.max(peak[i], mb))
     if (n === 0) break
     if (polls % 15 === 0) {
@@ -140,7 +132,7 @@ if (manyAccounts > 0) {
   }
   const drained = Math.round((performance.now() - started) / 1000)
   await new Promise((resolve) => setTimeout(resolve, 25_000))
-  const after = servers.map((server) => residentMb(server.child))
+  const after = servers.map((server) => residentMemory(server.child.pid).rssMb)
   console.log(`every job ran within ${drained} s (${Math.round(manyAccounts / drained)} accounts/s over 3 servers)`)
   console.log(`resident MB per server: before ${before.join(" / ")}; peak ${peak.join(" / ")}; once the accounts left memory ${after.join(" / ")}`)
 }

@@ -16,12 +16,11 @@
  * rounds; the table shows medians and ranges.
  */
 import type { ChildProcess } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import { bundle, entry } from "../scripts/bundle.ts"
 import { nodeFlags } from "../src/platform/NodeFlags.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
-import { freePort, median, sleep, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
+import { freePort, median, residentMemory, sleep, spawnProcess, startProcess, stopProcess, tempDir } from "./support.ts"
 
 const rounds = Math.max(1, Number(process.env["BENCH_ROUNDS"] ?? 3))
 const idleSeconds = Number(process.env["BENCH_IDLE_SECONDS"] ?? 5)
@@ -39,13 +38,6 @@ interface Footprint {
 }
 
 
-/** VmRSS and RssAnon of a process, in MB. */
-const residentMb = (pid: number | undefined): { readonly rssMb: number; readonly anonMb: number } => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) / 1024
-  return { rssMb: field("VmRSS"), anonMb: field("RssAnon") }
-}
-
 /** Waits (polling every 10 ms) until `url` answers 200. */
 const ready = async (url: string, child: ChildProcess): Promise<void> => {
   for (;;) {
@@ -61,7 +53,7 @@ const ready = async (url: string, child: ChildProcess): Promise<void> => {
 
 const idle = async (child: ChildProcess, readyMs: number): Promise<Footprint> => {
   await sleep(idleSeconds * 1000)
-  return { readyMs, ...residentMb(child.pid) }
+  return { readyMs, ...residentMemory(child.pid) }
 }
 
 /** The bare server: ready when it says so. */

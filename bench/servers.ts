@@ -16,9 +16,15 @@ export interface Server {
 }
 
 /** A server on `database`, the workspace of {@link key} bootstrapped; resolves once it is ready. */
-export const startServer = async (name: string, database: string, env: Record<string, string> = {}): Promise<Server> => {
+export const startServer = async (
+  name: string,
+  database: string,
+  env: Record<string, string> = {},
+  /** `node` flags before the script. */
+  flags: ReadonlyArray<string> = []
+): Promise<Server> => {
   const port = await freePort()
-  const { child } = await startProcess(["src/main.ts"], {
+  const { child } = await startProcess([...flags, "src/main.ts"], {
     DATABASE_URL: database,
     HOST: "127.0.0.1",
     PORT: String(port),

@@ -35,6 +35,13 @@ export const processCpuMs = (pid: number | undefined): number | undefined => {
   }
 }
 
+/** VmRSS and RssAnon of a process, in MB, from `/proc` (Linux). */
+export const residentMemory = (pid: number | undefined): { readonly rssMb: number; readonly anonMb: number } => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) / 1024
+  return { rssMb: field("VmRSS"), anonMb: field("RssAnon") }
+}
+
 /** A child process started with `args`, resolved once it prints `readyPattern` on stdout. */
 export const startProcess = (
   args: ReadonlyArray<string>,

@@ -1,0 +1,243 @@
+/**
+ * `npm run bench:scale` (issue #36): many accounts with writes scheduled over
+ * the next days, on three runners sharing one PostgreSQL (a fresh database on
+ * the server at `DATABASE_URL`), on the sandbox network and its test clock.
+ *
+ * - `ACCOUNTS` (default 100,000) accounts are written straight into the
+ *   database, open 09:00-17:00 in one of four time zones (UTC, Berlin, New York, Tokyo), with a budget of
+ *   `PER_DAY` (default 2) posts a day and `WRITES` (default 3) posts each,
+ *   the first already waiting for its working hours (as an account that went
+ *   through the Governor shows): so the writes spread over two days.
+ * - The bench moves the clock from 21:00 UTC, three hours before the first
+ *   day (no account opens before then), in steps of 15 minutes over `DAYS`
+ *   (default 2) days. After each move it waits (real time) until no
+ *   work is due (nothing running, nothing queued unlooked, no wait ended); work
+ *   still due 120 s after the move counts as late.
+ * - At 14:00 UTC of the first day it kills one runner with `kill -9` (never
+ *   restarted), and prints how long its accounts' work took to go on: from the
+ *   kill to the first write of one of its accounts done on a survivor, and to
+ *   the end of the step.
+ *
+ * It prints each runner's memory over time (RSS from /proc; heap and accounts
+ * in memory from their `accounts in memory` log line), the writes per
+ * simulated hour, and the counts of lost, doubled, late, out-of-hours and
+ * over-budget writes. `OUTREACH_ACCOUNT_IDLE_TIME` is 15 s here; the runners
+ * run with the service's `node` flags and `--expose-gc`, so the heap they
+ * report is live memory.
+ */
+import { Effect, Exit, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { nodeFlags } from "../src/platform/NodeFlags.ts"
+import { insertAccounts } from "../test/support/BulkAccounts.ts"
+import { freshPostgresUrl, pgLayer } from "../test/support/TestDatabase.ts"
+import { call, type Server, startServer } from "./servers.ts"
+import { residentMemory, sleep, stopProcess } from "./support.ts"
+
+const serverUrl = process.env["DATABASE_URL"]
+if (serverUrl === undefined || serverUrl === "") {
+  console.error("bench:scale needs DATABASE_URL: a PostgreSQL server on which it makes a fresh database")
+  process.exit(2)
+}
+const accounts = Number(process.env["ACCOUNTS"] ?? 100_000)
+const writes = Number(process.env["WRITES"] ?? 3)
+const perDay = Number(process.env["PER_DAY"] ?? 2)
+const days = Number(process.env["DAYS"] ?? 2)
+const HOUR = 3_600_000
+const STEP = 15 * 60_000
+const LATE_AFTER_MS = 120_000
+const KILL_AT = 14 * HOUR
+
+const scope = Effect.runSync(Scope.make())
+const database = await Effect.runPromise(freshPostgresUrl(serverUrl).pipe(Scope.provide(scope)))
+const withSql = <A>(statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(Effect.gen(function*() {
+    return yield* statement(yield* SqlClient.SqlClient)
+  }).pipe(Effect.provide(pgLayer(database)), Effect.orDie))
+const count = async (statement: (sql: SqlClient.SqlClient) => Effect.Effect<ReadonlyArray<{ n: number }>, unknown>) =>
+  (await withSql(statement))[0]?.n ?? 0
+
+const env = { OUTREACH_CLOCK: "test", OUTREACH_NETWORK: "sandbox", OUTREACH_ACCOUNT_IDLE_TIME: "15 seconds" }
+console.log(`bench:scale: ${accounts} accounts, ${writes} posts each (${perDay} a day), ${days} simulated days, 3 runners`)
+// With `--expose-gc` each runner collects its garbage before it reports its heap: the live heap.
+const flags = [...nodeFlags, "--expose-gc"]
+const servers: Array<Server> = [await startServer("A", database, env, flags)]
+servers.push(await startServer("B", database, env, flags), await startServer("C", database, env, flags))
+// The shards are split once every runner has joined and the others saw it.
+await sleep(8_000)
+
+/** The last `accounts in memory` line of a runner: its accounts in memory and heap (MB). */
+const reported = (server: Server) => {
+  const lines = [...server.log.matchAll(/message="accounts in memory"[^\n]*? accounts=(\d+)[^\n]*? heapMb=(\d+)/g)]
+  const last = lines[lines.length - 1]
+  return last === undefined ? { accounts: 0, heapMb: Number.NaN } : { accounts: Number(last[1]), heapMb: Number(last[2]) }
+}
+const alive = (server: Server) => server.child.exitCode === null && server.child.signalCode === null
+interface Sample {
+  readonly at: string
+  readonly rssMb: ReadonlyArray<number>
+  readonly heapMb: ReadonlyArray<number>
+  readonly inMemory: ReadonlyArray<number>
+}
+const samples: Array<Sample> = []
+const peakRss = servers.map(() => 0)
+const sample = (at: string): Sample => {
+  const rssMb = servers.map((server) => alive(server) ? Math.round(residentMemory(server.child.pid).rssMb) : Number.NaN)
+  rssMb.forEach((mb, i) => peakRss[i] = Math.max(peakRss[i], Number.isNaN(mb) ? 0 : mb))
+  return { at, rssMb, heapMb: servers.map((server) => reported(server).heapMb), inMemory: servers.map((server) => reported(server).accounts) }
+}
+await sleep(6_000)
+const idle = sample("no accounts")
+samples.push(idle)
+
+// The clock at 21:00 UTC, three hours before the first day: no account opens before midnight UTC (Tokyo's 09:00).
+const clock = await call(servers[0], "GET", "/v1/sandbox/clock")
+const midnight = Math.ceil((Date.parse(clock.now) + 3 * HOUR) / (24 * HOUR)) * 24 * HOUR
+const start = midnight - 3 * HOUR
+const moveClock = (to: number) => call(servers.find(alive) ?? servers[0], "POST", "/v1/sandbox/clock", { to: new Date(to).toISOString() })
+await moveClock(start)
+
+const me = await call(servers[0], "GET", "/v1/me")
+const written = performance.now()
+await withSql((sql) =>
+  Effect.gen(function*() {
+    yield* insertAccounts(me.orgId, accounts).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    yield* sql`
+      UPDATE accounts SET work_from = '09:00', work_to = '17:00',
+        timezone = (CASE abs(hashtext(id::text)) % 4 WHEN 0 THEN 'UTC' WHEN 1 THEN 'Europe/Berlin'
+          WHEN 2 THEN 'America/New_York' ELSE 'Asia/Tokyo' END)
+      WHERE label LIKE 'bulk %'`
+    yield* sql`
+      INSERT INTO account_limits (account_id, category, period, max_value, is_enabled)
+      SELECT id, 'posts', 'daily', ${perDay}, true FROM accounts WHERE label LIKE 'bulk %'`
+    // The first post waits for the account's opening on the first day; the others wait behind it.
+    const firstDay = new Date(midnight).toISOString().slice(0, 10)
+    yield* sql`
+      INSERT INTO jobs (id, workspace_id, account_id, kind, is_write, origin, status, input, eta, waiting_reason, waiting_until, created_at)
+      SELECT gen_random_uuid(), a.workspace_id, a.id, 'create_post', true, 'api',
+        CASE WHEN k = 0 THEN 'scheduled' ELSE 'queued' END,
+        jsonb_build_object('text', 'scale ' || a.id || ' ' || k),
+        CASE WHEN k = 0 THEN opening END,
+        CASE WHEN k = 0 THEN 'working_hours' ELSE 'queue' END,
+        CASE WHEN k = 0 THEN opening END,
+        ${new Date(start).toISOString()}::timestamptz
+      FROM (
+        SELECT a.*, CASE WHEN local_nine < ${new Date(start).toISOString()}::timestamptz
+          THEN local_nine + interval '1 day' ELSE local_nine END AS opening
+        FROM (SELECT *, ((${firstDay}::date + time '09:00') AT TIME ZONE timezone) AS local_nine FROM accounts
+              WHERE label LIKE 'bulk %') a
+      ) a, generate_series(0, ${writes - 1}) AS k
+      ORDER BY a.id, k`
+  })
+)
+console.log(`${accounts} accounts and ${accounts * writes} posts written in ${Math.round(performance.now() - written)} ms`)
+await sleep(20_000)
+samples.push(sample("accounts written, none due"))
+
+const jobsDone = () => count((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM jobs WHERE status IN ('completed', 'failed')`)
+const dueAt = (nowMs: number) =>
+  count((sql) =>
+    sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM jobs
+      WHERE status = 'running' OR (status = 'queued' AND waiting_reason IS NULL)
+        OR (status = 'scheduled' AND waiting_until <= ${new Date(nowMs).toISOString()}::timestamptz)`
+  )
+
+let late = 0
+let killedAt: number | undefined
+let victimAccounts = new Set<string>()
+let firstVictimWriteMs: number | undefined
+let takeoverStepMs: number | undefined
+const victim = servers[2]
+const began = performance.now()
+for (let now = start + STEP; now <= midnight + days * 24 * HOUR; now += STEP) {
+  if (killedAt === undefined && now - midnight >= KILL_AT + STEP) {
+    // The accounts this runner served, from its log; then kill -9, never restarted.
+    victimAccounts = new Set([...victim.log.matchAll(/message="job completed" accountId=([0-9a-f-]+)/g)].map((line) => line[1]))
+    const before = sample(`before the kill (day 1, ${new Date(now - STEP).toISOString().slice(11, 16)} UTC)`)
+    samples.push(before)
+    victim.child.kill("SIGKILL")
+    killedAt = performance.now()
+    console.log(`kill -9 of runner ${victim.name}: it had served ${victimAccounts.size} accounts`)
+  }
+  const moved = performance.now()
+  await moveClock(now)
+  let due = await dueAt(now)
+  while (due > 0 && performance.now() - moved < LATE_AFTER_MS) {
+    if (killedAt !== undefined && firstVictimWriteMs === undefined) {
+      const ids = [...victimAccounts].slice(0, 5_000)
+      const done = await count((sql) =>
+        sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM jobs WHERE account_id::text IN ${sql.in(ids)} AND status = 'completed'
+            AND started_at >= ${new Date(now - STEP).toISOString()}::timestamptz`
+      )
+      if (done > 0) firstVictimWriteMs = performance.now() - killedAt
+    }
+    await sleep(250)
+    due = await dueAt(now)
+  }
+  late += due
+  if (killedAt !== undefined && takeoverStepMs === undefined) takeoverStepMs = performance.now() - killedAt
+  const hour = (now - midnight) / HOUR
+  if (hour >= 0 && hour % 2 === 0) {
+    samples.push(sample(`day ${Math.floor(hour / 24) + 1} ${String(hour % 24).padStart(2, "0")}:00 UTC`))
+    console.log(`  ${samples[samples.length - 1].at}: ${await jobsDone()} of ${accounts * writes} posts ended, ${Math.round((performance.now() - began) / 1000)} s`)
+  }
+}
+await sleep(20_000)
+samples.push(sample("after the last day"))
+
+const ends = await withSql((sql) =>
+  sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM jobs GROUP BY status ORDER BY status`
+)
+const doubled = await count((sql) =>
+  sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT key FROM sandbox_writes WHERE NOT refused GROUP BY key HAVING count(*) > 1) twice`
+)
+const outsideHours = await count((sql) =>
+  sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM jobs j JOIN accounts a ON a.id = j.account_id
+    WHERE j.status = 'completed' AND ((j.started_at AT TIME ZONE a.timezone)::time < a.work_from::time
+      OR (j.started_at AT TIME ZONE a.timezone)::time >= a.work_to::time)`
+)
+const overBudget = await count((sql) =>
+  sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM (
+      SELECT s.account_id, (s.spent_at AT TIME ZONE a.timezone)::date AS day FROM budget_spend s
+      JOIN accounts a ON a.id = s.account_id WHERE s.category = 'posts'
+      GROUP BY 1, 2 HAVING sum(s.units) > ${perDay}
+    ) over`
+)
+const perHour = await withSql((sql) =>
+  sql<{ hour: string; n: number }>`
+    SELECT to_char(date_trunc('hour', started_at) AT TIME ZONE 'UTC', 'MM-DD HH24:00') AS hour, count(*)::int AS n
+    FROM jobs WHERE status = 'completed' GROUP BY 1 ORDER BY 1`
+)
+
+const cell = (values: ReadonlyArray<number>) => values.map((value) => Number.isNaN(value) ? "-" : String(value)).join(" / ")
+console.log(`\nmemory per runner (${servers.map((server) => server.name).join(" / ")}; "-": killed)`)
+console.log(`${"when".padEnd(40)} ${"RSS MB".padStart(18)} ${"heap MB".padStart(18)} ${"accounts in memory".padStart(22)}`)
+for (const row of samples) {
+  console.log(`${row.at.padEnd(40)} ${cell(row.rssMb).padStart(18)} ${cell(row.heapMb).padStart(18)} ${cell(row.inMemory).padStart(22)}`)
+}
+const steady = samples.find((row) => row.at === "accounts written, none due")
+if (steady !== undefined) {
+  // Each runner holds about a third of the accounts.
+  const perAccount = (after: ReadonlyArray<number>, before: ReadonlyArray<number>) =>
+    after.map((mb, i) => ((mb - before[i]) * 1_048_576 * 3 / accounts).toFixed(0)).join(" / ")
+  console.log(
+    `peak RSS MB ${cell(peakRss)}; per waiting account (bytes): heap ${perAccount(steady.heapMb, idle.heapMb)}, ` +
+      `RSS ${perAccount(steady.rssMb, idle.rssMb)}`
+  )
+}
+console.log(`\nposts started per simulated hour (UTC; budget ${perDay} a day per account, ${accounts * perDay} a day in all)`)
+for (const row of perHour) console.log(`  ${row.hour}  ${row.n}`)
+console.log(`\njobs by status: ${ends.map((row) => `${row.status} ${row.n}`).join(", ")}`)
+console.log(
+  `takeover: kill -9 of ${victim.name} (${victimAccounts.size} accounts served) -> first write of one of its accounts done ` +
+    `${firstVictimWriteMs === undefined ? "?" : Math.round(firstVictimWriteMs)} ms later; the step after it settled after ` +
+    `${takeoverStepMs === undefined ? "?" : Math.round(takeoverStepMs)} ms`
+)
+const lost = ends.filter((row) => row.status !== "completed" && row.status !== "failed").reduce((sum, row) => sum + row.n, 0)
+console.log(`lost (not ended) ${lost}, doubled ${doubled}, late (due ${LATE_AFTER_MS / 1000} s after the clock passed it) ${late}, outside working hours ${outsideHours}, over budget ${overBudget}`)
+
+await Promise.all(servers.filter(alive).map((server) => stopProcess(server.child)))
+await Effect.runPromise(Scope.close(scope, Exit.void))
