@@ -24,7 +24,7 @@ export const startServer = async (
   flags: ReadonlyArray<string> = []
 ): Promise<Server> => {
   const port = await freePort()
-  const { child } = await startProcess([...flags, "src/main.ts"], {
+  const { child, output } = await startProcess([...flags, "src/main.ts"], {
     DATABASE_URL: database,
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -33,7 +33,7 @@ export const startServer = async (
     LOG_LEVEL: "Info",
     ...env
   }, /message="?ready/)
-  const server: Server = { name, base: `http://127.0.0.1:${port}`, child, log: "" }
+  const server: Server = { name, base: `http://127.0.0.1:${port}`, child, log: output }
   const keep = (chunk: Buffer) => {
     server.log += chunk.toString()
   }

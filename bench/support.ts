@@ -42,12 +42,12 @@ export const residentMemory = (pid: number | undefined): { readonly rssMb: numbe
   return { rssMb: field("VmRSS"), anonMb: field("RssAnon") }
 }
 
-/** A child process started with `args`, resolved once it prints `readyPattern` on stdout. */
+/** A child process started with `args`, resolved once it prints `readyPattern` on stdout, with what it printed until then. */
 export const startProcess = (
   args: ReadonlyArray<string>,
   env: Record<string, string>,
   readyPattern: RegExp
-): Promise<{ child: ChildProcess; match: RegExpMatchArray }> =>
+): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: string }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
@@ -57,7 +57,7 @@ export const startProcess = (
       if (match !== null) {
         child.stdout?.off("data", onData)
         child.stderr?.off("data", onData)
-        resolve({ child, match })
+        resolve({ child, match, output })
       }
     }
     child.stdout?.on("data", onData)
