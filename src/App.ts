@@ -26,6 +26,7 @@ import { Inbox } from "./inbox/Inbox.ts"
 import { Reports } from "./inbox/Reports.ts"
 import { Idempotency } from "./jobs/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
+import { JobEndings } from "./jobs/Endings.ts"
 import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
 import * as PeopleOnJobs from "./jobs/PeopleOnJobs.ts"
@@ -125,7 +126,7 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
   Layer.mergeAll(
     Workspaces.layer, ApiKeys.layer, Credentials.layer, PeopleAuth.layer, Grants.layer,
     Accounts.layer, AccountChanges.layer, PeopleOnJobs.layer, Outbox.layer,
-    Jobs.layer, JobStore.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
+    Jobs.layer, JobStore.layer, JobEndings.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
     Approvals.layer, ApprovalStore.layer,
     WebhookDispatcher.layer, WebhookEndpoints.layer,
     Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer, ActivityLog.layer

@@ -3,7 +3,7 @@
  * account sent are recorded, from the two places that learn of them: the
  * service's own writes (a `connect` job sends one, with source `svc`;
  * `withdraw_invite` withdraws one), recorded with the job's ending by its
- * command's completion (`people/Completions.ts`), and syncing, which finds every
+ * command's completion (`jobs/Completions.ts`), and syncing, which finds every
  * change on the network, including invitations sent elsewhere (source
  * `external`). The inbox's lists and reports read them through here too.
  *

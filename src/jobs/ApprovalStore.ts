@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import type { JobFailure } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { type ApprovalFilters, type ApprovalRow, ApprovalTable } from "./ApprovalTable.ts"
+import { JobEndings } from "./Endings.ts"
 import { JobStore } from "./JobStore.ts"
 
 export type { ApprovalFilters, ApprovalRow } from "./ApprovalTable.ts"
@@ -54,6 +55,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
       const sql = yield* SqlClient.SqlClient
       const table = yield* ApprovalTable
       const jobs = yield* JobStore
+      const endings = yield* JobEndings
 
       /** Expires one pending approval and fails its job, inside the caller's transaction. */
       const expireOne = (approval: ApprovalRow) =>
@@ -62,7 +64,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
           if (!(yield* table.markExpired(approval.id, now.iso))) return false
           const job = yield* jobs.byId(approval.jobId)
           if (job !== undefined) {
-            yield* jobs.finish(job, { _tag: "Failed", error: expiredFailure, writesNotBefore: null }, ["awaiting_approval"])
+            yield* endings.finish(job, { _tag: "Failed", error: expiredFailure, writesNotBefore: null }, ["awaiting_approval"])
           }
           return true
         })
@@ -85,7 +87,7 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
             yield* jobs.release(current.jobId, decision.input)
           } else {
             yield* table.markRejected(current.id, decision.reason, now.iso, by)
-            yield* jobs.finish(
+            yield* endings.finish(
               job,
               { _tag: "Failed", error: rejectedFailure(decision.reason), writesNotBefore: null },
               ["awaiting_approval"]
@@ -118,5 +120,5 @@ export class ApprovalStore extends Context.Service<ApprovalStore, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = ApprovalStore.layerNoDeps.pipe(Layer.provide([ApprovalTable.layer, JobStore.layer]))
+  static readonly layer = ApprovalStore.layerNoDeps.pipe(Layer.provide([ApprovalTable.layer, JobEndings.layer, JobStore.layer]))
 }

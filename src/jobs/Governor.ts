@@ -32,7 +32,7 @@ import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue,
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
-import { type JobFailure, runnableStatuses } from "../domain/Job.ts"
+import { type JobFailure, type JobStatus, runnableStatuses } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { channels, Notices } from "../platform/Notices.ts"
 import { AccountEntity } from "./AccountEntity.ts"
@@ -41,6 +41,7 @@ import * as ApprovalExpiry from "./ApprovalExpiry.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
 import { categoryOfJob, Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
+import { type Ending, JobEndings } from "./Endings.ts"
 import { JobStore } from "./JobStore.ts"
 import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
@@ -126,6 +127,7 @@ export class Governor extends Context.Service<Governor, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const store = yield* JobStore
+      const endings = yield* JobEndings
       const executor = yield* Executor
       const watch = yield* JobWatch
       const changes = yield* AccountChanges
@@ -174,12 +176,12 @@ export class Governor extends Context.Service<Governor, {
 
       const finish = (
         job: JobRow,
-        ending: Parameters<typeof store.finish>[1],
-        from: Parameters<typeof store.finish>[2],
+        ending: Ending,
+        from: ReadonlyArray<JobStatus>,
         fence?: number | null
       ) =>
         Effect.gen(function*() {
-          const done = yield* store.finish(job, ending, from, fence)
+          const done = yield* endings.finish(job, ending, from, fence)
           if (done !== undefined) {
             yield* watch.finished(job.id)
             yield* Effect.logInfo(`job ${done.status}`).pipe(aboutJob(job))
@@ -247,7 +249,7 @@ export class Governor extends Context.Service<Governor, {
             const spend = outcome._tag === "Completed" ? outcome.spend : null
             actor.facts = { ...actor.facts, loaded: afterJob(actor.facts.loaded, spend, writesNotBefore) }
           }
-          const ending: Parameters<typeof store.finish>[1] = outcome._tag === "Completed"
+          const ending: Ending = outcome._tag === "Completed"
             ? { _tag: "Completed", result: outcome.result, spend: outcome.spend, writesNotBefore }
             : { _tag: "Failed", error: outcome.error, writesNotBefore }
           // A lost answer to the ending's commit is found out by finishing again (guarded by status and fence).
@@ -744,5 +746,5 @@ export class Governor extends Context.Service<Governor, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Governor.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, ApprovalStore.layer, Executor.layer, JobStore.layer, JobWatch.layer]))
+  static readonly layer = Governor.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, ApprovalStore.layer, Executor.layer, JobEndings.layer, JobStore.layer, JobWatch.layer]))
 }

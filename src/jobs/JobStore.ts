@@ -1,20 +1,15 @@
 /**
- * Jobs in PostgreSQL: every status change is one statement guarded by the
+ * The `jobs` table: every status change is one statement guarded by the
  * status it moves from, so two fibers (or two servers) can never both start,
- * finish or cancel one job; a finished job's event, its spend and its
- * command's completion effects (`people/Completions.ts`: the invitation a
- * connect sent, the person the job was about) go in the same transaction.
+ * finish or cancel one job. A job's ending, with what it means to the other
+ * tables (its spend, its completion, its event), is `JobEndings`' one
+ * transaction, which records the job's own row here (`markEnded`).
  */
-import { Array as Arr, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
-import { SqlClient, SqlError } from "effect/sql"
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { recordSpends } from "../accounts/Budgets.ts"
-import type { Category } from "../domain/Limits.ts"
 import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
-import type { NewEvent } from "../domain/Events.ts"
-import { Outbox } from "../events/Outbox.ts"
-import { completeJob } from "../people/Completions.ts"
 import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
 import { ReadClient } from "../platform/ReadClient.ts"
@@ -36,18 +31,16 @@ export interface NewJob {
   readonly approval: { readonly target: string | null; readonly text: string | null; readonly expiresAt: number } | null
 }
 
-/** How a started job ended. */
-export type Ending =
-  | {
-    readonly _tag: "Completed"
-    /** The command's result, encoded. */
-    readonly result: unknown
-    /** The budget the job spent. */
-    readonly spend: { readonly category: Category; readonly units: number } | null
-    /** For writes: the earliest instant (epoch ms) the account's next write may start. */
-    readonly writesNotBefore: number | null
-  }
-  | { readonly _tag: "Failed"; readonly error: JobFailure; readonly writesNotBefore: number | null }
+/** A job's ending as its own row records it (`JobEndings` records the rest). */
+export interface EndedJob {
+  readonly id: string
+  readonly status: "completed" | "failed" | "cancelled"
+  /** The command's result, encoded; null keeps what the row has. */
+  readonly result: unknown
+  readonly error: JobFailure | null
+  /** The running attempt's owner epoch the row must still carry; undefined: any. */
+  readonly fence: number | null | undefined
+}
 
 /** Filters of a job listing. */
 export interface JobFilters {
@@ -58,29 +51,6 @@ export interface JobFilters {
   readonly beforeSeq?: number | undefined
   readonly limit: number
 }
-
-const failureJson = (error: JobFailure) => JSON.stringify(error)
-
-/** A job to finish, and how it ended. */
-interface Finishing {
-  readonly job: JobRow
-  readonly ending: Ending
-  /** The running attempt's owner epoch it must still carry (see `finish`); undefined: any. */
-  readonly fence: number | null | undefined
-}
-
-/** A job's row another session held when its batch ran: it is finished on its own. */
-const heldElsewhere = "heldElsewhere"
-
-/** What finishing a job answers in a batch: its row when the batch finished it, or that it was held elsewhere. */
-type Finished = JobRow | undefined | typeof heldElsewhere
-
-/** A statement given up because a row it needed was held (the lock timeout), or a deadlock: worth trying again. */
-const isHeld = (error: unknown) =>
-  SqlError.isSqlError(error) && (error.reason._tag === "LockTimeoutError" || error.reason._tag === "DeadlockError")
-
-/** How a job finished on its own is tried again while its row is held: every half second, 12 times (with the lock timeout, about a minute). */
-const heldRetry = { while: isHeld, schedule: Schedule.spaced(Duration.millis(500)), times: 12 }
 
 
 /** Open jobs of one status and kind, counted. */
@@ -161,21 +131,20 @@ export class JobStore extends Context.Service<JobStore, {
    */
   readonly recordAttempt: (job: JobRow, fence: number, attempt: number) => Effect.Effect<boolean>
   /**
-   * Finishes a job from one of `from`; the row when this call finished it. With `fence`, only the attempt
-   * that owner claimed: an owner that lost the account can no longer finish what its successor runs.
+   * Records these endings on the jobs' rows, each from one of `from` and (with a fence) only while the row's running
+   * attempt is that owner's; the rows it ended. Inside the caller's transaction (`JobEndings`).
    */
-  readonly finish: (
-    job: JobRow,
-    ending: Ending,
-    from: ReadonlyArray<JobStatus>,
-    fence?: number | null
-  ) => Effect.Effect<JobRow | undefined>
+  readonly markEnded: (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string) => Effect.Effect<ReadonlyArray<JobRow>>
+  /**
+   * Those of these jobs whose rows no other session holds, locked for the rest of the caller's transaction: a batch
+   * leaves a job another session holds (a peer frozen mid-transaction, an operator's `psql`) out, rather than
+   * waiting for it with every other job of the batch.
+   */
+  readonly unheld: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
   /** Open jobs no actor has looked at yet (queued, no reason recorded), oldest first, at most `limit`. */
   readonly unlooked: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly accountId: string }>>
-  /** Cancels a job that has not started; the row when this call cancelled it. */
-  readonly cancel: (workspaceId: string, id: string, error: JobFailure) => Effect.Effect<JobRow | undefined>
-  /** Cancels every job of the account that has not started (the account was removed). */
-  readonly cancelOpenOf: (accountId: string, error: JobFailure) => Effect.Effect<ReadonlyArray<JobRow>>
+  /** The account's jobs that have not started, which a removal cancels. */
+  readonly cancellableOf: (accountId: string) => Effect.Effect<ReadonlyArray<JobRow>>
   /**
    * Puts a running job back in the queue: an interrupted read, or a write that surely did not reach the
    * network. With `fence`, only while its running attempt is that owner's (null: one claimed before fences).
@@ -210,7 +179,6 @@ export class JobStore extends Context.Service<JobStore, {
       // A job's read for the API takes no lock and runs in no transaction: on the multiplexed pool.
       const reads = yield* ReadClient.orDefault(sql)
       const readSelect = reads.unsafe(jobColumns)
-      const outbox = yield* Outbox
       const approvals = yield* ApprovalTable
       const accounts = yield* AccountStore
       const select = sql.unsafe(jobColumns)
@@ -222,21 +190,6 @@ export class JobStore extends Context.Service<JobStore, {
 
       const byId = (id: string) =>
         rows(sql`SELECT ${select} FROM jobs j WHERE j.id = ${id}`).pipe(Effect.map((found) => found[0]))
-
-      /** The job's event, unless the service did it on its own. */
-      const eventOf = (row: JobRow): ReadonlyArray<{ readonly workspaceId: string; readonly event: NewEvent }> => {
-        if (row.origin !== "api") return []
-        const error = row.error === null ? null : errorFields(row.error)
-        return [{
-          workspaceId: row.workspaceId,
-          event: row.status === "completed"
-            ? {
-              type: "job.completed",
-              data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, result: row.result, error }
-            }
-            : { type: "job.failed", data: { jobId: row.id, accountId: row.accountId, kind: row.kind, status: row.status, error } }
-        }]
-      }
 
       const create = Effect.fn("JobStore.create")(function*(job: NewJob) {
         const now = yield* Time.now
@@ -335,8 +288,9 @@ export class JobStore extends Context.Service<JobStore, {
        * transaction: a batch leaves a job another session holds (a peer frozen mid-transaction, an
        * operator's `psql`) out, rather than waiting for it with every other job of the batch.
        */
-      const unheld = (jobs: ReadonlyArray<JobRow>) =>
-        sql`SELECT id FROM jobs WHERE ${sql.in("id", jobs.map((job) => job.id))} FOR UPDATE SKIP LOCKED`
+      const unheldIds = (ids: ReadonlyArray<string>) => sql`SELECT id FROM jobs WHERE ${sql.in("id", ids)} FOR UPDATE SKIP LOCKED`
+      const unheld = (ids: ReadonlyArray<string>) =>
+        sql<{ readonly id: string }>`${unheldIds(ids)}`.pipe(Effect.map((found) => new Set(found.map((row) => String(row.id)))), Effect.orDie)
 
       /**
        * Starts these jobs, each guarded by its status and, a write, by no other write of its account
@@ -350,7 +304,7 @@ export class JobStore extends Context.Service<JobStore, {
             fence = v.fence
           FROM (VALUES ${sql.csv(jobs.map((job) => sql`(${job.id}::uuid, ${fences.get(job.id) ?? null}::bigint)`))}) AS v(id, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", runnable)}
-            AND j.id IN (${unheld(jobs)})
+            AND j.id IN (${unheldIds(jobs.map((job) => job.id))})
             AND (NOT j.is_write OR NOT EXISTS (
               SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
           RETURNING j.id::text AS id`.pipe(Effect.map((started) => new Set(started.map((row) => row.id))))
@@ -427,114 +381,22 @@ export class JobStore extends Context.Service<JobStore, {
         )
       const claiming = GroupCommit.make(claimAll, { max: 500 })
 
-      /**
-       * Finishes jobs, many at once, in one transaction: the jobs (each guarded by the statuses it may move
-       * from), their spend, their commands' completion effects, the accounts' pacing gates, a cancelled job's
-       * approval, and the jobs' events. Each answer is the job's row when this call finished it.
-       */
-      const finishAll = (from: ReadonlyArray<JobStatus>, held: "skip" | "wait") =>
-      (batch: Arr.NonEmptyReadonlyArray<Finishing>) =>
-        Effect.gen(function*() {
-          const now = yield* Time.now
-          return yield* sql.withTransaction(Effect.gen(function*() {
-            // A job another session holds is left to be finished on its own (`finish`), waiting for it.
-            const mine = held === "wait"
-              ? undefined
-              : new Set((yield* sql<{ id: string }>`${unheld(batch.map(({ job }) => job))}`).map((row) => String(row.id)))
-            const items: ReadonlyArray<Finishing> = mine === undefined ? batch : batch.filter(({ job }) => mine.has(job.id))
-            if (!Arr.isReadonlyArrayNonEmpty(items)) return batch.map((): Finished => heldElsewhere)
-            const values = items.map(({ ending, fence, job }) => {
-              const guard = sql`${fence !== undefined}, ${fence ?? null}::bigint`
-              return ending._tag === "Completed"
-                ? sql`(${job.id}::uuid, ${"completed"}, ${JSON.stringify(ending.result)}::jsonb, ${null}::jsonb, ${guard})`
-                : sql`(${job.id}::uuid, ${ending.error.type === "cancelled" ? "cancelled" : "failed"}, ${null}::jsonb,
-                       ${failureJson(ending.error)}::jsonb, ${guard})`
-            })
-            const updated = yield* rows(sql`
-              UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
-                finished_at = ${now.iso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
-              FROM (VALUES ${sql.csv(values)}) AS v(id, status, result, error, fenced, fence)
-              WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
-                AND (NOT v.fenced OR j.fence IS NOT DISTINCT FROM v.fence)
-              RETURNING ${select}`)
-            const finished = new Map(updated.map((row) => [row.id, row]))
-            // A job named twice in one batch is finished by the first.
-            const answers = items.map(({ job }) => {
-              const row = finished.get(job.id)
-              finished.delete(job.id)
-              return row
-            })
-            const done = items.flatMap((item, index) => {
-              const row = answers[index]
-              return row === undefined ? [] : [{ ...item, row }]
-            })
-            yield* recordSpends(
-              sql,
-              done.flatMap(({ ending, job }) =>
-                ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0
-                  ? [{ accountId: job.accountId, category: ending.spend.category, units: ending.spend.units, jobId: job.id, atIso: now.iso }]
-                  : []
-              )
-            )
-            // The commands' completion effects (a connect's invitation, the person touched), then each job's
-            // link to that person: a job the Executor linked before it ran keeps its link.
-            for (const { ending, job } of done) {
-              if (ending._tag !== "Completed") continue
-              const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
-              if (personId !== undefined) yield* linkPerson(job.id, personId, "keep")
-            }
-            yield* accounts.setWriteGates(done.flatMap(({ ending, job }) =>
-              ending.writesNotBefore === null ? [] : [{ id: job.accountId, atMs: ending.writesNotBefore }]
-            ))
-            // Deciding for a job's approval is the approval store's; here only a cancelled job rejects it.
-            for (const { ending, job } of done) {
-              if (ending._tag === "Failed" && ending.error.type === "cancelled") {
-                yield* approvals.rejectPendingOfJob(job.id, ending.error.message, now.iso)
-              }
-            }
-            yield* outbox.appendAll(done.flatMap(({ row }) => eventOf(row)))
-            const byJob = new Map(items.map((item, index) => [item.job.id, answers[index]]))
-            return batch.map(({ job }): Finished => byJob.has(job.id) ? byJob.get(job.id) : heldElsewhere)
-          }))
-        })
-      const finishing = new Map<string, GroupCommit.GroupCommit<Finishing, Finished>>()
-      /**
-       * Finishes one job from one of `from`, in the next batch finishing from the same statuses; when
-       * another session holds its row, on its own, waiting for the row (within the lock timeout, tried
-       * again while it is held) in a transaction of its own while the batches go on.
-       */
-      const finish = (job: JobRow, ending: Ending, from: ReadonlyArray<JobStatus>, fence?: number | null) =>
-        Effect.suspend(() => {
-          const key = [...from].sort().join(",")
-          let batches = finishing.get(key)
-          if (batches === undefined) {
-            batches = GroupCommit.make((items) => Effect.orDie(finishAll(from, "skip")(items)), { max: 500 })
-            finishing.set(key, batches)
-          }
-          return Effect.flatMap(batches.submit({ job, ending, fence }), (answer) =>
-            answer !== heldElsewhere ? Effect.succeed(answer) : finishAll(from, "wait")([{ job, ending, fence }]).pipe(
-              Effect.retry(heldRetry),
-              Effect.map(([alone]) => alone === heldElsewhere ? undefined : alone),
-              Effect.orDie
-            ))
-        }).pipe(Effect.withSpan("JobStore.finish", { attributes: { jobId: job.id } }))
+      const markEnded = (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string) =>
+        rows(sql`
+          UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
+            finished_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
+          FROM (VALUES ${
+          sql.csv(ends.map((end) =>
+            sql`(${end.id}::uuid, ${end.status}, ${end.result === null ? null : JSON.stringify(end.result)}::jsonb,
+                 ${end.error === null ? null : JSON.stringify(end.error)}::jsonb, ${end.fence !== undefined}, ${end.fence ?? null}::bigint)`
+          ))
+        }) AS v(id, status, result, error, fenced, fence)
+          WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
+            AND (NOT v.fenced OR j.fence IS NOT DISTINCT FROM v.fence)
+          RETURNING ${select}`)
 
-      const cancel = Effect.fn("JobStore.cancel")(function*(workspaceId: string, id: string, error: JobFailure) {
-        const job = yield* get(workspaceId, id)
-        if (job === undefined) return undefined
-        return yield* finish(job, { _tag: "Failed", error, writesNotBefore: null }, cancellable)
-      })
-
-      const cancelOpenOf = Effect.fn("JobStore.cancelOpenOf")(function*(accountId: string, error: JobFailure) {
-        const open = yield* rows(sql`
-          SELECT ${select} FROM jobs j WHERE j.account_id = ${accountId} AND ${sql.in("j.status", cancellable)}`)
-        const cancelled: Array<JobRow> = []
-        for (const job of open) {
-          const done = yield* finish(job, { _tag: "Failed", error, writesNotBefore: null }, cancellable)
-          if (done !== undefined) cancelled.push(done)
-        }
-        return cancelled
-      })
+      const cancellableOf = (accountId: string) =>
+        rows(sql`SELECT ${select} FROM jobs j WHERE j.account_id = ${accountId} AND ${sql.in("j.status", cancellable)}`)
 
       const requeue = (id: string, fence?: number | null) =>
         sql`UPDATE jobs SET status = 'queued', started_at = NULL, attempt_started_at = NULL
@@ -626,9 +488,9 @@ export class JobStore extends Context.Service<JobStore, {
           claiming.submit({ job, fence }).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),
         recordAttempt,
         unlooked,
-        finish,
-        cancel,
-        cancelOpenOf,
+        markEnded,
+        unheld,
+        cancellableOf,
         requeue,
         release,
         linkPerson,
@@ -642,7 +504,7 @@ export class JobStore extends Context.Service<JobStore, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = JobStore.layerNoDeps.pipe(Layer.provide([AccountStore.layer, ApprovalTable.layer, Outbox.layer]))
+  static readonly layer = JobStore.layerNoDeps.pipe(Layer.provide([AccountStore.layer, ApprovalTable.layer]))
 
   /** `People`'s port to the jobs about a person, answered by this store. */
   static readonly personJobs = Layer.effect(
@@ -652,13 +514,4 @@ export class JobStore extends Context.Service<JobStore, {
       return PersonJobs.of({ about: store.aboutPeople, holding: store.holding })
     })
   ).pipe(Layer.provide(JobStore.layer))
-}
-
-/** The envelope fields of a stored job error, for job events. */
-const errorFields = (error: unknown): { type: string; message: string; next: string } => {
-  if (typeof error === "object" && error !== null) {
-    const fields: Record<string, unknown> = { ...error }
-    return { type: String(fields["type"] ?? "internal"), message: String(fields["message"] ?? ""), next: String(fields["next"] ?? "") }
-  }
-  return { type: "internal", message: String(error), next: "" }
 }

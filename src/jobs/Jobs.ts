@@ -23,6 +23,7 @@ import * as AfterCommit from "../platform/AfterCommit.ts"
 import * as FinishedJobs from "./FinishedJobs.ts"
 import { Governor } from "./Governor.ts"
 import { type JobRecord, type JobRow, toJobRecord } from "./JobRow.ts"
+import { JobEndings } from "./Endings.ts"
 import { type NewJob, JobStore } from "./JobStore.ts"
 import { JobWatch } from "./JobWatch.ts"
 import { targetOf, textOf } from "./WriteTarget.ts"
@@ -130,6 +131,7 @@ export class Jobs extends Context.Service<Jobs, {
     Jobs,
     Effect.gen(function*() {
       const store = yield* JobStore
+      const endings = yield* JobEndings
       const accounts = yield* AccountStore
       const governor = yield* Governor
       const watch = yield* JobWatch
@@ -185,7 +187,7 @@ export class Jobs extends Context.Service<Jobs, {
       const cancel = Effect.fn("Jobs.cancel")(function*(workspaceId: string, id: string) {
         const before = yield* found(workspaceId, id)
         if (!cancellableStatuses.has(before.status)) return yield* Effect.fail(notCancellable(before))
-        const cancelled = yield* store.cancel(workspaceId, id, cancelledByCaller)
+        const cancelled = yield* endings.cancel(workspaceId, id, cancelledByCaller)
         if (cancelled === undefined) {
           // It started (or finished) between the read and the cancel.
           const now = yield* found(workspaceId, id)
@@ -201,7 +203,7 @@ export class Jobs extends Context.Service<Jobs, {
       })
 
       const cancelOpenOf = Effect.fn("Jobs.cancelOpenOf")(function*(accountId: string) {
-        const cancelled = yield* store.cancelOpenOf(accountId, cancelledByRemoval)
+        const cancelled = yield* endings.cancelOpenOf(accountId, cancelledByRemoval)
         yield* Effect.forEach(cancelled, (job) => watch.finished(job.id), { discard: true })
         const count = cancelled.length
         if (count > 0) yield* Effect.logInfo(`cancelled ${count} jobs of a removed account`).pipe(Effect.annotateLogs({ accountId }))
@@ -213,5 +215,5 @@ export class Jobs extends Context.Service<Jobs, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Jobs.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Governor.layer, JobStore.layer, JobWatch.layer]))
+  static readonly layer = Jobs.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Governor.layer, JobEndings.layer, JobStore.layer, JobWatch.layer]))
 }

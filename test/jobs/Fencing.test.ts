@@ -7,6 +7,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as App from "../../src/App.ts"
 import { Accounts } from "../../src/accounts/Accounts.ts"
+import { JobEndings } from "../../src/jobs/Endings.ts"
 import { JobStore } from "../../src/jobs/JobStore.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
@@ -83,8 +84,8 @@ layer(core)(`fenced attempts in the job store (${TestDatabase.backend})`, (it) =
       assert.strictEqual((yield* store.byId(job.id))?.status, "queued")
       assert.isTrue(yield* store.claim(job, successor))
       // The old owner wakes and records its ending: refused.
-      assert.isUndefined(yield* store.finish(claimed, completed, ["running"], old))
+      assert.isUndefined(yield* (yield* JobEndings).finish(claimed, completed, ["running"], old))
       assert.strictEqual((yield* store.byId(job.id))?.status, "running")
-      assert.strictEqual((yield* store.finish(claimed, completed, ["running"], successor))?.status, "completed")
+      assert.strictEqual((yield* (yield* JobEndings).finish(claimed, completed, ["running"], successor))?.status, "completed")
     }))
 })

@@ -13,6 +13,7 @@ import { isFinished, jobStatuses } from "../../src/domain/Job.ts"
 import * as FinishedJobs from "../../src/jobs/FinishedJobs.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import type { JobRecord } from "../../src/jobs/JobRow.ts"
+import { JobEndings } from "../../src/jobs/Endings.ts"
 import { JobStore } from "../../src/jobs/JobStore.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
@@ -71,11 +72,12 @@ const fixture = Effect.gen(function*() {
 }).pipe(Effect.orDie)
 
 layer(core)(`a finished job (${TestDatabase.backend})`, (it) => {
-  it.effect("no statement of JobStore changes it", () =>
+  it.effect("no statement of JobStore or JobEndings changes it", () =>
     Effect.gen(function*() {
       const { workspaceId, accountId } = yield* fixture
       const jobs = yield* Jobs
       const store = yield* JobStore
+      const endings = yield* JobEndings
       const created = yield* jobs.create({ workspaceId, accountId, ...connect })
       yield* jobs.cancel(workspaceId, created.id)
       const before = yield* store.byId(created.id)
@@ -86,11 +88,11 @@ layer(core)(`a finished job (${TestDatabase.backend})`, (it) => {
       assert.isFalse(yield* store.claim(before, null))
       // Callers finish a job from the open statuses it may be in, never from a finished one.
       for (const status of jobStatuses.filter((status) => !isFinished(status))) {
-        assert.isUndefined(yield* store.finish(before, { _tag: "Completed", result: {}, spend: null, writesNotBefore: null }, [status]))
-        assert.isUndefined(yield* store.finish(before, { _tag: "Failed", error: failure, writesNotBefore: null }, [status]))
+        assert.isUndefined(yield* endings.finish(before, { _tag: "Completed", result: {}, spend: null, writesNotBefore: null }, [status]))
+        assert.isUndefined(yield* endings.finish(before, { _tag: "Failed", error: failure, writesNotBefore: null }, [status]))
       }
-      assert.isUndefined(yield* store.cancel(workspaceId, created.id, failure))
-      assert.deepStrictEqual(yield* store.cancelOpenOf(accountId, failure), [])
+      assert.isUndefined(yield* endings.cancel(workspaceId, created.id, failure))
+      assert.deepStrictEqual(yield* endings.cancelOpenOf(accountId, failure), [])
       yield* store.requeue(created.id)
       yield* store.release(created.id, connect.input)
       assert.deepStrictEqual(yield* store.byId(created.id), before)

@@ -14,6 +14,7 @@ import * as App from "../../src/App.ts"
 import { Accounts } from "../../src/accounts/Accounts.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
+import { JobEndings } from "../../src/jobs/Endings.ts"
 import { JobStore } from "../../src/jobs/JobStore.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { isDatabaseBusy } from "../../src/platform/Causes.ts"
@@ -85,10 +86,10 @@ layer(services, { timeout: 60_000 })("rows held by another session (PostgreSQL)"
     () =>
       Effect.gen(function*() {
         const { held, other } = yield* twoWaitingWrites
-        const store = yield* JobStore
+        const endings = yield* JobEndings
         const hold = yield* holdRow(held.id, 3)
-        const heldFinish = yield* Effect.forkChild(timed(store.finish(held, cancelled, ["awaiting_approval"])))
-        const otherFinish = yield* timed(store.finish(other, cancelled, ["awaiting_approval"]))
+        const heldFinish = yield* Effect.forkChild(timed(endings.finish(held, cancelled, ["awaiting_approval"])))
+        const otherFinish = yield* timed(endings.finish(other, cancelled, ["awaiting_approval"]))
         assert.strictEqual(otherFinish.result?.status, "cancelled")
         assert.isBelow(otherFinish.ms, 1000, "the other job of the batch waited for the held row")
         yield* Fiber.join(hold)

@@ -3,7 +3,7 @@
  * catalogue (`domain/Commands.ts`), typed by that command's result. A
  * `connect` records the invitation it sent and touches the person; a
  * `withdraw_invite` withdraws the invitation; the other commands about one
- * person touch that person; the rest do nothing. `JobStore.finish` settles the
+ * person touch that person; the rest do nothing. `JobEndings` settles the
  * job and runs its command's entry in the same transaction, then links the job
  * to the person the entry names.
  *
@@ -15,7 +15,7 @@ import { Effect, Option, Schema } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
 import { type CommandName, commands, isCommandName } from "../domain/Commands.ts"
 import { recordSent, recordWithdrawn } from "../accounts/Invitations.ts"
-import { type PersonFacts, touchPerson } from "./People.ts"
+import { type PersonFacts, touchPerson } from "../people/People.ts"
 
 /** The completed job, as its completion needs it. */
 export interface CompletedJob {

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { commands } from "../../src/domain/Commands.ts"
 import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
-import { completeJob } from "../../src/people/Completions.ts"
+import { completeJob } from "../../src/jobs/Completions.ts"
 import { layer as serverLayer } from "../support/TestServer.ts"
 import { strangers, workspaceWithAccount } from "../jobs/support.ts"
 
