@@ -15,15 +15,16 @@ import * as JobIntake from "../intake/JobIntake.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { speak, spoken, spokenFn } from "./ServiceErrors.ts"
 
 const ok = true as const
 
 const encodeJobAnswer = Schema.encodeSync(Schema.toCodecJson(JobAnswer))
 
 export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const jobs = yield* Jobs
+  const jobs = spoken(yield* Jobs)
   const draining = yield* Draining
-  const accept = yield* JobIntake.make
+  const accept = spokenFn(yield* JobIntake.make)
   const workspace = CurrentPrincipal.useSync((principal) => principal.workspaceId)
   // A finished job never changes, and Jobs answers it from memory as the same record each time
   // (jobs/FinishedJobs.ts): its answer is decoded and encoded once, like GET /v1/me's.
@@ -57,7 +58,7 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
       })
       const job = yield* decodeJobOf(name)(answer.job).pipe(Effect.orDie)
       return acceptedJob(job, answer.replayed)
-    })
+    }).pipe(speak)
 
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "jobs", (handlers) =>
     handlers.handleAll({
@@ -74,7 +75,7 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
             key: headers["idempotency-key"]
           })
           return acceptedJob(yield* decodeJob(answer.job).pipe(Effect.orDie), answer.replayed)
-        }),
+        }).pipe(speak),
       // Plain combinators rather than a generator: every poll of a job comes here.
       get: ({ params, query }) =>
         Effect.flatMap(workspace, (workspaceId) =>
@@ -99,12 +100,12 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
           })
           const decoded = yield* Effect.forEach(page.jobs, (job) => decodeJob(job)).pipe(Effect.orDie)
           return { ok, jobs: decoded, nextCursor: page.nextCursor }
-        }),
+        }).pipe(speak),
       cancel: ({ params }) =>
         Effect.gen(function*() {
           const job = yield* jobs.cancel(yield* workspace, params.id)
           return { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
-        }),
+        }).pipe(speak),
       command_get_profile: command("get_profile"),
       command_get_company: command("get_company"),
       command_search_people: command("search_people"),
