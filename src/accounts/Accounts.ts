@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Account, Seats } from "../api/AccountsApi.ts"
+import type { Account, Seats } from "../domain/AccountRecord.ts"
 import { Forbidden, Invalid, Missing, relayed, WrongState } from "../domain/Failures.ts"
 import { limitsFor, type Limit, type LimitUpdate, type Tier } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"

@@ -16,7 +16,7 @@ import {
   FORECAST_CAP,
   FORECAST_PAGE_DEFAULT,
   type WriteForecast
-} from "../api/ForecastApi.ts"
+} from "../domain/ForecastRecord.ts"
 import { isWriteCommand, type WriteCommand, writeCommands } from "../domain/Commands.ts"
 import { categoryOfCommand } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"

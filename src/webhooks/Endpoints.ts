@@ -4,7 +4,7 @@
  * rotate the secret, read the last 50 deliveries. The SQL is `EndpointTable`'s.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
+import type { WebhookEndpoint } from "../domain/Webhooks.ts"
 import type { EventType } from "../domain/Events.ts"
 import { Missing } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
