@@ -9,15 +9,15 @@ import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { baseUrlOf } from "./BaseUrl.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
-import { speak } from "./ServiceErrors.ts"
+import { spoken } from "./ServiceErrors.ts"
 import * as SeatActivity from "./SeatActivity.ts"
 
 const ok = true as const
 
 export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const accounts = yield* Accounts
+  const accounts = spoken(yield* Accounts)
   const config = yield* AppConfig
-  const seats = yield* SeatActivity.make
+  const seats = spoken(yield* SeatActivity.make)
   const workspace = Effect.gen(function*() {
     return (yield* CurrentPrincipal).workspaceId
   })
@@ -28,7 +28,7 @@ export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
         Effect.gen(function*() {
           const { accounts: all, seats } = yield* accounts.list(yield* workspace)
           return { ok, accounts: all, seats }
-        }).pipe(speak),
+        }),
       connect: ({ payload, request }) =>
         Effect.gen(function*() {
           const connected = yield* seats.connect({
@@ -39,52 +39,52 @@ export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
             workingHours: payload.workingHours
           }, yield* actor)
           return { ok, ...connected }
-        }).pipe(speak),
+        }),
       get: ({ params }) =>
         Effect.gen(function*() {
           return { ok, account: yield* accounts.get(yield* workspace, params.id) }
-        }).pipe(speak),
+        }),
       update: ({ params, payload }) =>
         Effect.gen(function*() {
           return { ok, account: yield* seats.update(yield* workspace, params.id, payload, yield* actor) }
-        }).pipe(speak),
+        }),
       remove: ({ params }) =>
         Effect.gen(function*() {
           yield* seats.remove(yield* workspace, params.id, yield* actor)
           return { ok }
-        }).pipe(speak),
+        }),
       pause: ({ params }) =>
         Effect.gen(function*() {
           yield* seats.pause(yield* workspace, params.id, yield* actor)
           return { ok }
-        }).pipe(speak),
+        }),
       resume: ({ params }) =>
         Effect.gen(function*() {
           return { ok, account: yield* seats.resume(yield* workspace, params.id, yield* actor) }
-        }).pipe(speak),
+        }),
       reconnect: ({ params, request }) =>
         Effect.gen(function*() {
           return {
             ok,
             reconnectUrl: yield* accounts.reconnect(yield* workspace, params.id, baseUrlOf(request, config))
           }
-        }).pipe(speak),
+        }),
       nativeAuth: ({ params, payload }) =>
         Effect.gen(function*() {
           return { ok, ...(yield* accounts.nativeAuth(yield* workspace, params.id, payload)) }
-        }).pipe(speak),
+        }),
       nativeCheckpoint: ({ params, payload }) =>
         Effect.gen(function*() {
           return { ok, ...(yield* accounts.nativeCheckpoint(yield* workspace, params.id, payload.code)) }
-        }).pipe(speak),
+        }),
       limits: ({ params }) =>
         Effect.gen(function*() {
           return { ok, ...(yield* accounts.limits(yield* workspace, params.id)) }
-        }).pipe(speak),
+        }),
       setLimits: ({ params, payload }) =>
         Effect.gen(function*() {
           return { ok, account: yield* seats.setLimits(yield* workspace, params.id, payload.limits, yield* actor) }
-        }).pipe(speak)
+        })
     })
   ))
 }))

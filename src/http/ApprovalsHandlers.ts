@@ -11,7 +11,7 @@ import type { ApprovalRecord } from "../jobs/Approvals.ts"
 import { Approvals } from "../jobs/Approvals.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
-import { speak } from "./ServiceErrors.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 const ok = true as const
 
@@ -22,10 +22,10 @@ const decision = (outcome: { readonly approval: ApprovalRecord; readonly job: Jo
     const approval = yield* decodeApproval(outcome.approval).pipe(Effect.orDie)
     const job = yield* decodeJob(outcome.job).pipe(Effect.orDie)
     return { ok, approval, job }
-  }).pipe(speak)
+  })
 
 export const ApprovalsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const approvals = yield* Approvals
+  const approvals = spoken(yield* Approvals)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "approvals", (handlers) =>
     handlers.handleAll({
       list: ({ query }) =>
@@ -39,21 +39,21 @@ export const ApprovalsHandlers = Layer.unwrap(Effect.gen(function*() {
           })
           const decoded = yield* Effect.forEach(page.approvals, (a) => decodeApproval(a)).pipe(Effect.orDie)
           return { ok, approvals: decoded, nextCursor: page.nextCursor }
-        }).pipe(speak),
+        }),
       approve: ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* decision(
             yield* approvals.approve(principal.workspaceId, params.id, payload?.text, actorOf(principal))
           )
-        }).pipe(speak),
+        }),
       reject: ({ params, payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           return yield* decision(
             yield* approvals.reject(principal.workspaceId, params.id, payload?.reason, actorOf(principal))
           )
-        }).pipe(speak)
+        })
     })
   ))
 }))

@@ -15,7 +15,7 @@ import * as JobIntake from "../intake/JobIntake.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
-import { speak, spoken, spokenFn } from "./ServiceErrors.ts"
+import { spoken, spokenFn } from "./ServiceErrors.ts"
 
 const ok = true as const
 
@@ -58,7 +58,7 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
       })
       const job = yield* decodeJobOf(name)(answer.job).pipe(Effect.orDie)
       return acceptedJob(job, answer.replayed)
-    }).pipe(speak)
+    })
 
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "jobs", (handlers) =>
     handlers.handleAll({
@@ -75,7 +75,7 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
             key: headers["idempotency-key"]
           })
           return acceptedJob(yield* decodeJob(answer.job).pipe(Effect.orDie), answer.replayed)
-        }).pipe(speak),
+        }),
       // Plain combinators rather than a generator: every poll of a job comes here.
       get: ({ params, query }) =>
         Effect.flatMap(workspace, (workspaceId) =>
@@ -100,12 +100,12 @@ export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
           })
           const decoded = yield* Effect.forEach(page.jobs, (job) => decodeJob(job)).pipe(Effect.orDie)
           return { ok, jobs: decoded, nextCursor: page.nextCursor }
-        }).pipe(speak),
+        }),
       cancel: ({ params }) =>
         Effect.gen(function*() {
           const job = yield* jobs.cancel(yield* workspace, params.id)
           return { ok, job: yield* decodeJob(job).pipe(Effect.orDie) }
-        }).pipe(speak),
+        }),
       command_get_profile: command("get_profile"),
       command_get_company: command("get_company"),
       command_search_people: command("search_people"),

@@ -7,10 +7,10 @@ import { Api } from "../api/Api.ts"
 import { actorOf, CurrentPrincipal, roleOf } from "../domain/Principal.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
-import { speak } from "./ServiceErrors.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 export const KeysHandlers = Layer.unwrap(Effect.gen(function*() {
-  const keys = yield* ApiKeys
+  const keys = spoken(yield* ApiKeys)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "keys", (handlers) =>
     handlers.handleAll({
       list: () =>
@@ -21,19 +21,19 @@ export const KeysHandlers = Layer.unwrap(Effect.gen(function*() {
       create: ({ payload }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          const created = yield* speak(keys.create({
+          const created = yield* keys.create({
             workspaceId: principal.workspaceId,
             name: payload.name,
             role: payload.role,
             by: roleOf(principal),
             actor: actorOf(principal)
-          }))
+          })
           return { ok: true as const, key: created.key, value: created.value }
         }),
       revoke: ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
-          return { ok: true as const, key: yield* speak(keys.revoke(principal.workspaceId, params.id, actorOf(principal))) }
+          return { ok: true as const, key: yield* keys.revoke(principal.workspaceId, params.id, actorOf(principal)) }
         })
     })
   ))

@@ -10,7 +10,7 @@ import { allowedWithPrivateWebhooks, type WebhookTargetRefused } from "../webhoo
 import { WebhookDispatcher } from "../webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
-import { speak } from "./ServiceErrors.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 const publicOnly = "Use an https URL whose host resolves only to public addresses."
 
@@ -25,15 +25,15 @@ const refused = (error: WebhookTargetRefused) =>
   })
 
 export const WebhooksHandlers = Layer.unwrap(Effect.gen(function*() {
-  const endpoints = yield* WebhookEndpoints
-  const dispatcher = yield* WebhookDispatcher
+  const endpoints = spoken(yield* WebhookEndpoints)
+  const dispatcher = spoken(yield* WebhookDispatcher)
   const workspaceId = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "webhooks", (handlers) =>
     handlers.handleAll({
       list: () =>
         Effect.gen(function*() {
           return { ok: true as const, webhooks: yield* endpoints.list(yield* workspaceId) }
-        }).pipe(speak),
+        }),
       create: ({ payload }) =>
         Effect.gen(function*() {
           const created = yield* endpoints.create({
@@ -43,43 +43,43 @@ export const WebhooksHandlers = Layer.unwrap(Effect.gen(function*() {
             mode: payload.mode ?? "fat"
           }).pipe(Effect.mapError(refused))
           return { ok: true as const, webhook: created.webhook, secret: created.secret }
-        }).pipe(speak),
+        }),
       get: ({ params }) =>
         Effect.gen(function*() {
           return { ok: true as const, webhook: yield* endpoints.get(yield* workspaceId, params.id) }
-        }).pipe(speak),
+        }),
       update: ({ params, payload }) =>
         Effect.gen(function*() {
           const webhook = yield* endpoints.update(yield* workspaceId, params.id, payload).pipe(
             Effect.catchTag("WebhookTargetRefused", (error) => Effect.fail(refused(error)))
           )
           return { ok: true as const, webhook }
-        }).pipe(speak),
+        }),
       delete: ({ params }) =>
         Effect.gen(function*() {
           yield* endpoints.remove(yield* workspaceId, params.id)
           return { ok: true as const, id: params.id, deleted: true as const }
-        }).pipe(speak),
+        }),
       rotateSecret: ({ params }) =>
         Effect.gen(function*() {
           const rotated = yield* endpoints.rotateSecret(yield* workspaceId, params.id)
           return { ok: true as const, webhook: rotated.webhook, secret: rotated.secret }
-        }).pipe(speak),
+        }),
       deliveries: ({ params }) =>
         Effect.gen(function*() {
           return { ok: true as const, deliveries: yield* endpoints.deliveries(yield* workspaceId, params.id) }
-        }).pipe(speak),
+        }),
       test: ({ params }) =>
         Effect.gen(function*() {
           const principal = yield* CurrentPrincipal
           const delivery = yield* dispatcher.sendTest(principal.workspaceId, params.id, principalName(principal))
           return { ok: true as const, delivery }
-        }).pipe(speak),
+        }),
       resend: ({ params }) =>
         Effect.gen(function*() {
           const delivery = yield* dispatcher.resend(yield* workspaceId, params.id, params.deliveryId)
           return { ok: true as const, delivery }
-        }).pipe(speak)
+        })
     })
   ))
 }))
