@@ -5,6 +5,8 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Console, Effect, Layer, Logger, Option, Predicate, References } from "effect"
 import { Command } from "effect/cli"
+import { isFailure } from "./domain/Failures.ts"
+import { nextOf } from "./http/ServiceErrors.ts"
 import { cli } from "./operator/OperatorCommands.ts"
 import { AppConfig } from "./platform/AppConfig.ts"
 import * as Database from "./platform/Database.ts"
@@ -21,9 +23,13 @@ const services = Layer.mergeAll(Workspaces.layer, ApiKeys.layer, PeopleAuth.laye
   Layer.provide(Logger.layer([Logger.consoleLogFmt]))
 )
 
-/** An API error (`{error: {message, next}}`) in its own words; anything else as a failed start would be. */
+/**
+ * A service's refusal or an API error (`{error: {message, next}}`) in its own words, with what to
+ * do; anything else as a failed start would be.
+ */
 const oneLine = (cause: Cause.Cause<unknown>): string => {
   const failure = Cause.findErrorOption(cause)
+  if (Option.isSome(failure) && isFailure(failure.value)) return `${failure.value.message} ${nextOf(failure.value.advice)}`
   if (Option.isSome(failure) && Predicate.hasProperty(failure.value, "error") && Predicate.hasProperty(failure.value.error, "message")) {
     const { error } = failure.value
     return `${String(error.message)}${Predicate.hasProperty(error, "next") ? ` ${String(error.next)}` : ""}`

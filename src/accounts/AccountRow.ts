@@ -3,7 +3,7 @@
  * warm-up, working hours open or not, budgets left).
  */
 import { Schema } from "effect"
-import type { Account } from "../api/AccountsApi.ts"
+import type { Account } from "../domain/AccountRecord.ts"
 import { AccountStatus, connectedStatuses, Mode, OffHoursPolicy } from "../domain/Account.ts"
 import {
   budgetsLeft,

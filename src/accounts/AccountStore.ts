@@ -10,8 +10,8 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { NotFound } from "../api/Errors.ts"
 import { Mode } from "../domain/Account.ts"
+import { Missing } from "../domain/Failures.ts"
 import type { LimitOverride, Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import type { WorkingHours } from "../domain/WorkingHours.ts"
@@ -53,9 +53,7 @@ const decodeSyncedUntil = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct(
 
 /** The answer for an account that is not in the workspace (or was removed). */
 export const accountNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No account ${id} in this workspace.`, next: "List the workspace's accounts with GET /v1/accounts." }
-  })
+  new Missing({ message: `No account ${id} in this workspace.`, advice: { _tag: "ListAccounts" } })
 
 /** A new account, connecting, with its first sign-in link. */
 export interface NewAccount {
@@ -125,9 +123,9 @@ export class AccountStore extends Context.Service<AccountStore, {
    */
   readonly lockSeats: (workspaceId: string) => Effect.Effect<{ readonly taken: number; readonly total: number }>
   readonly insert: (account: NewAccount, nowMs: number) => Effect.Effect<void>
-  readonly get: (workspaceId: string, id: string) => Effect.Effect<AccountRow, NotFound>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<AccountRow, Missing>
   /** The account, locked for the rest of the transaction. */
-  readonly lock: (workspaceId: string, id: string) => Effect.Effect<AccountRow, NotFound>
+  readonly lock: (workspaceId: string, id: string) => Effect.Effect<AccountRow, Missing>
   /** The account whose sign-in link has this hash and is still valid at `nowMs`. */
   readonly byLink: (hash: string, nowMs: number) => Effect.Effect<AccountRow | undefined>
   /** Writes `update`, with the time of the change. */

@@ -12,8 +12,8 @@
 import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Account, Seats } from "../api/AccountsApi.ts"
-import { Conflict, type NotAllowed, NotFound, Unprocessable } from "../api/Errors.ts"
+import type { Account, Seats } from "../domain/AccountRecord.ts"
+import { Forbidden, Invalid, Missing, relayed, WrongState } from "../domain/Failures.ts"
 import { limitsFor, type Limit, type LimitUpdate, type Tier } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
@@ -57,48 +57,48 @@ export class Accounts extends Context.Service<Accounts, {
     readonly workingHours?: WorkingHours | undefined
   }) => Effect.Effect<
     { readonly account: AccountView; readonly connectUrl: string; readonly expiresAt: string },
-    NotAllowed | Unprocessable
+    Forbidden | Invalid
   >
-  readonly get: (workspaceId: string, id: string) => Effect.Effect<AccountView, NotFound>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<AccountView, Missing>
   readonly update: (workspaceId: string, id: string, patch: AccountPatch) => Effect.Effect<
     AccountView,
-    NotFound | Unprocessable
+    Missing | Invalid
   >
-  readonly remove: (workspaceId: string, id: string) => Effect.Effect<void, NotFound>
-  readonly pause: (workspaceId: string, id: string) => Effect.Effect<void, NotFound | Conflict>
-  readonly resume: (workspaceId: string, id: string) => Effect.Effect<AccountView, NotFound | Conflict>
-  readonly reconnect: (workspaceId: string, id: string, baseUrl: string) => Effect.Effect<string, NotFound | Conflict>
+  readonly remove: (workspaceId: string, id: string) => Effect.Effect<void, Missing>
+  readonly pause: (workspaceId: string, id: string) => Effect.Effect<void, Missing | WrongState>
+  readonly resume: (workspaceId: string, id: string) => Effect.Effect<AccountView, Missing | WrongState>
+  readonly reconnect: (workspaceId: string, id: string, baseUrl: string) => Effect.Effect<string, Missing | WrongState>
   readonly nativeAuth: (workspaceId: string, id: string, credentials: {
     readonly username: string
     readonly password: Redacted.Redacted<string>
     readonly country?: string | undefined
-  }) => Effect.Effect<SignInOutcome, NotFound | Conflict | Unprocessable>
+  }) => Effect.Effect<SignInOutcome, Missing | WrongState | Invalid>
   readonly nativeCheckpoint: (workspaceId: string, id: string, code: string | undefined) => Effect.Effect<
     SignInOutcome,
-    NotFound | Conflict | Unprocessable
+    Missing | WrongState | Invalid
   >
   readonly limits: (workspaceId: string, id: string) => Effect.Effect<
     { readonly tier: Tier; readonly limits: ReadonlyArray<Limit> },
-    NotFound
+    Missing
   >
   readonly setLimits: (workspaceId: string, id: string, updates: ReadonlyArray<LimitUpdate>) => Effect.Effect<
     AccountView,
-    NotFound | Unprocessable
+    Missing | Invalid
   >
   /** The person finished signing in through the link (the sandbox page), or the sandbox says so. */
   readonly completeConnection: (
     workspaceId: string,
     id: string,
     profile?: Partial<AccountProfile>
-  ) => Effect.Effect<AccountView, NotFound | Conflict>
+  ) => Effect.Effect<AccountView, Missing | WrongState>
   /** Completes the sign-in of the account a link belongs to. */
-  readonly completeLink: (token: string) => Effect.Effect<AccountView, NotFound | Conflict>
+  readonly completeLink: (token: string) => Effect.Effect<AccountView, Missing | WrongState>
   /** The account a live sign-in link belongs to. */
-  readonly byLink: (token: string) => Effect.Effect<AccountView, NotFound>
+  readonly byLink: (token: string) => Effect.Effect<AccountView, Missing>
   /** Applies what the network did to the account. */
   readonly networkEvent: (workspaceId: string, id: string, event: NetworkEvent) => Effect.Effect<
     AccountView,
-    NotFound | Conflict
+    Missing | WrongState
   >
 }>()("outreach/Accounts") {
   /** The service; its store, the outbox, the network driver, `AccountChanges` and the `SqlClient` left open. */
@@ -190,7 +190,7 @@ export class Accounts extends Context.Service<Accounts, {
             reconnect: false,
             callbackBase: input.baseUrl,
             expiresAtMs: own.expiresAt
-          }).pipe(Effect.mapError((error) => new Unprocessable({ error: { message: error.message, next: error.next } })))
+          }).pipe(Effect.mapError((error) => new Invalid(relayed(error))))
         }
         yield* store.transaction(Effect.gen(function*() {
           const seats = yield* store.lockSeats(input.workspaceId)
@@ -245,7 +245,7 @@ export class Accounts extends Context.Service<Accounts, {
             reconnect: true,
             callbackBase: baseUrl,
             expiresAtMs: Lifecycle.issuedLink(own, nowMs).expiresAt
-          }).pipe(Effect.mapError((error) => new Conflict({ error: { message: error.message, next: error.next } })))
+          }).pipe(Effect.mapError((error) => new WrongState(relayed(error))))
         }
         yield* transition(workspaceId, id, (row, nowMs) => Effect.fromResult(Lifecycle.reconnect(row, nowMs, link)))
         return link.url
@@ -268,12 +268,7 @@ export class Accounts extends Context.Service<Accounts, {
           Effect.flatMap((row) =>
             row === undefined
               ? Effect.fail(
-                new NotFound({
-                  error: {
-                    message: "This sign-in link is unknown or has expired.",
-                    next: "Ask for a new link: POST /v1/accounts/{id}/reconnect."
-                  }
-                })
+                new Missing({ message: "This sign-in link is unknown or has expired.", advice: { _tag: "AskForNewLink" } })
               )
               : Effect.succeed(row)
           )
@@ -305,9 +300,7 @@ export class Accounts extends Context.Service<Accounts, {
               }
             }
             case "Rejected":
-              return yield* new Unprocessable({
-                error: { message: step.message, next: "Check the code and call native-checkpoint again." }
-              })
+              return yield* new Invalid({ message: step.message, advice: { _tag: "RetryCheckpoint" } })
           }
         })
 

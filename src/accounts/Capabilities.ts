@@ -3,7 +3,7 @@
  * the driver's name, the commands it runs (`NetworkDriver.capabilities`, all when the driver does
  * not say) and the others, whose jobs fail `notSupported`.
  */
-import type { Capabilities } from "../api/AccountsApi.ts"
+import type { Capabilities } from "../domain/AccountRecord.ts"
 import { commandNames } from "../domain/Commands.ts"
 import type { NetworkDriver } from "../network/NetworkDriver.ts"
 

@@ -6,9 +6,9 @@
  * one transaction with their events.
  */
 import { Result } from "effect"
-import { Conflict, NotAllowed, Unprocessable } from "../api/Errors.ts"
 import { type AccountStatus, connectLinkTtlMs, type Mode, type OffHoursPolicy, pausableStatuses, productsOfTier } from "../domain/Account.ts"
 import type { NewEvent } from "../domain/Events.ts"
+import { Forbidden, Invalid, WrongState } from "../domain/Failures.ts"
 import { applyLimitUpdates, type HealthLevel, type LimitOverride, type LimitUpdate, type Tier } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { recoverFromRestriction, startWarmup } from "../domain/Warmup.ts"
@@ -76,28 +76,21 @@ const unchanged: Change = { update: null, events: [] }
 export const zonesAgree = (input: {
   readonly timezone?: string | undefined
   readonly workingHours?: WorkingHours | undefined
-}): Result.Result<void, Unprocessable> =>
+}): Result.Result<void, Invalid> =>
   input.timezone !== undefined && input.workingHours !== undefined && input.timezone !== input.workingHours.timezone
     ? Result.fail(
-      new Unprocessable({
-        error: {
-          message: `timezone (${input.timezone}) and workingHours.timezone (${input.workingHours.timezone}) disagree.`,
-          next: "Send one of them, or the same zone in both."
-        }
+      new Invalid({
+        message: `timezone (${input.timezone}) and workingHours.timezone (${input.workingHours.timezone}) disagree.`,
+        advice: { _tag: "OneTimezone" }
       })
     )
     : Result.void
 
 /** A new account takes a seat only while the workspace has one free. */
-export const seatFree = (taken: number, total: number): Result.Result<void, NotAllowed> =>
+export const seatFree = (taken: number, total: number): Result.Result<void, Forbidden> =>
   taken >= total
     ? Result.fail(
-      new NotAllowed({
-        error: {
-          message: `Every seat is in use (${taken} of ${total}).`,
-          next: "Disconnect an account with DELETE /v1/accounts/{id}, or ask for more seats."
-        }
-      })
+      new Forbidden({ message: `Every seat is in use (${taken} of ${total}).`, advice: { _tag: "FreeASeat" } })
     )
     : Result.void
 
@@ -121,18 +114,14 @@ export const settings = (row: AccountRow, patch: AccountPatch): Change => {
 }
 
 /** A person pauses the account: only a connected one, and pausing a paused account changes nothing. */
-export const pause = (row: AccountRow, nowMs: number): Result.Result<Change, Conflict> => {
+export const pause = (row: AccountRow, nowMs: number): Result.Result<Change, WrongState> => {
   const status = statusAt(row, nowMs)
   if (status === "paused") return Result.succeed(unchanged)
   if (!pausableStatuses.has(status)) {
     return Result.fail(
-      new Conflict({
-        error: {
-          message: `The account is ${status}; only a connected account can be paused.`,
-          next: status === "connecting"
-            ? "Finish the sign-in first (connectUrl), or disconnect the account."
-            : "Reconnect the account first (POST /v1/accounts/{id}/reconnect)."
-        }
+      new WrongState({
+        message: `The account is ${status}; only a connected account can be paused.`,
+        advice: { _tag: status === "connecting" ? "FinishSignIn" : "ReconnectFirst" }
       })
     )
   }
@@ -147,15 +136,13 @@ export const pause = (row: AccountRow, nowMs: number): Result.Result<Change, Con
  * restricted) recovers: reads only for a while, then its warm-up again from a lower day. A stopped
  * one comes back with a yellow health.
  */
-export const resume = (row: AccountRow, nowMs: number): Result.Result<Change, Conflict> => {
+export const resume = (row: AccountRow, nowMs: number): Result.Result<Change, WrongState> => {
   const restricted = row.status === "restricted" || (row.status === "paused" && row.resumeStatus === "restricted")
   if (row.status !== "paused" && row.status !== "stopped" && row.status !== "restricted") {
     return Result.fail(
-      new Conflict({
-        error: {
-          message: `The account is ${statusAt(row, nowMs)}, not paused, stopped or restricted.`,
-          next: "Nothing to resume; GET /v1/accounts/{id} shows its status."
-        }
+      new WrongState({
+        message: `The account is ${statusAt(row, nowMs)}, not paused, stopped or restricted.`,
+        advice: { _tag: "NothingToResume" }
       })
     )
   }
@@ -194,29 +181,22 @@ export const resume = (row: AccountRow, nowMs: number): Result.Result<Change, Co
 }
 
 /** A new sign-in link, for an account the network signed out (or one still connecting). */
-export const reconnect = (row: AccountRow, nowMs: number, link: SignInLink): Result.Result<Change, Conflict> =>
+export const reconnect = (row: AccountRow, nowMs: number, link: SignInLink): Result.Result<Change, WrongState> =>
   row.status !== "reconnect_required" && row.status !== "connecting"
     ? Result.fail(
-      new Conflict({
-        error: {
-          message: `The account is ${statusAt(row, nowMs)} and connected; it needs no reconnecting.`,
-          next: "Nothing to do; a link is only needed after the network signs the account out."
-        }
+      new WrongState({
+        message: `The account is ${statusAt(row, nowMs)} and connected; it needs no reconnecting.`,
+        advice: { _tag: "NoReconnectNeeded" }
       })
     )
     : Result.succeed({ update: { link: issuedLink(link, nowMs) }, events: [] })
 
 /** Signing in is for an account that is connecting or must reconnect. */
-export const awaitingSignIn = (row: AccountRow, nowMs: number): Result.Result<void, Conflict> =>
+export const awaitingSignIn = (row: AccountRow, nowMs: number): Result.Result<void, WrongState> =>
   row.status === "connecting" || row.status === "reconnect_required"
     ? Result.void
     : Result.fail(
-      new Conflict({
-        error: {
-          message: `The account is ${statusAt(row, nowMs)}; it is already signed in.`,
-          next: "Nothing to do."
-        }
-      })
+      new WrongState({ message: `The account is ${statusAt(row, nowMs)}; it is already signed in.`, advice: { _tag: "NothingToDo" } })
     )
 
 /**
@@ -268,17 +248,12 @@ export const completedProfile = (
 }
 
 /** The checkpoint the account's sign-in waits at, which the person's code must pass. */
-export const checkpointToPass = (row: AccountRow): Result.Result<CheckpointType, Conflict> =>
+export const checkpointToPass = (row: AccountRow): Result.Result<CheckpointType, WrongState> =>
   row.checkpoint === "2fa" || row.checkpoint === "otp" || row.checkpoint === "captcha" ||
     row.checkpoint === "in_app_approval"
     ? Result.succeed(row.checkpoint)
     : Result.fail(
-      new Conflict({
-        error: {
-          message: "No sign-in checkpoint is pending for this account.",
-          next: "Start with POST /v1/accounts/{id}/native-auth."
-        }
-      })
+      new WrongState({ message: "No sign-in checkpoint is pending for this account.", advice: { _tag: "StartNativeAuth" } })
     )
 
 /** The network asks the person to pass a checkpoint before the sign-in completes. */
@@ -289,23 +264,21 @@ export const limitOverrides = (
   row: AccountRow,
   current: ReadonlyArray<LimitOverride>,
   updates: ReadonlyArray<LimitUpdate>
-): Result.Result<ReadonlyArray<LimitOverride>, Unprocessable> =>
+): Result.Result<ReadonlyArray<LimitOverride>, Invalid> =>
   Result.mapError(applyLimitUpdates(row.tier, current, updates), (unknown) =>
-    new Unprocessable({
-      error: {
-        message: `The service does not limit ${unknown.map((u) => `${u.category}/${u.period}`).join(", ")}.`,
-        next: "GET /v1/accounts/{id}/limits lists every category and period that has a limit."
-      }
+    new Invalid({
+      message: `The service does not limit ${unknown.map((u) => `${u.category}/${u.period}`).join(", ")}.`,
+      advice: { _tag: "LimitedPairs" }
     }))
 
 /**
  * What the network did to the account: signed out (it must reconnect), restricted (reads only until
  * a person resumes it), or a health level (red stops it). Refused while the account is connecting.
  */
-export const networkEvent = (row: AccountRow, nowMs: number, event: NetworkEvent): Result.Result<Change, Conflict> => {
+export const networkEvent = (row: AccountRow, nowMs: number, event: NetworkEvent): Result.Result<Change, WrongState> => {
   if (row.status === "connecting") {
     return Result.fail(
-      new Conflict({ error: { message: "The account is still connecting.", next: "Complete the connection first." } })
+      new WrongState({ message: "The account is still connecting.", advice: { _tag: "CompleteConnection" } })
     )
   }
   const status = statusAt(row, nowMs)

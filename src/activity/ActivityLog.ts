@@ -6,8 +6,8 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { foreignCursor, seqCursor } from "../api/Cursor.ts"
-import type { Unprocessable } from "../api/Errors.ts"
+import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import type { Invalid } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import { ActivityAction, type ActivityResource } from "../domain/Activity.ts"
 import { BigIntNumber, Timestamp } from "../platform/Rows.ts"
@@ -60,7 +60,7 @@ export class ActivityLog extends Context.Service<ActivityLog, {
   readonly record: (entry: NewActivity) => Effect.Effect<void>
   readonly list: (workspaceId: string, listing: ActivityListing) => Effect.Effect<
     { readonly entries: ReadonlyArray<ActivityRecord>; readonly nextCursor: string | null },
-    Unprocessable
+    Invalid
   >
 }>()("outreach/ActivityLog") {
   static readonly layer = Layer.effect(

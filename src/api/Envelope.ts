@@ -10,15 +10,5 @@ export const Ok = <const Fields extends Schema.Struct.Fields>(fields: Fields) =>
 /** The success body that carries nothing but `ok: true`. */
 export const OkOnly = Ok({})
 
-/** An ISO 8601 date-time string. */
-export const DateTimeString = Schema.String.annotate({
-  format: "date-time",
-  description: "ISO 8601 date-time (UTC)",
-  examples: ["2026-11-21T09:30:00.000Z"]
-})
-
-/** A UUID string. */
-export const Uuid = Schema.String.check(Schema.isUUID()).annotate({
-  format: "uuid",
-  examples: ["7f0c2f6e-5a7b-4d1c-9a44-1d2b3c4d5e6f"]
-})
+/** The formats of records (domain/Formats.ts), for the contract's own schemas. */
+export { DateTimeString, Uuid } from "../domain/Formats.ts"

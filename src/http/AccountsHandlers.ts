@@ -9,14 +9,15 @@ import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { baseUrlOf } from "./BaseUrl.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 import * as SeatActivity from "./SeatActivity.ts"
 
 const ok = true as const
 
 export const AccountsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const accounts = yield* Accounts
+  const accounts = spoken(yield* Accounts)
   const config = yield* AppConfig
-  const seats = yield* SeatActivity.make
+  const seats = spoken(yield* SeatActivity.make)
   const workspace = Effect.gen(function*() {
     return (yield* CurrentPrincipal).workspaceId
   })

@@ -11,6 +11,7 @@ import { ApiKeys } from "../keys/ApiKeys.ts"
 import { Team } from "../people-auth/Team.ts"
 import { actorNamer } from "./Actors.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 /** An entry as the API shows it, the actor named. */
 export const entryOf = (nameOf: (actor: string) => string) => (entry: ActivityRecord) => ({
@@ -29,7 +30,7 @@ export const entryOf = (nameOf: (actor: string) => string) => (entry: ActivityRe
 })
 
 export const ActivityHandlers = Layer.unwrap(Effect.gen(function*() {
-  const log = yield* ActivityLog
+  const log = spoken(yield* ActivityLog)
   const team = yield* Team
   const keys = yield* ApiKeys
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "activity", (handlers) =>

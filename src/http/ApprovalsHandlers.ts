@@ -11,6 +11,7 @@ import type { ApprovalRecord } from "../jobs/Approvals.ts"
 import { Approvals } from "../jobs/Approvals.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 const ok = true as const
 
@@ -24,7 +25,7 @@ const decision = (outcome: { readonly approval: ApprovalRecord; readonly job: Jo
   })
 
 export const ApprovalsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const approvals = yield* Approvals
+  const approvals = spoken(yield* Approvals)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "approvals", (handlers) =>
     handlers.handleAll({
       list: ({ query }) =>

@@ -9,12 +9,13 @@ import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { type AutomationView, Automations } from "../workflows/Automations.ts"
 import { automationRecord, starter } from "../intake/AutomationIntake.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken, spokenFn } from "./ServiceErrors.ts"
 import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 
 export const AutomationsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const automations = yield* Automations
-  const start = yield* starter
-  const recorded = yield* WorkflowActivity.make
+  const automations = spoken(yield* Automations)
+  const start = spokenFn(yield* starter)
+  const recorded = spoken(yield* WorkflowActivity.make)
   const one = (view: AutomationView) => ({ ok: true as const, automation: automationRecord(view) })
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "automations", (handlers) =>
     handlers

@@ -8,10 +8,11 @@ import { CurrentPrincipal } from "../domain/Principal.ts"
 import { Inbox } from "../inbox/Inbox.ts"
 import { Reports } from "../inbox/Reports.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 export const InboxHandlers = Layer.unwrap(Effect.gen(function*() {
-  const inbox = yield* Inbox
-  const reports = yield* Reports
+  const inbox = spoken(yield* Inbox)
+  const reports = spoken(yield* Reports)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "inbox", (handlers) =>
     handlers
       .handle("invitations", ({ params, query }) =>

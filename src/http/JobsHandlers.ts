@@ -15,15 +15,16 @@ import * as JobIntake from "../intake/JobIntake.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken, spokenFn } from "./ServiceErrors.ts"
 
 const ok = true as const
 
 const encodeJobAnswer = Schema.encodeSync(Schema.toCodecJson(JobAnswer))
 
 export const JobsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const jobs = yield* Jobs
+  const jobs = spoken(yield* Jobs)
   const draining = yield* Draining
-  const accept = yield* JobIntake.make
+  const accept = spokenFn(yield* JobIntake.make)
   const workspace = CurrentPrincipal.useSync((principal) => principal.workspaceId)
   // A finished job never changes, and Jobs answers it from memory as the same record each time
   // (jobs/FinishedJobs.ts): its answer is decoded and encoded once, like GET /v1/me's.

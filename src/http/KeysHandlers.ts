@@ -7,9 +7,10 @@ import { Api } from "../api/Api.ts"
 import { actorOf, CurrentPrincipal, roleOf } from "../domain/Principal.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 export const KeysHandlers = Layer.unwrap(Effect.gen(function*() {
-  const keys = yield* ApiKeys
+  const keys = spoken(yield* ApiKeys)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "keys", (handlers) =>
     handlers.handleAll({
       list: () =>

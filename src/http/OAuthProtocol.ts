@@ -8,7 +8,7 @@
  */
 import { Effect, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { describeProblems, namedProblems } from "../api/Problems.ts"
+import { describeProblems, namedProblems } from "../domain/Problems.ts"
 import { type Client, Grants } from "../oauth/Grants.ts"
 
 /** Where the endpoints live (the metadata documents give their full URLs). */

@@ -8,9 +8,10 @@ import { LIST_LIMIT_DEFAULT } from "../api/JobsApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
 import { People } from "../people/People.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 export const PeopleHandlers = Layer.unwrap(Effect.gen(function*() {
-  const people = yield* People
+  const people = spoken(yield* People)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "people", (handlers) =>
     handlers
       .handle("list", ({ query }) =>

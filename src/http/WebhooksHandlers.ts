@@ -10,6 +10,7 @@ import { allowedWithPrivateWebhooks, type WebhookTargetRefused } from "../webhoo
 import { WebhookDispatcher } from "../webhooks/Dispatcher.ts"
 import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken } from "./ServiceErrors.ts"
 
 const publicOnly = "Use an https URL whose host resolves only to public addresses."
 
@@ -24,8 +25,8 @@ const refused = (error: WebhookTargetRefused) =>
   })
 
 export const WebhooksHandlers = Layer.unwrap(Effect.gen(function*() {
-  const endpoints = yield* WebhookEndpoints
-  const dispatcher = yield* WebhookDispatcher
+  const endpoints = spoken(yield* WebhookEndpoints)
+  const dispatcher = spoken(yield* WebhookDispatcher)
   const workspaceId = Effect.map(CurrentPrincipal.use(Effect.succeed), (principal) => principal.workspaceId)
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "webhooks", (handlers) =>
     handlers.handleAll({

@@ -10,12 +10,13 @@ import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
 import { starter, workflowRecord } from "../intake/WorkflowIntake.ts"
 import * as HandlerGroup from "./HandlerGroup.ts"
+import { spoken, spokenFn } from "./ServiceErrors.ts"
 import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 
 export const WorkflowsHandlers = Layer.unwrap(Effect.gen(function*() {
-  const workflows = yield* Workflows
-  const start = yield* starter
-  const recorded = yield* WorkflowActivity.make
+  const workflows = spoken(yield* Workflows)
+  const start = spokenFn(yield* starter)
+  const recorded = spoken(yield* WorkflowActivity.make)
   const one = (view: WorkflowView) => ({ ok: true as const, workflow: workflowRecord(view) })
   return HandlerGroup.onMiddlewares(HttpApiBuilder.group(Api, "workflows", (handlers) =>
     handlers

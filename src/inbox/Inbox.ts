@@ -36,8 +36,8 @@ import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { recordSpend } from "../accounts/Budgets.ts"
-import type { NotFound } from "../api/Errors.ts"
-import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../api/InboxApi.ts"
+import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../domain/InboxRecords.ts"
+import type { Missing } from "../domain/Failures.ts"
 import { readableStatuses } from "../domain/Account.ts"
 import * as Time from "../domain/Time.ts"
 import { isOpen, nextOpening } from "../domain/WorkingHours.ts"
@@ -87,7 +87,7 @@ export class Inbox extends Context.Service<Inbox, {
     workspaceId: string,
     accountId: string,
     status: typeof InvitationFilter.Type
-  ) => Effect.Effect<ReadonlyArray<Invitation>, NotFound>
+  ) => Effect.Effect<ReadonlyArray<Invitation>, Missing>
 }>()("outreach/Inbox") {
   /** The inbox; with `inboxSync` on (the default) its loop syncs due accounts for the layer's lifetime. */
   static readonly layerNoDeps = Layer.effect(

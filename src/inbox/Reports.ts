@@ -8,8 +8,8 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Accounts } from "../accounts/Accounts.ts"
 import { warmupOf } from "../accounts/AccountRow.ts"
-import type { NotFound } from "../api/Errors.ts"
-import type { Brief, HealthReport } from "../api/InboxApi.ts"
+import type { Brief, HealthReport } from "../domain/InboxRecords.ts"
+import type { Missing } from "../domain/Failures.ts"
 import { headline, inPriorityOrder, suggestedOpener } from "../domain/Brief.ts"
 import { invitationsOf, networkOf, recommendationsOf, weakestPillar } from "../domain/HealthReport.ts"
 import * as Time from "../domain/Time.ts"
@@ -30,9 +30,9 @@ const READY_MAX = 50
 
 export class Reports extends Context.Service<Reports, {
   /** The Daily brief; replies of the last `hours` hours. */
-  readonly brief: (workspaceId: string, accountId: string, hours: number) => Effect.Effect<Brief, NotFound>
+  readonly brief: (workspaceId: string, accountId: string, hours: number) => Effect.Effect<Brief, Missing>
   /** The Health report. */
-  readonly healthReport: (workspaceId: string, accountId: string) => Effect.Effect<HealthReport, NotFound>
+  readonly healthReport: (workspaceId: string, accountId: string) => Effect.Effect<HealthReport, Missing>
 }>()("outreach/Reports") {
   static readonly layerNoDeps = Layer.effect(
     Reports,
@@ -57,7 +57,7 @@ export class Reports extends Context.Service<Reports, {
         const sorted = inPriorityOrder(replies)
         const timezone = account.workingHours.timezone
         const forecast = yield* forecasts.forecast(workspaceId, accountId, { limit: 1 }).pipe(
-          Effect.catchTags({ BadRequest: Effect.die, Unprocessable: Effect.die })
+          Effect.catchTag("Invalid", Effect.die)
         )
         const queue = {
           queued: countOf("queued"),

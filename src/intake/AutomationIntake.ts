@@ -3,7 +3,7 @@
  * `POST /v1/automations`, an assistant's `start_automation`).
  */
 import { Effect, Schema } from "effect"
-import { Automation, StartAutomation } from "../api/AutomationsApi.ts"
+import { Automation, StartAutomation } from "../domain/AutomationRecord.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
 import { type AutomationView, Automations } from "../workflows/Automations.ts"
 import { idempotent } from "./IdempotentStart.ts"

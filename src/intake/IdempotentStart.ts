@@ -5,7 +5,7 @@
  * automation creation all go through here.
  */
 import { Effect } from "effect"
-import type { Conflict, Unprocessable } from "../api/Errors.ts"
+import type { Invalid, WrongState } from "../domain/Failures.ts"
 import type { Idempotency } from "../jobs/Idempotency.ts"
 
 export const idempotent = <E, R>(
@@ -18,7 +18,7 @@ export const idempotent = <E, R>(
     readonly body: unknown
   },
   create: Effect.Effect<{ readonly status: number; readonly body: unknown }, E, R>
-): Effect.Effect<{ readonly replayed: boolean; readonly body: unknown }, E | Conflict | Unprocessable, R> =>
+): Effect.Effect<{ readonly replayed: boolean; readonly body: unknown }, E | WrongState | Invalid, R> =>
   request.key === undefined
     ? Effect.map(create, (created) => ({ replayed: false, body: created.body }))
     : idempotency.run({ ...request, key: request.key }, create, (body) => body)

@@ -3,7 +3,7 @@
  * `POST /v1/workflows`, an assistant's `start_workflow`).
  */
 import { Effect, Schema } from "effect"
-import { StartWorkflow, Workflow } from "../api/WorkflowsApi.ts"
+import { StartWorkflow, Workflow } from "../domain/WorkflowRecord.ts"
 import { Idempotency } from "../jobs/Idempotency.ts"
 import { stepAt } from "../domain/Workflow.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"

@@ -5,8 +5,8 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { ActivityLog } from "../activity/ActivityLog.ts"
-import { foreignCursor } from "../api/Cursor.ts"
-import { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
+import { foreignCursor } from "../domain/Cursor.ts"
+import { Expired, Invalid, Missing, WrongState } from "../domain/Failures.ts"
 import { commands, isCommandName } from "../domain/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
@@ -69,30 +69,21 @@ const decodeCursor = (cursor: string) => {
 }
 
 const approvalNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No approval ${id} in this workspace.`, next: "List pending approvals with GET /v1/approvals." }
-  })
+  new Missing({ message: `No approval ${id} in this workspace.`, advice: { _tag: "ListApprovals" } })
 
 const expired = (row: ApprovalRow) =>
-  new ApprovalExpired({
-    error: {
-      message: `The approval expired at ${row.expiresAt} (72 hours after it was asked for); the write was not sent and its job failed.`,
-      next: `Create the ${row.kind} job again if it should still go out.`
-    }
+  new Expired({
+    message: `The approval expired at ${row.expiresAt} (72 hours after it was asked for); the write was not sent and its job failed.`,
+    advice: { _tag: "CreateJobAgain", kind: row.kind }
   })
 
 const alreadyDecided = (row: ApprovalRow) =>
-  new Conflict({
-    error: {
-      message: `The approval is already ${row.status}.`,
-      next: `Read its job with GET /v1/jobs/${row.jobId}.`
-    }
-  })
+  new WrongState({ message: `The approval is already ${row.status}.`, advice: { _tag: "ReadItsJob", jobId: row.jobId } })
 
 export class Approvals extends Context.Service<Approvals, {
   readonly list: (workspaceId: string, listing: ApprovalListing) => Effect.Effect<
     { readonly approvals: ReadonlyArray<ApprovalRecord>; readonly nextCursor: string | null },
-    Unprocessable
+    Invalid
   >
   /** A page of the people's queue (pending, or decided) with the full count of what matches. */
   readonly queue: (workspaceId: string, query: ApprovalQueueQuery) => Effect.Effect<{
@@ -102,12 +93,12 @@ export class Approvals extends Context.Service<Approvals, {
   /** Approves a pending write; `text` replaces what it sends. */
   readonly approve: (workspaceId: string, id: string, text: string | undefined, by: string) => Effect.Effect<
     { readonly approval: ApprovalRecord; readonly job: JobRecord },
-    NotFound | Conflict | ApprovalExpired | Unprocessable
+    Missing | WrongState | Expired | Invalid
   >
   /** Rejects a pending write: its job fails with `approvalRejected`. */
   readonly reject: (workspaceId: string, id: string, reason: string | undefined, by: string) => Effect.Effect<
     { readonly approval: ApprovalRecord; readonly job: JobRecord },
-    NotFound | Conflict | ApprovalExpired
+    Missing | WrongState | Expired
   >
 }>()("outreach/Approvals") {
   static readonly layerNoDeps = Layer.effect(
@@ -190,23 +181,16 @@ export class Approvals extends Context.Service<Approvals, {
           const input = withText(row.kind, job.input, text)
           if (input === undefined || !hasText(row.kind) || !isCommandName(row.kind)) {
             return yield* Effect.fail(
-              new Unprocessable({
-                error: {
-                  message: `A ${row.kind} sends no text, so there is none to replace.`,
-                  next: "Approve without a body, or reject it and create the job you want."
-                }
-              })
+              new Invalid({ message: `A ${row.kind} sends no text, so there is none to replace.`, advice: { _tag: "ApproveWithoutText" } })
             )
           }
           const decode = Schema.decodeUnknownEffect(commands[row.kind].input)
           return yield* decode(input).pipe(
             Effect.as(input),
             Effect.mapError((issue) =>
-              new Unprocessable({
-                error: {
-                  message: `The edited text does not fit a ${row.kind}: ${String(issue.message)}`,
-                  next: "Shorten or fix the text and approve again."
-                }
+              new Invalid({
+                message: `The edited text does not fit a ${row.kind}: ${String(issue.message)}`,
+                advice: { _tag: "FixApprovedText" }
               })
             )
           )

@@ -8,15 +8,15 @@
 import { Context, Effect, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { accountNotFound, AccountStore } from "../accounts/AccountStore.ts"
-import { foreignCursor, seqCursor } from "../api/Cursor.ts"
-import { type BadRequest, type NotFound, Unprocessable } from "../api/Errors.ts"
+import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import { Invalid, type Missing } from "../domain/Failures.ts"
 import {
   ASSUME_MAX,
   type Forecast,
   FORECAST_CAP,
   FORECAST_PAGE_DEFAULT,
   type WriteForecast
-} from "../api/ForecastApi.ts"
+} from "../domain/ForecastRecord.ts"
 import { isWriteCommand, type WriteCommand, writeCommands } from "../domain/Commands.ts"
 import { categoryOfCommand } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
@@ -49,14 +49,7 @@ export interface Assumption {
 }
 
 const badAssume = (message: string) =>
-  new Unprocessable({
-    error: {
-      message: `query.assume: ${message}`,
-      next: `Give write commands with a count, such as assume=connect:300,send_message:20 (at most ${ASSUME_MAX} writes in all); the write commands are ${
-        writeCommands.join(", ")
-      }.`
-    }
-  })
+  new Invalid({ message: `query.assume: ${message}`, advice: { _tag: "AssumeWrites", most: ASSUME_MAX, commands: writeCommands } })
 
 /** Reads `assume` (`connect:300,send_message:20`, already checked for its shape); a message naming what is wrong. */
 export const parseAssume = (text: string): Result.Result<ReadonlyArray<Assumption>, string> => {
@@ -105,9 +98,9 @@ export class Forecasts extends Context.Service<Forecasts, {
     workspaceId: string,
     accountId: string,
     request: ForecastRequest
-  ) => Effect.Effect<Forecast, BadRequest | NotFound | Unprocessable>
+  ) => Effect.Effect<Forecast, Missing | Invalid>
   /** One open write's forecast in a sentence; null when the job is not an open write of the account. */
-  readonly ofJob: (workspaceId: string, accountId: string, jobId: string) => Effect.Effect<string | null, NotFound>
+  readonly ofJob: (workspaceId: string, accountId: string, jobId: string) => Effect.Effect<string | null, Missing>
 }>()("outreach/Forecasts") {
   static readonly layerNoDeps = Layer.effect(
     Forecasts,

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Conflict, Unprocessable } from "../api/Errors.ts"
+import { Invalid, WrongState } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import * as AfterCommit from "../platform/AfterCommit.ts"
 
@@ -90,19 +90,12 @@ type ClaimOutcome =
   | { readonly _tag: "Replay"; readonly status: number; readonly body: unknown }
 
 export const stillInProgress = (key: string) =>
-  new Conflict({
-    error: {
-      message: `A request with Idempotency-Key "${key}" is still being handled.`,
-      next: "Retry in a moment with the same key and body to get its response."
-    }
-  })
+  new WrongState({ message: `A request with Idempotency-Key "${key}" is still being handled.`, advice: { _tag: "RetryWithSameKey" } })
 
 export const usedWithAnotherBody = (key: string) =>
-  new Unprocessable({
-    error: {
-      message: `Idempotency-Key "${key}" was already used with a different body on this endpoint.`,
-      next: "Use a new Idempotency-Key for a different request."
-    }
+  new Invalid({
+    message: `Idempotency-Key "${key}" was already used with a different body on this endpoint.`,
+    advice: { _tag: "NewIdempotencyKey" }
   })
 
 // A claim that vanishes between our insert and our read (its request failed and
@@ -114,8 +107,8 @@ export class Idempotency extends Context.Service<Idempotency, {
    * Runs `create` at most once per key: the first request claims the key, runs
    * `create` and stores its status and `encode`d body; a repeat with the same
    * body gets that stored response with `replayed: true` and `create` is not
-   * run. Fails with `Unprocessable` when the key was used with a different
-   * body, and `Conflict` while the first request is still being handled. When
+   * run. Fails with `Invalid` when the key was used with a different
+   * body, and `WrongState` while the first request is still being handled. When
    * `create` fails or is interrupted the claim is dropped, so the caller may
    * retry with the same key.
    */
@@ -123,7 +116,7 @@ export class Idempotency extends Context.Service<Idempotency, {
     request: IdempotentRequest,
     create: Effect.Effect<CreatedResponse<A>, E, R>,
     encode: (body: A) => unknown
-  ) => Effect.Effect<IdempotentResponse<A>, E | Conflict | Unprocessable, R>
+  ) => Effect.Effect<IdempotentResponse<A>, E | WrongState | Invalid, R>
 }>()("outreach/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
@@ -222,7 +215,7 @@ export class Idempotency extends Context.Service<Idempotency, {
         request: IdempotentRequest,
         create: Effect.Effect<CreatedResponse<A>, E, R>,
         encode: (body: A) => unknown
-      ): Effect.Effect<IdempotentResponse<A>, E | Conflict | Unprocessable, R> =>
+      ): Effect.Effect<IdempotentResponse<A>, E | WrongState | Invalid, R> =>
         Effect.gen(function*() {
           const outcome = yield* claim(request)
           if (outcome._tag === "Replay") {

@@ -6,8 +6,8 @@
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { foreignCursor, seqCursor } from "../api/Cursor.ts"
-import { Conflict, NotFound, type Unprocessable } from "../api/Errors.ts"
+import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import { type Invalid, Missing, WrongState } from "../domain/Failures.ts"
 import type { Mode } from "../domain/Account.ts"
 import { type CommandName, commands } from "../domain/Commands.ts"
 import {
@@ -63,17 +63,15 @@ export const cancelledByRemoval: JobFailure = {
 }
 
 export const jobNotFound = (id: string) =>
-  new NotFound({ error: { message: `No job ${id} in this workspace.`, next: "List the workspace's jobs with GET /v1/jobs." } })
+  new Missing({ message: `No job ${id} in this workspace.`, advice: { _tag: "ListJobs" } })
 
 const cursor = seqCursor("job")
 
 /** 409 for cancelling a job that has started. */
 export const notCancellable = (job: JobRow) =>
-  new Conflict({
-    error: {
-      message: `The job is ${job.status}; only a job that has not started can be cancelled.`,
-      next: `Read it with GET /v1/jobs/${job.id}.`
-    }
+  new WrongState({
+    message: `The job is ${job.status}; only a job that has not started can be cancelled.`,
+    advice: { _tag: "ReadJob", jobId: job.id }
   })
 
 /** The job to store for a request to an account in `mode`: its input encoded, and its approval when the mode asks for one. */
@@ -114,16 +112,16 @@ export const pageOf = Effect.fnUntraced(function*(
 
 export class Jobs extends Context.Service<Jobs, {
   /** Stores the job (and its approval) and hands it to the Governor; answers at once. */
-  readonly create: (request: JobRequest) => Effect.Effect<JobRecord, NotFound>
+  readonly create: (request: JobRequest) => Effect.Effect<JobRecord, Missing>
   /** The job; with `waitSeconds`, returns as soon as it finishes or when the wait is over. */
-  readonly get: (workspaceId: string, id: string, waitSeconds?: number) => Effect.Effect<JobRecord, NotFound>
+  readonly get: (workspaceId: string, id: string, waitSeconds?: number) => Effect.Effect<JobRecord, Missing>
   /** Jobs newest first, filtered, one page at a time. */
   readonly list: (workspaceId: string, listing: JobListing) => Effect.Effect<
     { readonly jobs: ReadonlyArray<JobRecord>; readonly nextCursor: string | null },
-    Unprocessable
+    Invalid
   >
   /** Cancels a job that has not started (its approval, if pending, is rejected). */
-  readonly cancel: (workspaceId: string, id: string) => Effect.Effect<JobRecord, NotFound | Conflict>
+  readonly cancel: (workspaceId: string, id: string) => Effect.Effect<JobRecord, Missing | WrongState>
   /** Cancels every job of a removed account that has not started. */
   readonly cancelOpenOf: (accountId: string) => Effect.Effect<number>
 }>()("outreach/Jobs") {
@@ -175,7 +173,7 @@ export class Jobs extends Context.Service<Jobs, {
 
       // A finished job from memory needs no span: `Effect.fn` captures a stack and opens a span on
       // every call, about as much CPU as the rest of the answer.
-      const get = (workspaceId: string, id: string, waitSeconds?: number): Effect.Effect<JobRecord, NotFound> => {
+      const get = (workspaceId: string, id: string, waitSeconds?: number): Effect.Effect<JobRecord, Missing> => {
         const kept = finished.get(workspaceId, id)
         return kept !== undefined ? Effect.succeed(kept) : read(workspaceId, id, waitSeconds)
       }
@@ -192,9 +190,7 @@ export class Jobs extends Context.Service<Jobs, {
           // It started (or finished) between the read and the cancel.
           const now = yield* found(workspaceId, id)
           return yield* Effect.fail(
-            new Conflict({
-              error: { message: `The job is ${now.status} and can no longer be cancelled.`, next: `Read it with GET /v1/jobs/${id}.` }
-            })
+            new WrongState({ message: `The job is ${now.status} and can no longer be cancelled.`, advice: { _tag: "ReadJob", jobId: id } })
           )
         }
         yield* watch.finished(id)

@@ -3,11 +3,10 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ApiKey } from "../api/KeysApi.ts"
-import { NotAllowed, NotFound } from "../api/Errors.ts"
 import { ActivityLog } from "../activity/ActivityLog.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
+import { Forbidden, Missing } from "../domain/Failures.ts"
 import { AccessRole, mayGrant, roleName } from "../domain/Permissions.ts"
 import { NullableTimestamp, Timestamp } from "../platform/Rows.ts"
 import * as ServiceClock from "../platform/ServiceClock.ts"
@@ -23,7 +22,8 @@ const KeyRow = Schema.Struct({
 })
 const decodeKeys = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 
-export type ApiKeyRecord = typeof ApiKey.Type
+/** A key as the service keeps it (never its value): what `GET /v1/keys` lists. */
+export type ApiKeyRecord = typeof KeyRow.Type
 
 /** What a new key is made as, and by whom. */
 export interface NewKey {
@@ -43,10 +43,10 @@ export class ApiKeys extends Context.Service<ApiKeys, {
    * Creates a key; `value` (or a fresh random one) is returned once and only its hash is stored.
    * 403 `notAllowed` for a role stronger than its maker's.
    */
-  readonly create: (input: NewKey) => Effect.Effect<{ readonly key: ApiKeyRecord; readonly value: string }, NotAllowed>
+  readonly create: (input: NewKey) => Effect.Effect<{ readonly key: ApiKeyRecord; readonly value: string }, Forbidden>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
   /** Revokes at once; revoking a revoked key returns it unchanged. `actor` as for {@link NewKey}. */
-  readonly revoke: (workspaceId: string, id: string, actor?: string) => Effect.Effect<ApiKeyRecord, NotFound>
+  readonly revoke: (workspaceId: string, id: string, actor?: string) => Effect.Effect<ApiKeyRecord, Missing>
   /** Whether a key with this value exists (revoked or not). */
   readonly exists: (value: string) => Effect.Effect<boolean>
 }>()("outreach/ApiKeys") {
@@ -65,11 +65,9 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const by = input.by ?? "owner"
         const role = input.role ?? by
         if (!mayGrant(by, role)) {
-          return yield* new NotAllowed({
-            error: {
-              message: `A ${roleName(by)} cannot make a key with the ${roleName(role)} role: a key is never stronger than whoever makes it.`,
-              next: `Choose the ${roleName(by)} role or a weaker one (admin, member, read_only), or ask an owner.`
-            }
+          return yield* new Forbidden({
+            message: `A ${roleName(by)} cannot make a key with the ${roleName(role)} role: a key is never stronger than whoever makes it.`,
+            advice: { _tag: "WeakerRole", role: roleName(by) }
           })
         }
         const value = input.value ?? (yield* newKeyValue)
@@ -108,12 +106,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
         const key = rows[0]
         if (key === undefined) {
-          return yield* new NotFound({
-            error: {
-              message: `No API key ${id} in this workspace.`,
-              next: "List the workspace's keys with GET /v1/keys."
-            }
-          })
+          return yield* new Missing({ message: `No API key ${id} in this workspace.`, advice: { _tag: "ListKeys" } })
         }
         yield* credentials.forgetCredential(id)
         yield* activity.record({

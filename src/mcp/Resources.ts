@@ -11,14 +11,17 @@ import { McpSchema, McpServer } from "effect/ai"
 import { Uuid } from "../api/Envelope.ts"
 import { Brief, HealthReport } from "../api/InboxApi.ts"
 import { CurrentPrincipal } from "../domain/Principal.ts"
+import { wordsOf } from "../http/ServiceErrors.ts"
 import { Reports } from "../inbox/Reports.ts"
 import * as OpenApiIndex from "./OpenApiIndex.ts"
 
 /** A resource that could not be read; its message is the REST envelope's, for the assistant. */
 class ResourceUnavailable extends Data.TaggedError("ResourceUnavailable")<{ readonly message: string }> {}
 
-const withMessage = (failure: { readonly error: { readonly type: string; readonly message: string; readonly next: string } }) =>
-  new ResourceUnavailable({ message: `${failure.error.type}: ${failure.error.message} ${failure.error.next}` })
+const withMessage = (failure: Parameters<typeof wordsOf>[0]) => {
+  const { type, message, next } = wordsOf(failure)
+  return new ResourceUnavailable({ message: `${type}: ${message} ${next}` })
+}
 
 const accountId = McpSchema.param("accountId", Uuid)
 

@@ -18,6 +18,7 @@ import { type CommandName, commands, isCommandName } from "../domain/Commands.ts
 import { actorOf, CurrentPrincipal } from "../domain/Principal.ts"
 import { automationRecord, starter as automationStarter } from "../intake/AutomationIntake.ts"
 import { Draining } from "../http/Draining.ts"
+import { wordsOf } from "../http/ServiceErrors.ts"
 import * as JobIntake from "../intake/JobIntake.ts"
 import { starter as workflowStarter, workflowRecord } from "../intake/WorkflowIntake.ts"
 import { Inbox } from "../inbox/Inbox.ts"
@@ -34,9 +35,7 @@ import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 import { CommandTools, OpenAnswer, READ_WAIT_SECONDS, ServiceTools, type ToolError } from "./Tools.ts"
 
 /** A service's failure as the tool's: the envelope of the REST API, unchanged. */
-const asToolError = (failure: {
-  readonly error: { readonly type: string; readonly message: string; readonly next: string }
-}): typeof ToolError.Type => ({ ok: false, error: { type: failure.error.type, message: failure.error.message, next: failure.error.next } })
+const asToolError = (failure: Parameters<typeof wordsOf>[0]): typeof ToolError.Type => ({ ok: false, error: wordsOf(failure) })
 
 const workspace = CurrentPrincipal.use((principal) => Effect.succeed(principal.workspaceId))
 

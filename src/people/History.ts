@@ -5,7 +5,7 @@
  * follow from the same facts.
  */
 import { Option, Schema } from "effect"
-import type { PersonAccount, Relationship, TimelineEntry } from "../api/PeopleApi.ts"
+import type { PersonAccount, Relationship, TimelineEntry } from "../domain/PersonRecord.ts"
 import { MessageSent } from "../domain/CommandResults.ts"
 import type { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { JobStatus } from "../domain/Job.ts"

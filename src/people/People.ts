@@ -25,9 +25,9 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
 import { invitationsTo, pendingTo } from "../accounts/Invitations.ts"
-import { foreignCursor } from "../api/Cursor.ts"
-import { NotFound, Unprocessable } from "../api/Errors.ts"
-import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../api/PeopleApi.ts"
+import { foreignCursor } from "../domain/Cursor.ts"
+import { Invalid, Missing, relayed } from "../domain/Failures.ts"
+import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../domain/PersonRecord.ts"
 import type { JobFailure } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import type { Person } from "../domain/NetworkModels.ts"
@@ -141,9 +141,7 @@ const decodeCursor = (cursor: string) => {
 }
 
 const personNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No person ${id} in this workspace.`, next: "Search the workspace's people with GET /v1/people." }
-  })
+  new Missing({ message: `No person ${id} in this workspace.`, advice: { _tag: "SearchPeople" } })
 
 /** The refusal of a write that would reach a person another seat holds, naming that seat. */
 export const otherSeatRefusal = (name: string, other: OtherSeat): JobFailure => {
@@ -176,12 +174,12 @@ export class People extends Context.Service<People, {
   /** The workspace's people, latest activity first, filtered, one page at a time. */
   readonly list: (workspaceId: string, search: PeopleSearch) => Effect.Effect<
     { readonly people: ReadonlyArray<PersonRecord>; readonly nextCursor: string | null },
-    Unprocessable
+    Invalid
   >
   /** One person with their timeline, newest first. */
   readonly get: (workspaceId: string, id: string) => Effect.Effect<
     { readonly person: PersonRecord; readonly timeline: ReadonlyArray<TimelineEntry> },
-    NotFound
+    Missing
   >
   /**
    * Before a write about a person runs: records the person (from the profile
@@ -262,7 +260,7 @@ export class People extends Context.Service<People, {
         const profile = search.profile === undefined ? undefined : yield* (yield* driverOf(network, workspaceId)).identify(search.profile).pipe(
           Effect.mapError((error) =>
             // Well-formed text (as the document describes it) that names no one: 422, not 400.
-            new Unprocessable({ error: { message: `query.profile: ${error.message}`, next: error.next } })
+            new Invalid(relayed({ message: `query.profile: ${error.message}`, next: error.next }))
           )
         )
         const words = (search.q ?? "").split(/\s+/u).filter((word) => word.length > 0)

@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Delivery } from "../api/WebhooksApi.ts"
+import type { Delivery } from "../domain/Webhooks.ts"
 import { EndpointTable, type Subscriber } from "./EndpointTable.ts"
 import type { EventType } from "../domain/Events.ts"
 import { DeliveryEventType, envelopeBody, type WebhookMode } from "../domain/WebhookPayload.ts"

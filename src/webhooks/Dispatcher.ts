@@ -37,7 +37,7 @@
  */
 import { Cause, Clock, Context, Duration, Effect, Exit, FiberSet, Layer, LogLevel, Option, Queue, Random, References, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
-import type { NotFound } from "../api/Errors.ts"
+import type { Missing } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import * as ServiceClock from "../platform/ServiceClock.ts"
 import { Outbox } from "../events/Outbox.ts"
@@ -143,12 +143,12 @@ export class WebhookDispatcher extends Context.Service<WebhookDispatcher, {
     workspaceId: string,
     endpointId: string,
     deliveryId: string
-  ) => Effect.Effect<DeliveryRecord, NotFound>
+  ) => Effect.Effect<DeliveryRecord, Missing>
   /**
    * A test event (`webhook.test`) sent to one endpoint now, whatever its events, through the path
    * of every delivery; answers with the delivery, its one attempt and the response.
    */
-  readonly sendTest: (workspaceId: string, endpointId: string, sentBy: string) => Effect.Effect<DeliveryRecord, NotFound>
+  readonly sendTest: (workspaceId: string, endpointId: string, sentBy: string) => Effect.Effect<DeliveryRecord, Missing>
 }>()("outreach/WebhookDispatcher") {
   /** The dispatcher with its loop running for the layer's lifetime; its endpoints, deliveries and outbox left open. */
   static readonly layerNoDeps = Layer.effect(

@@ -8,7 +8,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
+import type { WebhookEndpoint } from "../domain/Webhooks.ts"
 import { type EventType, EventTypeSchema } from "../domain/Events.ts"
 import type { WebhookMode } from "../domain/WebhookPayload.ts"
 import { firstRow, NullableTimestamp, Timestamp } from "../platform/Rows.ts"

@@ -4,9 +4,9 @@
  * rotate the secret, read the last 50 deliveries. The SQL is `EndpointTable`'s.
  */
 import { Context, Duration, Effect, Layer } from "effect"
-import { NotFound } from "../api/Errors.ts"
-import type { WebhookEndpoint } from "../api/WebhooksApi.ts"
+import type { WebhookEndpoint } from "../domain/Webhooks.ts"
 import type { EventType } from "../domain/Events.ts"
+import { Missing } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver, type WebhookTargetRefused } from "./AddressGuard.ts"
@@ -26,9 +26,7 @@ export type { DeliveryRecord }
 
 /** No such endpoint in the workspace. */
 export const endpointNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No webhook endpoint ${id} in this workspace.`, next: "List the endpoints with GET /v1/webhooks." }
-  })
+  new Missing({ message: `No webhook endpoint ${id} in this workspace.`, advice: { _tag: "ListWebhooks" } })
 
 /** A change to an endpoint: any of its settable fields. */
 export interface EndpointPatch {
@@ -47,28 +45,28 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
     readonly mode: WebhookMode
   }) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<WebhookEndpointRecord>>
-  readonly get: (workspaceId: string, id: string) => Effect.Effect<WebhookEndpointRecord, NotFound>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<WebhookEndpointRecord, Missing>
   /** Changes an endpoint; a new URL is vetted like at creation. */
   readonly update: (
     workspaceId: string,
     id: string,
     patch: EndpointPatch
-  ) => Effect.Effect<WebhookEndpointRecord, NotFound | WebhookTargetRefused>
+  ) => Effect.Effect<WebhookEndpointRecord, Missing | WebhookTargetRefused>
   /** Deletes an endpoint with its deliveries. */
-  readonly remove: (workspaceId: string, id: string) => Effect.Effect<void, NotFound>
+  readonly remove: (workspaceId: string, id: string) => Effect.Effect<void, Missing>
   /** A new secret, returned once; the previous one keeps signing for `rotationOverlap`. */
   readonly rotateSecret: (
     workspaceId: string,
     id: string
-  ) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, NotFound>
+  ) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, Missing>
   /** The last 50 deliveries, newest first, with every attempt. */
-  readonly deliveries: (workspaceId: string, id: string) => Effect.Effect<ReadonlyArray<DeliveryRecord>, NotFound>
+  readonly deliveries: (workspaceId: string, id: string) => Effect.Effect<ReadonlyArray<DeliveryRecord>, Missing>
   /** One delivery of an endpoint. */
   readonly delivery: (
     workspaceId: string,
     endpointId: string,
     deliveryId: string
-  ) => Effect.Effect<DeliveryRecord, NotFound>
+  ) => Effect.Effect<DeliveryRecord, Missing>
 }>()("outreach/WebhookEndpoints") {
   static readonly layerNoDeps = Layer.effect(
     WebhookEndpoints,
@@ -149,11 +147,9 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
         yield* get(workspaceId, endpointId)
         const found = yield* deliveryStore.ofEndpoint(endpointId, deliveryId)
         if (found === undefined) {
-          return yield* new NotFound({
-            error: {
-              message: `No delivery ${deliveryId} for webhook endpoint ${endpointId}.`,
-              next: `List its deliveries with GET /v1/webhooks/${endpointId}/deliveries.`
-            }
+          return yield* new Missing({
+            message: `No delivery ${deliveryId} for webhook endpoint ${endpointId}.`,
+            advice: { _tag: "ListDeliveries", endpointId }
           })
         }
         return found

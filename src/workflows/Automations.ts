@@ -7,8 +7,8 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
 import { type AutomationStatus, MAX_PEOPLE, Sequence, type SequenceMessage, stepsOf } from "../domain/Automation.ts"
+import { Invalid, Missing, WrongState } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import { Timestamp } from "../platform/Rows.ts"
@@ -45,9 +45,7 @@ const columns = `a.id::text AS id, a.account_id::text AS "accountId", a.name, a.
   a.created_at AS "createdAt", a.updated_at AS "updatedAt"`
 
 const automationNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No automation ${id} in this workspace.`, next: "List the workspace's automations with GET /v1/automations." }
-  })
+  new Missing({ message: `No automation ${id} in this workspace.`, advice: { _tag: "ListAutomations" } })
 
 export class Automations extends Context.Service<Automations, {
   readonly start: (request: {
@@ -56,12 +54,12 @@ export class Automations extends Context.Service<Automations, {
     readonly name: string
     readonly people: ReadonlyArray<string>
     readonly messages: ReadonlyArray<SequenceMessage>
-  }) => Effect.Effect<AutomationView, NotFound | Unprocessable>
-  readonly get: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound>
+  }) => Effect.Effect<AutomationView, Missing | Invalid>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<AutomationView, Missing>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<AutomationView>>
-  readonly pause: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
-  readonly resume: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
-  readonly stop: (workspaceId: string, id: string) => Effect.Effect<AutomationView, NotFound | Conflict>
+  readonly pause: (workspaceId: string, id: string) => Effect.Effect<AutomationView, Missing | WrongState>
+  readonly resume: (workspaceId: string, id: string) => Effect.Effect<AutomationView, Missing | WrongState>
+  readonly stop: (workspaceId: string, id: string) => Effect.Effect<AutomationView, Missing | WrongState>
 }>()("outreach/Automations") {
   static readonly layerNoDeps = Layer.effect(
     Automations,
@@ -100,11 +98,9 @@ export class Automations extends Context.Service<Automations, {
           const current = yield* view(workspaceId, yield* rowOf(workspaceId, id))
           if (!allowedFrom.includes(current.status)) {
             return yield* Effect.fail(
-              new Conflict({
-                error: {
-                  message: `Automation ${id} is ${current.status}.`,
-                  next: current.status === "paused" ? "Resume it with POST /v1/automations/{id}/resume." : "Start a new automation with POST /v1/automations."
-                }
+              new WrongState({
+                message: `Automation ${id} is ${current.status}.`,
+                advice: { _tag: current.status === "paused" ? "ResumeAutomation" : "StartNewAutomation" }
               })
             )
           }
@@ -133,10 +129,8 @@ export class Automations extends Context.Service<Automations, {
               steps,
               stopOnReply: true
             }).pipe(Effect.mapError((error) =>
-              error._tag === "Unprocessable"
-                ? new Unprocessable({
-                  error: { ...error.error, message: error.error.message.replace("body.person", `body.people[${i}]`) }
-                })
+              error._tag === "Invalid"
+                ? new Invalid({ message: error.message.replace("body.person", `body.people[${i}]`), advice: error.advice })
                 : error
             )))
           // Messages without inmail reach only connections and people who wrote to the account:
@@ -145,11 +139,9 @@ export class Automations extends Context.Service<Automations, {
             const reaches = network.messageReaches
             for (const [i, run] of prepared.entries()) {
               if (yield* reaches(request.accountId, run.providerId)) continue
-              return yield* new Unprocessable({
-                error: {
-                  message: `body.people[${i}]: ${run.person} is not a connection of the account and has not written to it; the network delivers messages only to connections.`,
-                  next: "Connect with them first, or set inmail: true on the messages to send InMails (where the account's tier has credits)."
-                }
+              return yield* new Invalid({
+                message: `body.people[${i}]: ${run.person} is not a connection of the account and has not written to it; the network delivers messages only to connections.`,
+                advice: { _tag: "ConnectOrInMail" }
               })
             }
           }

@@ -55,6 +55,15 @@ const failedJob = (jobId: string, command: string, error: unknown): string =>
   isJobError(error)
     ? `job ${jobId} (${command}) failed with ${error.type}: ${error.message} Next: ${error.next}`
     : `job ${jobId} (${command}) did not complete`
+/**
+ * The failure a workflow records when its account was removed before a step's job could be made:
+ * stored with the workflow and shown as it is, in the words of a failed job (type, message, next).
+ */
+const accountGone = (message: string): typeof JobErrorWords.Type => ({
+  type: "notFound",
+  message,
+  next: "List the workspace's accounts with GET /v1/accounts."
+})
 const JobCreated = Schema.Struct({ jobId: Schema.NullOr(Schema.String), refused: Schema.Unknown })
 
 /** Registers the workflow with the engine; activities run on the `Clock` where this layer is built. */
@@ -135,7 +144,7 @@ const registration = (serviceClock: Clock.Clock) =>
           return { jobId: job.id, refused: null }
         }).pipe(
           // The account was removed meanwhile: no job can be created for it.
-          Effect.catchTag("NotFound", (refusal) => Effect.succeed({ jobId: null, refused: refusal.error }))
+          Effect.catchTag("Missing", (refusal) => Effect.succeed({ jobId: null, refused: accountGone(refusal.message) }))
         )
       )
       if (created.jobId === null) {

@@ -7,9 +7,9 @@ import { Context, Effect, Layer, Result, Schema } from "effect"
 import { WorkflowEngine } from "effect/workflow"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { Conflict, NotFound, Unprocessable } from "../api/Errors.ts"
-import { describeProblems, namedProblems } from "../api/Problems.ts"
-import { foreignCursor, seqCursor } from "../api/Cursor.ts"
+import { describeProblems, namedProblems } from "../domain/Problems.ts"
+import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import { Invalid, Missing, relayed, WrongState } from "../domain/Failures.ts"
 import { commands } from "../domain/Commands.ts"
 import type { JobStatus } from "../domain/Job.ts"
 import { Jobs } from "../jobs/Jobs.ts"
@@ -42,17 +42,10 @@ export interface WorkflowView {
 }
 
 const workflowNotFound = (id: string) =>
-  new NotFound({
-    error: { message: `No workflow ${id} in this workspace.`, next: "List the workspace's workflows with GET /v1/workflows." }
-  })
+  new Missing({ message: `No workflow ${id} in this workspace.`, advice: { _tag: "ListWorkflows" } })
 
 const alreadyFinished = (row: WorkflowRow) =>
-  new Conflict({
-    error: {
-      message: `Workflow ${row.id} has already ended (${row.status}).`,
-      next: "Start a new workflow with POST /v1/workflows."
-    }
-  })
+  new WrongState({ message: `Workflow ${row.id} has already ended (${row.status}).`, advice: { _tag: "StartNewWorkflow" } })
 
 /** Pages of `GET /v1/workflows`, newest first. */
 const cursor = seqCursor("workflow")
@@ -67,19 +60,19 @@ export interface Prepared extends WorkflowRequest {
 
 export class Workflows extends Context.Service<Workflows, {
   /** Checks a request (account, person, every step's input) without storing anything. */
-  readonly prepare: (request: WorkflowRequest) => Effect.Effect<Prepared, NotFound | Unprocessable>
+  readonly prepare: (request: WorkflowRequest) => Effect.Effect<Prepared, Missing | Invalid>
   /** Stores a prepared workflow and hands it to the engine. */
   readonly launch: (prepared: Prepared) => Effect.Effect<WorkflowView>
-  readonly start: (request: WorkflowRequest) => Effect.Effect<WorkflowView, NotFound | Unprocessable>
-  readonly get: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound>
+  readonly start: (request: WorkflowRequest) => Effect.Effect<WorkflowView, Missing | Invalid>
+  readonly get: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, Missing>
   readonly list: (
     workspaceId: string,
     filter: { readonly automationId?: string | undefined; readonly cursor?: string | undefined; readonly limit: number }
-  ) => Effect.Effect<{ readonly workflows: ReadonlyArray<WorkflowView>; readonly nextCursor: string | null }, Unprocessable>
-  readonly pause: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
-  readonly resume: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
+  ) => Effect.Effect<{ readonly workflows: ReadonlyArray<WorkflowView>; readonly nextCursor: string | null }, Invalid>
+  readonly pause: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, Missing | WrongState>
+  readonly resume: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, Missing | WrongState>
   /** Cancels the workflow: its unstarted jobs are cancelled and it runs no further step. */
-  readonly cancel: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, NotFound | Conflict>
+  readonly cancel: (workspaceId: string, id: string) => Effect.Effect<WorkflowView, Missing | WrongState>
 }>()("outreach/Workflows") {
   static readonly layerNoDeps = Layer.effect(
     Workflows,
@@ -131,7 +124,7 @@ export class Workflows extends Context.Service<Workflows, {
         }
         const person = yield* (yield* driverOf(network, request.workspaceId)).identify(request.person).pipe(
           Effect.mapError((error) =>
-            new Unprocessable({ error: { message: `body.person: ${error.message}`, next: error.next } })
+            new Invalid(relayed({ message: `body.person: ${error.message}`, next: error.next }))
           )
         )
         const problems = commandSteps(request.steps).flatMap(({ path, step }) => {
@@ -143,12 +136,7 @@ export class Workflows extends Context.Service<Workflows, {
         if (problems.length > 0) {
           // The document describes a step's input only as its command's (in words): 422, not 400.
           return yield* Effect.fail(
-            new Unprocessable({
-              error: {
-                message: describeProblems(problems),
-                next: "Fix the steps' inputs named in the message; each is the input of its command as POST /v1/accounts/{id}/{command} takes it."
-              }
-            })
+            new Invalid({ message: describeProblems(problems), advice: { _tag: "FixStepInputs" } })
           )
         }
         return { ...request, person: person.profileUrl, providerId: person.providerId } satisfies Prepared

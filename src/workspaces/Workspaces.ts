@@ -6,7 +6,7 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Workspace, type WorkspaceChange, WorkspaceTable } from "../accounts/WorkspaceTable.ts"
-import { NotFound, Unprocessable } from "../api/Errors.ts"
+import { Invalid, Missing } from "../domain/Failures.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { isKeyValue, newSessionToken } from "../auth/Tokens.ts"
 import type { Role } from "../domain/Principal.ts"
@@ -24,9 +24,7 @@ export const defaultSeats = 5
 export { Workspace } from "../accounts/WorkspaceTable.ts"
 
 const notFound = (id: string) =>
-  new NotFound({
-    error: { message: `No workspace ${id}.`, next: "List workspaces with `npm run cli -- workspace list`." }
-  })
+  new Missing({ message: `No workspace ${id}.`, advice: { _tag: "ListWorkspaces" } })
 
 export class Workspaces extends Context.Service<Workspaces, {
   /**
@@ -39,11 +37,11 @@ export class Workspaces extends Context.Service<Workspaces, {
     readonly seats?: number | undefined
     readonly network?: WorkspaceNetwork | undefined
     readonly keyValue?: string | undefined
-  }) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }, Unprocessable>
+  }) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }, Invalid>
   readonly list: Effect.Effect<ReadonlyArray<Workspace>>
-  readonly get: (id: string) => Effect.Effect<Workspace, NotFound>
-  readonly setSeats: (id: string, seats: number) => Effect.Effect<Workspace, NotFound>
-  readonly setStatus: (id: string, status: Workspace["status"]) => Effect.Effect<Workspace, NotFound>
+  readonly get: (id: string) => Effect.Effect<Workspace, Missing>
+  readonly setSeats: (id: string, seats: number) => Effect.Effect<Workspace, Missing>
+  readonly setStatus: (id: string, status: Workspace["status"]) => Effect.Effect<Workspace, Missing>
   /** Adds a person and signs them in: returns a session token (shown once). */
   readonly createSession: (input: {
     readonly workspaceId: string
@@ -51,7 +49,7 @@ export class Workspaces extends Context.Service<Workspaces, {
     readonly name: string
     readonly role: Role
     readonly ttlHours?: number | undefined
-  }) => Effect.Effect<{ readonly userId: string; readonly token: string }, NotFound>
+  }) => Effect.Effect<{ readonly userId: string; readonly token: string }, Missing>
 }>()("outreach/Workspaces") {
   static readonly layerNoDeps = Layer.effect(
     Workspaces,
@@ -73,9 +71,7 @@ export class Workspaces extends Context.Service<Workspaces, {
         const network = input.network ?? defaultFor(config.network)
         const refused = network === "live" ? liveRefusal(config) : undefined
         if (refused !== undefined) {
-          return yield* new Unprocessable({
-            error: { message: `${refused}.`, next: "Create a sandbox workspace (--network sandbox), or give this server the Unipile settings and the system clock." }
-          })
+          return yield* new Invalid({ message: `${refused}.`, advice: { _tag: "SandboxWorkspace" } })
         }
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {

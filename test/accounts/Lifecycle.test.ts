@@ -28,7 +28,7 @@ describe("the account lifecycle rules", () => {
     assert.deepStrictEqual(paused.update, { status: "paused", resumeStatus: "warming" })
     assert.deepStrictEqual(paused.events.map((event) => event.type), ["account.paused"])
     assert.deepStrictEqual(changed(Lifecycle.pause(account({ status: "paused" }), now)), { update: null, events: [] })
-    assert.strictEqual(refused(Lifecycle.pause(account({ status: "connecting" }), now)), "Conflict")
+    assert.strictEqual(refused(Lifecycle.pause(account({ status: "connecting" }), now)), "WrongState")
   })
 
   it("resume: back to the status it was paused from; a stopped account comes back yellow", () => {
@@ -36,7 +36,7 @@ describe("the account lifecycle rules", () => {
     assert.deepStrictEqual(resumed.update, { resumeStatus: null, status: "active" })
     const stopped = changed(Lifecycle.resume(account({ status: "stopped", resumeStatus: "warming" }), now))
     assert.strictEqual(stopped.update?.healthLevel, "yellow")
-    assert.strictEqual(refused(Lifecycle.resume(account({ status: "warming" }), now)), "Conflict")
+    assert.strictEqual(refused(Lifecycle.resume(account({ status: "warming" }), now)), "WrongState")
   })
 
   it("resume after a restriction: reads only for a while, then the warm-up again", () => {
@@ -59,7 +59,7 @@ describe("the account lifecycle rules", () => {
     assert.deepStrictEqual(yellow, { update: { healthLevel: "yellow", healthReason: "slow" }, events: [] })
     assert.strictEqual(
       refused(Lifecycle.networkEvent(account({ status: "connecting" }), now, { type: "restricted" })),
-      "Conflict"
+      "WrongState"
     )
   })
 
@@ -72,7 +72,7 @@ describe("the account lifecycle rules", () => {
     const again = Lifecycle.connected(account({ status: "reconnect_required", resumeStatus: "paused" }), now, profile)
     assert.strictEqual(again.update?.status, "paused")
     assert.isUndefined(again.update?.connectedAt)
-    assert.strictEqual(refused(Lifecycle.awaitingSignIn(account({ status: "active" }), now)), "Conflict")
+    assert.strictEqual(refused(Lifecycle.awaitingSignIn(account({ status: "active" }), now)), "WrongState")
   })
 
   it("a completed sign-in: a tier given without products brings its own; a reconnection keeps what is known", () => {
@@ -89,9 +89,9 @@ describe("the account lifecycle rules", () => {
 
   it("seats and zones: no seat past the total, and two zones that disagree are refused", () => {
     assert.isTrue(Result.isSuccess(Lifecycle.seatFree(2, 3)))
-    assert.strictEqual(refused(Lifecycle.seatFree(3, 3)), "NotAllowed")
+    assert.strictEqual(refused(Lifecycle.seatFree(3, 3)), "Forbidden")
     const hours = { days: [1, 2, 3, 4, 5], from: "09:00", to: "18:00", timezone: "Europe/Berlin" }
-    assert.strictEqual(refused(Lifecycle.zonesAgree({ timezone: "UTC", workingHours: hours })), "Unprocessable")
+    assert.strictEqual(refused(Lifecycle.zonesAgree({ timezone: "UTC", workingHours: hours })), "Invalid")
     assert.isTrue(Result.isSuccess(Lifecycle.zonesAgree({ timezone: "Europe/Berlin", workingHours: hours })))
   })
 })

@@ -80,6 +80,21 @@ describe("the import rule (test/architecture/Layers.ts, docs/architecture.md)", 
     assert.deepStrictEqual(edges.filter((edge) => edge.from === "domain").map((e) => e.where), [])
   })
 
+  it("services speak their own language: no module outside the edge imports the contract (src/api/)", () => {
+    // The edge: the contract itself, REST (with the dashboard), MCP, the typed client, the sandbox's
+    // HTTP routes (handlers of the contract's sandbox group) and the wiring.
+    const edge = (file: string) =>
+      partOf(file) === "(wiring)" ||
+      ["api", "http", "mcp", "client"].includes(partOf(file)) ||
+      relative(src, file).startsWith("sandbox/http/")
+    const importers = files.flatMap((file) =>
+      edge(file) ? [] : importsOf(file).flatMap(({ specifier, target }) =>
+        target !== undefined && target.startsWith(join(src, "api") + "/") ? [`${fromRoot(file)} imports ${specifier}`] : []
+      )
+    )
+    assert.deepStrictEqual(importers, [])
+  })
+
   it("the sandbox is imported only by the wiring, where the driver and the routes are chosen", () => {
     const importers = [...new Set(edges.filter((edge) => edge.to === "sandbox").map((edge) => edge.where))].sort()
     assert.deepStrictEqual(importers, [

@@ -20,7 +20,6 @@ export interface Layer {
 
 export const layers: ReadonlyArray<Layer> = [
   { name: "domain: ids, models, statuses, pure rules, the vocabulary all share", parts: ["domain"] },
-  { name: "the HTTP contract", parts: ["api"] },
   { name: "infrastructure: config, SQL, migrations, clock, tracing; the request-rate rule", parts: ["platform", "ratelimit"] },
   { name: "the network driver port, reply triage, the outbox, the activity log", parts: ["triage", "network", "events", "activity"] },
   { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
@@ -29,6 +28,9 @@ export const layers: ReadonlyArray<Layer> = [
   { name: "services: API keys, jobs and the Governor, people's and assistants' sign-in", parts: ["keys", "jobs", "people-auth", "oauth"] },
   { name: "services built on jobs and keys", parts: ["workspaces", "inbox", "workflows", "webhooks"] },
   { name: "intake: starting jobs, workflows and automations under an Idempotency-Key, for REST and assistants alike", parts: ["intake"] },
+  // The contract sits above the services: they speak their own language (domain/Failures.ts and the
+  // records in domain/), and the edge turns it into the contract's (http/ServiceErrors.ts).
+  { name: "the HTTP contract: routes, bodies and errors with their status", parts: ["api"] },
   { name: "adapters: REST handlers, the typed client, operator commands", parts: ["http", "client", "operator"] },
   { name: "adapters that reuse the REST gate", parts: ["mcp", "dashboard"] },
   { name: "the simulated network, its endpoints and sign-in page", parts: ["sandbox"] },

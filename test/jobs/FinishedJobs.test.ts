@@ -8,7 +8,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as App from "../../src/App.ts"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import { NotFound } from "../../src/api/Errors.ts"
+import { Missing } from "../../src/domain/Failures.ts"
 import { isFinished, jobStatuses } from "../../src/domain/Job.ts"
 import * as FinishedJobs from "../../src/jobs/FinishedJobs.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
@@ -108,6 +108,6 @@ layer(core)(`a finished job (${TestDatabase.backend})`, (it) => {
       const cancelled = yield* jobs.cancel(workspaceId, created.id)
       assert.deepStrictEqual(yield* jobs.get(workspaceId, created.id), cancelled)
       assert.deepStrictEqual(yield* jobs.get(workspaceId, created.id), cancelled)
-      assert.instanceOf(yield* Effect.flip(jobs.get(otherWorkspaceId, created.id)), NotFound)
+      assert.instanceOf(yield* Effect.flip(jobs.get(otherWorkspaceId, created.id)), Missing)
     }))
 })

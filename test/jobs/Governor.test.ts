@@ -117,7 +117,7 @@ layer(serverLayer())("the Governor", (it) => {
       const failed = yield* (yield* Outbox).list(workspaceId, { type: "job.failed" })
       assert.includeMembers(failed.map((e) => (e.data as { jobId: string }).jobId), [first.id, second.id])
       const again = yield* Effect.flip(approvals.approve(workspaceId, first.approvalId ?? "", undefined, "key:test"))
-      assert.strictEqual(again._tag, "Conflict")
+      assert.strictEqual(again._tag, "WrongState")
     }))
 
   it.effect("an approval expires after 72 hours: the job fails and approving answers approvalExpired", () =>
@@ -134,7 +134,7 @@ layer(serverLayer())("the Governor", (it) => {
       assert.strictEqual(failed.status, "failed")
       assert.strictEqual((failed.error as { type: string }).type, "approvalExpired")
       const refused = yield* Effect.flip(approvals.approve(workspaceId, job.approvalId ?? "", undefined, "key:test"))
-      assert.strictEqual(refused._tag, "ApprovalExpired")
+      assert.strictEqual(refused._tag, "Expired")
     }))
 
   it.effect("off hours: queue waits for the opening, reject fails at once, run ignores the hours", () =>

@@ -2,7 +2,8 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Queue, Ref, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
-import { Conflict, Unprocessable } from "../../src/api/Errors.ts"
+import { Invalid, WrongState } from "../../src/domain/Failures.ts"
+import { nextOf } from "../../src/http/ServiceErrors.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { bodyHash, canonicalJson, Idempotency } from "../../src/jobs/Idempotency.ts"
 import * as IdempotencyMemory from "../../src/jobs/IdempotencyMemory.ts"
@@ -144,10 +145,10 @@ const expectations = <R>(backend: Backend<R>) =>
       const error = yield* Effect.flip(
         idempotency.run({ workspaceId, endpoint, key: "k", body: { person: "q" } }, create, encodeJob)
       )
-      assert.instanceOf(error, Unprocessable)
-      assert.strictEqual(error.error.type, "unprocessable")
-      assert.match(error.error.message, /different body/)
-      assert.match(error.error.next, /new Idempotency-Key/)
+      assert.instanceOf(error, Invalid)
+      assert.strictEqual(error._tag, "Invalid")
+      assert.match(error.message, /different body/)
+      assert.match(nextOf(error.advice), /new Idempotency-Key/)
       assert.strictEqual(yield* runs, 1)
       const replay = yield* idempotency.run({ workspaceId, endpoint, key: "k", body: { person: "p" } }, create, encodeJob)
       assert.strictEqual(replay.replayed, true)
@@ -165,12 +166,12 @@ const expectations = <R>(backend: Backend<R>) =>
 
       const { runs, create: other } = yield* counting
       const conflict = yield* Effect.flip(idempotency.run(request, other, encodeJob))
-      assert.instanceOf(conflict, Conflict)
-      assert.strictEqual(conflict.error.type, "conflict")
-      assert.match(conflict.error.next, /Retry in a moment/)
+      assert.instanceOf(conflict, WrongState)
+      assert.strictEqual(conflict._tag, "WrongState")
+      assert.match(nextOf(conflict.advice), /Retry in a moment/)
       // Even a different body is told about the body, which retrying will not fix.
       const different = yield* Effect.flip(idempotency.run({ ...request, body: { person: "q" } }, other, encodeJob))
-      assert.instanceOf(different, Unprocessable)
+      assert.instanceOf(different, Invalid)
 
       yield* Deferred.succeed(finish, undefined)
       const done = yield* Fiber.join(first)
@@ -203,7 +204,7 @@ const expectations = <R>(backend: Backend<R>) =>
 
       const loser = yield* Queue.take(answers)
       assert.isTrue(Result.isFailure(loser))
-      if (Result.isFailure(loser)) assert.instanceOf(loser.failure, Conflict)
+      if (Result.isFailure(loser)) assert.instanceOf(loser.failure, WrongState)
       yield* Deferred.succeed(finish, undefined)
       const winner = yield* Queue.take(answers)
       assert.deepStrictEqual(winner, Result.succeed({ replayed: false, status: 202, body: { id: "job-race", createdAtMs: 0 } }))
@@ -302,7 +303,7 @@ const expectations = <R>(backend: Backend<R>) =>
       const { runs, create: retry } = yield* counting
 
       yield* TestClock.adjust("119999 millis")
-      assert.instanceOf(yield* Effect.flip(idempotency.run(request, retry, encodeJob)), Conflict)
+      assert.instanceOf(yield* Effect.flip(idempotency.run(request, retry, encodeJob)), WrongState)
       yield* TestClock.adjust("1 millis")
       const takenOver = yield* idempotency.run(request, retry, encodeJob)
       const takenOverAt = yield* Time.now

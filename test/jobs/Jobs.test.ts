@@ -7,7 +7,8 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import * as App from "../../src/App.ts"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import { Conflict, NotFound, Unprocessable } from "../../src/api/Errors.ts"
+import { Invalid, Missing, WrongState } from "../../src/domain/Failures.ts"
+import { nextOf } from "../../src/http/ServiceErrors.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import * as JobsMemory from "../../src/jobs/JobsMemory.ts"
@@ -41,10 +42,10 @@ const expectations = <R>(backend: Backend<R>) =>
         Effect.gen(function*() {
           const jobs = yield* Jobs
           const elsewhere = yield* Effect.flip(jobs.create({ workspaceId: otherWorkspaceId, accountId, ...connect }))
-          assert.instanceOf(elsewhere, NotFound)
+          assert.instanceOf(elsewhere, Missing)
           const unknown = yield* Effect.flip(jobs.create({ workspaceId, accountId: crypto.randomUUID(), ...connect }))
-          assert.instanceOf(unknown, NotFound)
-          assert.match(unknown.error.next, /GET \/v1\/accounts/)
+          assert.instanceOf(unknown, Missing)
+          assert.match(nextOf(unknown.advice), /GET \/v1\/accounts/)
         })))
 
     it.effect("in approve mode a write waits for its approval and a read does not", () =>
@@ -69,8 +70,8 @@ const expectations = <R>(backend: Backend<R>) =>
           const jobs = yield* Jobs
           const created = yield* jobs.create({ workspaceId, accountId, ...connect })
           assert.deepStrictEqual(yield* jobs.get(workspaceId, created.id), created)
-          assert.instanceOf(yield* Effect.flip(jobs.get(otherWorkspaceId, created.id)), NotFound)
-          assert.instanceOf(yield* Effect.flip(jobs.get(workspaceId, crypto.randomUUID())), NotFound)
+          assert.instanceOf(yield* Effect.flip(jobs.get(otherWorkspaceId, created.id)), Missing)
+          assert.instanceOf(yield* Effect.flip(jobs.get(workspaceId, crypto.randomUUID())), Missing)
         })))
 
     it.effect("jobs are listed newest first, a page at a time, filtered; a foreign cursor is 422", () =>
@@ -90,7 +91,7 @@ const expectations = <R>(backend: Backend<R>) =>
           assert.deepStrictEqual(writes.jobs.map((job) => job.id), [second.id, first.id])
           assert.deepStrictEqual((yield* jobs.list(otherWorkspaceId, { limit: 10 })).jobs, [])
           const foreign = yield* Effect.flip(jobs.list(workspaceId, { limit: 2, cursor: "bm90LWEtY3Vyc29y" }))
-          assert.instanceOf(foreign, Unprocessable)
+          assert.instanceOf(foreign, Invalid)
         })))
 
     it.effect("a job that has not started is cancelled once; a second cancel is 409", () =>
@@ -109,8 +110,8 @@ const expectations = <R>(backend: Backend<R>) =>
           })
           assert.deepStrictEqual(yield* jobs.get(workspaceId, created.id), cancelled)
           const again = yield* Effect.flip(jobs.cancel(workspaceId, created.id))
-          assert.instanceOf(again, Conflict)
-          assert.match(again.error.message, /cancelled; only a job that has not started can be cancelled/)
+          assert.instanceOf(again, WrongState)
+          assert.match(again.message, /cancelled; only a job that has not started can be cancelled/)
         })))
 
     it.effect("a long-poll answers the moment the job finishes", () =>

@@ -28,6 +28,7 @@ export const fast: ReadonlyArray<string> = [
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
   "test/http/JobsRoutes.test.ts",
+  "test/http/ServiceErrors.test.ts",
   "test/http/NotServing.test.ts",
   "test/http/OnFirstUse.test.ts",
   "test/inbox/Cadence.test.ts",

@@ -35,7 +35,7 @@ layer(services)("a workspace's network", (it) => {
       // The server's default (OUTREACH_NETWORK=unipile: live; creation is then checked for the settings).
       const workspaces = yield* Workspaces
       const defaulted = yield* Effect.flip(workspaces.create({ name: "Default" }))
-      assert.include(defaulted.error.message, "needs UNIPILE_DSN and UNIPILE_API_KEY")
+      assert.include(defaulted.message, "needs UNIPILE_DSN and UNIPILE_API_KEY")
       const chosen = yield* workspaces.create({ name: "Chosen", network: "sandbox" })
       assert.strictEqual(chosen.workspace.network, "sandbox")
       assert.strictEqual((yield* workspaces.get(chosen.workspace.id)).network, "sandbox")

@@ -13,7 +13,7 @@ import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"
 import { REASON_MAX } from "../../api/ApprovalsApi.ts"
 import { Uuid } from "../../api/Envelope.ts"
-import type { ApprovalExpired, Conflict, NotFound, Unprocessable } from "../../api/Errors.ts"
+import type { Expired, Invalid, Missing, WrongState } from "../../domain/Failures.ts"
 import { actorOf } from "../../domain/Principal.ts"
 import * as Time from "../../domain/Time.ts"
 import { Accounts } from "../../accounts/Accounts.ts"
@@ -91,18 +91,18 @@ const addressOf = (query: Query, change: Partial<Query> = {}, extra: Record<stri
 /** Who decided, as the approval records it (the same form as REST uses for a session). */
 const decider = (person: Person) => actorOf(person.principal)
 
-type DecisionError = NotFound | Conflict | ApprovalExpired | Unprocessable
+type DecisionError = Missing | WrongState | Expired | Invalid
 
-/** What a person can do about a refused decision, in the page's words (the service's `next` speaks REST). */
+/** What a person can do about a refused decision, in the page's words (the API's `next` speaks REST). */
 const adviceOn: Readonly<Record<DecisionError["_tag"], string>> = {
-  NotFound: "It may have been decided already: the queue shows what still waits.",
-  Conflict: "Someone decided it already: the Decided view shows who, and what went out.",
-  ApprovalExpired: "Its 72 hours are over: ask for the write again if it should still go out.",
-  Unprocessable: "Change the text (or send an invitation without its note) and approve again."
+  Missing: "It may have been decided already: the queue shows what still waits.",
+  WrongState: "Someone decided it already: the Decided view shows who, and what went out.",
+  Expired: "Its 72 hours are over: ask for the write again if it should still go out.",
+  Invalid: "Change the text (or send an invitation without its note) and approve again."
 }
 
 /** The message of a refused decision: the service's own words, and what to do about it on this page. */
-const refusalOf = (error: DecisionError) => `${error.error.message} ${adviceOn[error._tag]}`
+const refusalOf = (error: DecisionError) => `${error.message} ${adviceOn[error._tag]}`
 
 /** What the person typed and what was refused, kept for the page that comes back. */
 interface Kept {

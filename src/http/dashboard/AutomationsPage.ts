@@ -126,7 +126,7 @@ const change = (run: (recorded: Recorded) => Recorded["pauseAutomation"], notice
     page: detailPage,
     notFound,
     ...(confirm ? { unconfirmed: "Tick the box to confirm: a stopped automation cannot be started again." } : {}),
-    conflict: (refused) => `This automation cannot be changed that way now: ${refused.error.message}`,
+    conflict: (refused) => `This automation cannot be changed that way now: ${refused.message}`,
     done: (id) => `${base}/automations/${id}?notice=${notice}`
   })
 

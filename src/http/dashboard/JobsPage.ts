@@ -193,7 +193,7 @@ const cancel = signedInAction((person) =>
     const id = yield* idOf
     const done = yield* Effect.result((yield* Jobs).cancel(person.workspaceId, id))
     if (done._tag === "Failure") {
-      return problemPage(done.failure._tag === "NotFound" ? 404 : 409, "This job cannot be cancelled", done.failure.error.message, html`<a href="${base}/jobs/${id}">Back to the job</a>`)
+      return problemPage(done.failure._tag === "Missing" ? 404 : 409, "This job cannot be cancelled", done.failure.message, html`<a href="${base}/jobs/${id}">Back to the job</a>`)
     }
     return seeOther(`${base}/jobs/${id}?notice=cancelled`)
   })
@@ -213,7 +213,7 @@ const retry = signedInAction((person) =>
     }
     const input = yield* Schema.decodeUnknownEffect(commands[job.kind].input)(job.input).pipe(Effect.orDie)
     const made = yield* Effect.result(jobs.create({ workspaceId: person.workspaceId, accountId: job.accountId, command: job.kind, input }))
-    if (made._tag === "Failure") return problemPage(404, "The seat is gone", made.failure.error.message, html`<a href="${base}/jobs">All jobs</a>`)
+    if (made._tag === "Failure") return problemPage(404, "The seat is gone", made.failure.message, html`<a href="${base}/jobs">All jobs</a>`)
     return seeOther(`${base}/jobs/${made.success.id}?notice=retried`)
   })
 )

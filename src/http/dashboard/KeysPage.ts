@@ -90,7 +90,7 @@ const create = signedInAction((person, form) =>
     const role = form.get("role")
     if (!isAccessRole(role)) return yield* render(person, { error: "Choose what the key may do.", status: 400 })
     const created = yield* Effect.result((yield* ApiKeys).create({ workspaceId: person.workspaceId, name, role, by: person.role, actor: actorOf(person.principal) }))
-    if (created._tag === "Failure") return yield* render(person, { error: created.failure.error.message, status: 403 })
+    if (created._tag === "Failure") return yield* render(person, { error: created.failure.message, status: 403 })
     return yield* render(person, { created: { name, value: created.success.value } })
   })
 )
@@ -101,7 +101,7 @@ const revoke = signedInAction((person, form) =>
     if (!confirmed(form)) return yield* render(person, { error: notConfirmed("Yes, revoke", "a revoked key cannot be used again."), status: 400 })
     const params = yield* HttpRouter.params
     const outcome = yield* Effect.result((yield* ApiKeys).revoke(person.workspaceId, params["id"] ?? "", actorOf(person.principal)))
-    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.error.message, status: 404 })
+    if (outcome._tag === "Failure") return yield* render(person, { error: outcome.failure.message, status: 404 })
     return seeOther(`${base}/keys?notice=revoked`)
   })
 )

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerResponse } from "effect/http"
-import type { Conflict, NotFound } from "../../api/Errors.ts"
+import type { Missing, WrongState } from "../../domain/Failures.ts"
 import { actorOf } from "../../domain/Principal.ts"
 import * as WorkflowActivity from "../../intake/WorkflowActivity.ts"
 import { html } from "./Html.ts"
@@ -36,13 +36,13 @@ export type Recorded = Effect.Success<typeof WorkflowActivity.make>
 
 /** A pause, resume or stop form's route: the change, then `done`'s page (a redirect), or why not. */
 export const changeAction = <V, E, R>(options: {
-  readonly run: (recorded: Recorded) => (workspaceId: string, id: string, actor: string) => Effect.Effect<V, NotFound | Conflict>
+  readonly run: (recorded: Recorded) => (workspaceId: string, id: string, actor: string) => Effect.Effect<V, Missing | WrongState>
   /** The thing's page again, with an error. */
   readonly page: (person: Person, id: string, error: { readonly error: string; readonly status: number }) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   readonly notFound: HttpServerResponse.HttpServerResponse
   /** What to say when stopping was not confirmed; none: no confirmation asked. */
   readonly unconfirmed?: string
-  readonly conflict: (refused: Conflict) => string
+  readonly conflict: (refused: WrongState) => string
   readonly done: (id: string) => string
 }) =>
   signedInAction((person, form) =>
@@ -55,7 +55,7 @@ export const changeAction = <V, E, R>(options: {
       const recorded = yield* WorkflowActivity.make
       const outcome = yield* Effect.result(options.run(recorded)(person.workspaceId, id, actorOf(person.principal)))
       if (outcome._tag === "Success") return seeOther(options.done(id))
-      return outcome.failure._tag === "NotFound"
+      return outcome.failure._tag === "Missing"
         ? options.notFound
         : yield* options.page(person, id, { error: options.conflict(outcome.failure), status: 409 })
     })

@@ -240,10 +240,10 @@ const save = signedInAction((person, form) =>
       }
     }
     const updated = yield* Effect.result(seats.update(person.workspaceId, id, patch.success, actor))
-    if (updated._tag === "Failure") return yield* render(person, { error: updated.failure.error.message, status: 422 })
+    if (updated._tag === "Failure") return yield* render(person, { error: updated.failure.message, status: 422 })
     if (updates.length > 0) {
       const limited = yield* Effect.result(seats.setLimits(person.workspaceId, id, updates, actor))
-      if (limited._tag === "Failure") return yield* render(person, { error: limited.failure.error.message, status: 422 })
+      if (limited._tag === "Failure") return yield* render(person, { error: limited.failure.message, status: 422 })
     }
     return seeOther(`${base}/seats?notice=saved#seat-${id}`)
   })
@@ -271,11 +271,11 @@ const seatAction = <E, R>(
 
 /** Failures the person can act on come back on the page, in the service's words. */
 const orPage = (person: Person) =>
-<A>(effect: Effect.Effect<A, { readonly error: { readonly message: string } }>) =>
+<A>(effect: Effect.Effect<A, { readonly message: string }>) =>
   Effect.flatMap(Effect.result(effect), (outcome) =>
     outcome._tag === "Success"
       ? Effect.succeed(outcome.success)
-      : Effect.flatMap(render(person, { error: outcome.failure.error.message, status: 422 }), (page) => Effect.fail(new ShownPage({ page }))))
+      : Effect.flatMap(render(person, { error: outcome.failure.message, status: 422 }), (page) => Effect.fail(new ShownPage({ page }))))
 
 /** A page already made for the person (a refusal in words): answered as it is. */
 class ShownPage extends Data.TaggedError("ShownPage")<{ readonly page: HttpServerResponse.HttpServerResponse }> {}

@@ -243,7 +243,7 @@ const resend = signedInAction((person) =>
     const id = params["id"] ?? ""
     const outcome = yield* Effect.result((yield* WebhookDispatcher).resend(person.workspaceId, id, params["delivery"] ?? ""))
     if (outcome._tag === "Failure") {
-      return problemPage(404, "Delivery not found", outcome.failure.error.message, html`<a href="${base}/webhooks/${id}">Back to the endpoint</a>`)
+      return problemPage(404, "Delivery not found", outcome.failure.message, html`<a href="${base}/webhooks/${id}">Back to the endpoint</a>`)
     }
     return seeOther(`${base}/webhooks/${id}?notice=resent`)
   })
@@ -264,7 +264,7 @@ const saveSettings = signedInAction((person, form) =>
       (yield* WebhookEndpoints).update(person.workspaceId, id, { url: (form.get("url") ?? "").trim(), mode, events: events.filter(isEventType) })
     )
     if (outcome._tag === "Failure") {
-      return outcome.failure._tag === "NotFound" ? notFound : yield* detailPage(person, id, { error: outcome.failure.message, status: 422 })
+      return outcome.failure._tag === "Missing" ? notFound : yield* detailPage(person, id, { error: outcome.failure.message, status: 422 })
     }
     return seeOther(`${base}/webhooks/${id}?notice=saved`)
   })

@@ -72,7 +72,7 @@ export const layer = Layer.mergeAll(
 <p class="note">This is the sandbox network: no real sign-in happens. The link expires one hour after it was issued.</p>`
           )
         ),
-        Effect.catchTag("NotFound", () => Effect.succeed(unknownLink))
+        Effect.catchTag("Missing", () => Effect.succeed(unknownLink))
       )
     })
   ),
@@ -92,8 +92,8 @@ and starts its warm-up. You can close this window.</p>`
           )
         ),
         Effect.catchTags({
-          NotFound: () => Effect.succeed(unknownLink),
-          Conflict: () =>
+          Missing: () => Effect.succeed(unknownLink),
+          WrongState: () =>
             Effect.succeed(page("Already connected", "<h1>Already connected</h1><p>You can close this window.</p>"))
         })
       )

@@ -17,6 +17,7 @@ import { NetworkDriver, type SimulatedEvent } from "../../network/NetworkDriver.
 import type { NetworkError } from "../../network/NetworkErrors.ts"
 import { sandboxOnly } from "./SandboxOnly.ts"
 import * as HandlerGroup from "../../http/HandlerGroup.ts"
+import { spoken } from "../../http/ServiceErrors.ts"
 
 const ok = true as const
 
@@ -35,7 +36,7 @@ const refusal = ({ message, next, type }: NetworkError) => {
 }
 
 export const SandboxHandlers = Layer.unwrap(Effect.gen(function*() {
-  const accounts = yield* Accounts
+  const accounts = spoken(yield* Accounts)
   const network = yield* NetworkDriver
   const inbox = yield* Inbox
   const config = yield* AppConfig

@@ -13,6 +13,7 @@ import * as App from "../../../src/App.ts"
 import { WorkspaceTable } from "../../../src/accounts/WorkspaceTable.ts"
 import { commands } from "../../../src/domain/Commands.ts"
 import { PACING_MAX_MS } from "../../../src/domain/Job.ts"
+import { nextOf } from "../../../src/http/ServiceErrors.ts"
 import { ApiKeys } from "../../../src/keys/ApiKeys.ts"
 import { Workspaces } from "../../../src/workspaces/Workspaces.ts"
 import { alwaysOpen, connectedAccount, jobWhen, strangers } from "../../jobs/support.ts"
@@ -148,9 +149,9 @@ describe("a server that cannot reach real seats", () => {
       Effect.gen(function*() {
         const workspaces = yield* Workspaces
         const refused = yield* Effect.flip(workspaces.create({ name: "Live", network: "live" }))
-        assert.strictEqual(refused._tag, "Unprocessable")
-        assert.include(refused.error.message, "needs UNIPILE_DSN and UNIPILE_API_KEY")
-        assert.include(refused.error.next, "--network sandbox")
+        assert.strictEqual(refused._tag, "Invalid")
+        assert.include(refused.message, "needs UNIPILE_DSN and UNIPILE_API_KEY")
+        assert.include(nextOf(refused.advice), "--network sandbox")
         assert.lengthOf((yield* workspaces.list).filter((one) => one.name === "Live"), 0)
 
         const sandbox = yield* workspaces.create({ name: "Sandbox" })
@@ -171,7 +172,7 @@ describe("a server that cannot reach real seats", () => {
     it.effect("refuses to create or serve a live workspace, even with the Unipile settings", () =>
       Effect.gen(function*() {
         const refused = yield* Effect.flip((yield* Workspaces).create({ name: "Live", network: "live" }))
-        assert.include(refused.error.message, "cannot run on OUTREACH_CLOCK=test")
+        assert.include(refused.message, "cannot run on OUTREACH_CLOCK=test")
         // A live workspace's key is not served at all; a sandbox workspace's is.
         const token = yield* liveWorkspaceInDatabase
         for (const [method, path] of [["GET", "/v1/me"], ["GET", "/v1/accounts"], ["POST", "/v1/accounts/connect"], ["GET", "/v1/sandbox/clock"]] as const) {

@@ -1,8 +1,8 @@
 /**
- * Page cursors: opaque to callers (base64url), and the one answer to a cursor
- * the API did not give out.
+ * Page cursors: opaque to callers (base64url), and the one refusal of a
+ * cursor the service did not give out.
  */
-import { Unprocessable } from "./Errors.ts"
+import { Invalid } from "./Failures.ts"
 
 /** A cursor over a table's `seq` (`<kind>:<seq>`), for lists paged newest first. */
 export const seqCursor = (kind: string) => {
@@ -18,14 +18,12 @@ export const seqCursor = (kind: string) => {
 }
 
 /**
- * 422 for a cursor this API did not give out: it is well-formed text, as the
- * document describes a cursor, but names no page. `start` says where a list
+ * A cursor the service did not give out: well-formed text, as the document
+ * describes a cursor, but it names no page. `start` says where a list
  * without one starts.
  */
 export const foreignCursor = (start: string) =>
-  new Unprocessable({
-    error: {
-      message: "query.cursor: the cursor is not one this API gave out.",
-      next: `Pass the nextCursor of the previous page unchanged, or leave it out to start from ${start}.`
-    }
+  new Invalid({
+    message: "query.cursor: the cursor is not one this API gave out.",
+    advice: { _tag: "RestartPaging", start }
   })
