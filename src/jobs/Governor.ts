@@ -28,7 +28,7 @@
  * (`outcomeOf`): completed with its result if it did, run again if it surely
  * did not, and failed as `interrupted` only when the driver cannot tell.
  */
-import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue, Random } from "effect"
+import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue, Random, Semaphore } from "effect"
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
@@ -109,6 +109,8 @@ export class Governor extends Context.Service<Governor, {
   readonly actors: Effect.Effect<number>
   /** Whether the account's actor is in memory on this runner. */
   readonly resident: (accountId: string) => Effect.Effect<boolean>
+  /** Writes of this runner's accounts that wait for a write slot (`GovernorSettings.writeConcurrency`). */
+  readonly writesWaiting: Effect.Effect<number>
   /** Of those, the actors with nothing to do, waiting for a message. */
   readonly waiting: Effect.Effect<number>
   /**
@@ -218,12 +220,33 @@ export class Governor extends Context.Service<Governor, {
           return epoch
         })
 
+      /**
+       * Writes this runner runs at once, over all its accounts: each account runs one at a time, and when
+       * thousands of accounts are due together (a takeover, working hours opening) their writes queue here
+       * instead of all holding transactions and connections at once.
+       */
+      const writeSlots = yield* Semaphore.make(settings.writeConcurrency)
+      /** Writes waiting for a slot. */
+      const slotWaits = { count: 0 }
+      /** Runs `run` in a write slot once one is free. */
+      const inWriteSlot = <A>(run: Effect.Effect<A>) =>
+        Effect.suspend(() => {
+          let waiting = true
+          slotWaits.count++
+          const leave = Effect.sync(() => {
+            if (waiting) slotWaits.count--
+            waiting = false
+          })
+          return writeSlots.withPermits(1)(Effect.andThen(leave, run)).pipe(Effect.ensuring(leave))
+        })
+
       /** When the account may write again after a write attempt: now plus a pacing gap. */
       const nextWriteAt = Effect.map(Effect.zip(Time.now, Random.next), ([now, draw]) => now.ms + pacingGap(draw))
 
       /**
-       * Starts a job the plan let through, runs it, records the ending. A write is not interrupted once
-       * claimed: a runner handing its accounts over (a rolling restart) lets it finish first.
+       * Starts a job the plan let through, runs it, records the ending. A write waits for one of the runner's
+       * write slots first; it is not interrupted once claimed: a runner handing its accounts over (a rolling
+       * restart) lets it finish first.
        */
       const start = (actor: Actor, job: JobRow, row: PlanRow) =>
         Effect.gen(function*() {
@@ -262,7 +285,7 @@ export class Governor extends Context.Service<Governor, {
         }).pipe(
           (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
           Effect.ensuring(Effect.sync(() => inFlight.delete(job.id))),
-          (run) => job.isWrite ? Effect.uninterruptible(run) : run,
+          (run) => job.isWrite ? inWriteSlot(Effect.uninterruptible(run)) : run,
           Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } })
         )
 
@@ -716,7 +739,11 @@ export class Governor extends Context.Service<Governor, {
       // retries its parked reads, before the change's request answers.
       yield* changes.follow((accountId) => tell(accountId, (account) => account.Changed(undefined)))
       yield* ApprovalExpiry.run
-      yield* MemoryReport.run({ accounts: Effect.sync(() => actors.size), waiting: Effect.sync(() => waiting.count) })
+      yield* MemoryReport.run({
+        accounts: Effect.sync(() => actors.size),
+        waiting: Effect.sync(() => waiting.count),
+        writesWaiting: Effect.sync(() => slotWaits.count)
+      })
 
       return Governor.of({
         submit: (job) =>
@@ -739,6 +766,7 @@ export class Governor extends Context.Service<Governor, {
         wake,
         actors: Effect.sync(() => actors.size),
         resident: (accountId) => Effect.sync(() => actors.has(accountId)),
+        writesWaiting: Effect.sync(() => slotWaits.count),
         waiting: Effect.sync(() => waiting.count),
         sleepingUntil: (accountId) => Effect.sync(() => actors.get(accountId)?.sleepingUntil)
       })

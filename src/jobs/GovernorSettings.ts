@@ -12,6 +12,12 @@ export interface GovernorSettings {
    * at 64 at 2,400 (`npm run bench:queue`), their claims and completions going in larger batches.
    */
   readonly readConcurrency: number
+  /**
+   * Writes running at once in this process, over all accounts (each account runs one at a time). With 100,000
+   * accounts on three runners, a working-hours opening made thousands due together: all started at once, their
+   * transactions held the pool and each other up, and a few writes a second went through (`npm run bench:scale`).
+   */
+  readonly writeConcurrency: number
   /** How long a message to an account's owner is retried (the owner may be moving) before it is left to the takeover. */
   readonly sendTimeout: Duration.Duration
   /** How often a runner looks for accounts of its shards with open work and no actor (real time). */
@@ -46,6 +52,7 @@ export interface GovernorSettings {
 export const GovernorSettings = Context.Reference<GovernorSettings>("outreach/GovernorSettings", {
   defaultValue: () => ({
     readConcurrency: 64,
+    writeConcurrency: 32,
     sendTimeout: Duration.seconds(60),
     sweepEvery: Duration.seconds(30),
     takeoverBatch: 500,

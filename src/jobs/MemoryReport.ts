@@ -1,11 +1,12 @@
 /**
  * What operators read of a runner's accounts in memory: a log line
  * `accounts in memory` (with `accounts`, `waiting`: those with nothing to do,
- * and the process's `heapMb` and `rssMb`) at start and each time their number changed,
+ * `writesWaiting`: writes waiting for a write slot, and the process's `heapMb`
+ * and `rssMb`) at start and each time their number changed,
  * looked at every few seconds of real time. A process started with
- * `node --expose-gc` collects its garbage first, so `heapMb` is what is live
- * (the scale bench does this; without it the heap counts garbage not yet
- * collected). Accounts whose writes wait for a later instant leave memory (issue
+ * `node --expose-gc` collects its garbage first, at most every 30 seconds, so
+ * `heapMb` is what is live then (the scale bench does this; without it the
+ * heap counts garbage not yet collected). Accounts whose writes wait for a later instant leave memory (issue
  * #36), so on a large fleet this number is the accounts with work now.
  */
 import { Duration, Effect } from "effect"
@@ -14,19 +15,29 @@ import * as Time from "../domain/Time.ts"
 const every = Duration.seconds(5)
 
 /** Reports for the scope's lifetime. */
-export const run = (counts: { readonly accounts: Effect.Effect<number>; readonly waiting: Effect.Effect<number> }) =>
+export const run = (counts: {
+  readonly accounts: Effect.Effect<number>
+  readonly waiting: Effect.Effect<number>
+  readonly writesWaiting: Effect.Effect<number>
+}) =>
   Effect.gen(function*() {
     // The first look reports too: the runner's memory before any account.
     let reported = -1
+    let collectedAt = 0
     const look = Effect.gen(function*() {
       const accounts = yield* counts.accounts
       if (accounts === reported) return
       reported = accounts
-      if (typeof globalThis.gc === "function") globalThis.gc()
+      const now = yield* Time.liveNow
+      if (typeof globalThis.gc === "function" && now - collectedAt >= 30_000) {
+        collectedAt = now
+        globalThis.gc()
+      }
       const memory = process.memoryUsage()
       yield* Effect.logInfo("accounts in memory").pipe(Effect.annotateLogs({
         accounts,
         waiting: yield* counts.waiting,
+        writesWaiting: yield* counts.writesWaiting,
         heapMb: Math.round(memory.heapUsed / 1_048_576),
         rssMb: Math.round(memory.rss / 1_048_576)
       }))
