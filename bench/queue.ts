@@ -20,8 +20,13 @@
  * batching on (a local queue one larger than that, completions batched), as its docs advise
  * for throughput.
  *
+ * The drain also shows CPU per job: this process's CPU time (user + system)
+ * from the first job's start to the end, over the jobs (both run in this
+ * process; PostgreSQL's own CPU is not counted).
+ *
  * Options: ROUNDS (default 50), BURSTS (default "1000,10000"), CONCURRENCY (default 64), ONLY (`service` or `graphile`:
- * that side alone, on PostgreSQL); DATABASE_URL
+ * that side alone, on PostgreSQL); LOAD (default 0: that many CPU-bound processes, `node -e "for(;;);"`,
+ * run beside the whole bench, a background load); DATABASE_URL
  * (a PostgreSQL server on which fresh databases are made) for the PostgreSQL
  * rows and graphile-worker.
  */
@@ -37,7 +42,7 @@ import { insertAccounts } from "../test/support/BulkAccounts.ts"
 import { freshPostgresUrl } from "../test/support/TestDatabase.ts"
 import { serviceLayer } from "./inProcess.ts"
 import { countStatements, printStatements, startedAt, statements } from "./recorder.ts"
-import { percentile, sleep, tempDir } from "./support.ts"
+import { percentile, sleep, spawnProcess, tempDir } from "./support.ts"
 
 const rounds = Number(process.env["ROUNDS"] ?? "50")
 const bursts = (process.env["BURSTS"] ?? "1000,10000").split(",").map(Number)
@@ -50,12 +55,27 @@ const accountCount = 100
 
 const progress = (line: string) => process.stderr.write(`  ${line}\n`)
 
+/** A burst's drain: jobs a second, and CPU µs of this process per job. */
+interface Drain {
+  readonly perSecond: number
+  readonly cpuUsPerJob: number
+}
+
 interface Row {
   readonly label: string
   readonly pickupP50: number
   readonly pickupP99: number
-  readonly drains: ReadonlyArray<number>
+  readonly drains: ReadonlyArray<Drain>
 }
+
+/** This process's CPU time so far (user + system), µs. */
+const cpuUs = () => {
+  const used = process.cpuUsage()
+  return used.user + used.system
+}
+
+const load = Number(process.env["LOAD"] ?? "0")
+const loaders = Array.from({ length: load }, () => spawnProcess(["-e", "for(;;);"], {}))
 
 // ---------------------------------------------------------------------------
 // The service
@@ -111,14 +131,18 @@ const serviceDrain = (backend: Backend, workspaceId: string, count: number) =>
     return yield* Effect.scoped(Effect.gen(function*() {
       countStatements()
       const service = yield* Layer.build(serviceOn(backend))
+      let cpuAtFirst: number | undefined
       while ((yield* Effect.provide(doneCount(workspaceId), service)) < before + count) {
+        if (cpuAtFirst === undefined && startedAt.size > 0) cpuAtFirst = cpuUs()
         yield* Effect.promise(() => sleep(5))
       }
       const end = performance.now()
+      const cpu = cpuUs() - (cpuAtFirst ?? cpuUs())
       statements.counting = false
       printStatements(`service, ${backend.name}, burst of ${count}`, count)
       const first = Math.min(...startedAt.values())
-      return count / ((end - first) / 1000)
+      const drain: Drain = { perSecond: count / ((end - first) / 1000), cpuUsPerJob: cpu / count }
+      return drain
     }))
   })
 
@@ -146,7 +170,7 @@ const serviceRow = (backend: Backend) =>
     progress(`service, ${backend.name}: idle pickup, ${rounds} rounds`)
     const { accounts, workspaceId } = yield* seedAccounts(backend)
     const pickups = yield* servicePickup(backend, workspaceId, accounts)
-    const drains: Array<number> = []
+    const drains: Array<Drain> = []
     for (const count of bursts) {
       progress(`service, ${backend.name}: burst of ${count}`)
       drains.push(yield* serviceDrain(backend, workspaceId, count))
@@ -163,6 +187,7 @@ const graphileRow = async (connectionString: string): Promise<Row> => {
   const utils = await makeWorkerUtils({ connectionString, logger: quietLogger })
   /** When the first task of a run started, and who waits to hear of the next start. */
   let firstStart: number | undefined
+  let cpuAtFirst: number | undefined
   let waiting: ((at: number) => void) | undefined
   const startRunner = () =>
     runGraphile({
@@ -176,6 +201,7 @@ const graphileRow = async (connectionString: string): Promise<Row> => {
         ssi: async () => {
           const at = performance.now()
           firstStart ??= at
+          cpuAtFirst ??= cpuUs()
           waiting?.(at)
         }
       }
@@ -200,17 +226,18 @@ const graphileRow = async (connectionString: string): Promise<Row> => {
   }
   waiting = undefined
   await runner.stop()
-  const drains: Array<number> = []
+  const drains: Array<Drain> = []
   for (const count of bursts) {
     progress(`graphile-worker: burst of ${count}`)
     for (let from = 0; from < count; from += 1000) {
       await utils.addJobs(Array.from({ length: Math.min(1000, count - from) }, () => ({ identifier: "ssi", payload: {} })))
     }
     firstStart = undefined
+    cpuAtFirst = undefined
     const drainer = await startRunner()
     while ((await remaining()) > 0) await sleep(5)
     const end = performance.now()
-    drains.push(count / ((end - (firstStart ?? end)) / 1000))
+    drains.push({ perSecond: count / ((end - (firstStart ?? end)) / 1000), cpuUsPerJob: (cpuUs() - (cpuAtFirst ?? cpuUs())) / count })
     await drainer.stop()
   }
   await utils.release()
@@ -225,17 +252,26 @@ const quietLogger = new GraphileLogger(() => (level: string, message: string) =>
 
 const print = (rows: ReadonlyArray<Row>) => {
   const baseline = rows.find((row) => row.label.startsWith("graphile"))
-  const headers = ["pickup p50 ms", "pickup p99 ms", ...bursts.map((n) => `drain ${n}/s`), "p50 vs base", ...bursts.map((n) => `${n} vs base`)]
-  console.log(`\nJob queue: idle pickup over ${rounds} jobs; burst drain of queued jobs (${concurrency} at once)`)
+  const headers = [
+    "pickup p50 ms",
+    "pickup p99 ms",
+    ...bursts.map((n) => `drain ${n}/s`),
+    ...bursts.map((n) => `cpu µs/job ${n}`),
+    "p50 vs base",
+    ...bursts.map((n) => `${n} vs base`)
+  ]
+  const background = load === 0 ? "no background load" : `background load: ${load} CPU-bound processes (node -e "for(;;);")`
+  console.log(`\nJob queue: idle pickup over ${rounds} jobs; burst drain of queued jobs (${concurrency} at once); ${background}`)
   console.log("".padEnd(34) + headers.map((h) => h.padStart(15)).join(""))
   for (const row of rows) {
     const ratio = (value: number, base: number | undefined) => base === undefined ? "-" : (value / base).toFixed(2)
     const cells = [
       row.pickupP50.toFixed(2),
       row.pickupP99.toFixed(2),
-      ...row.drains.map((value) => value.toFixed(0)),
+      ...row.drains.map((drain) => drain.perSecond.toFixed(0)),
+      ...row.drains.map((drain) => drain.cpuUsPerJob.toFixed(0)),
       ratio(row.pickupP50, baseline?.pickupP50),
-      ...row.drains.map((value, index) => ratio(value, baseline?.drains[index]))
+      ...row.drains.map((drain, index) => ratio(drain.perSecond, baseline?.drains[index]?.perSecond))
     ]
     console.log(row.label.padEnd(34) + cells.map((c) => c.padStart(15)).join(""))
   }
@@ -257,3 +293,4 @@ if (only === undefined) {
 print(rows)
 if (serverUrl === undefined || serverUrl === "") console.log("(set DATABASE_URL to measure graphile-worker and the service on PostgreSQL)")
 await Effect.runPromise(Scope.close(scope, Exit.void))
+for (const loader of loaders) loader.kill("SIGKILL")
