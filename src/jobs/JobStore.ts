@@ -96,8 +96,9 @@ export class JobStore extends Context.Service<JobStore, {
   readonly openWritesOf: (accountId: string, limit: number) => Effect.Effect<ReadonlyArray<OpenWrite>>
   /**
    * Accounts with work that goes on at `nowMs`: a job running (a previous owner's, to settle), a job queued that no
-   * actor has looked at, or a wait that has ended. An account whose every job waits for a later instant or for a
-   * change to the account is left out: its wake-up brings it back (`wakeUpsDue`), or the change's message.
+   * actor has looked at, a wait that has ended, or only writes shown waiting behind others. An account with a job
+   * that waits for a later instant or for a change to the account is left out: its wake-up brings it back
+   * (`wakeUpsDue`), or the change's message.
    */
   readonly dueAccounts: (nowMs: number) => Effect.Effect<ReadonlyArray<string>>
   /**
@@ -258,11 +259,15 @@ export class JobStore extends Context.Service<JobStore, {
       const accountIds = <E>(query: Effect.Effect<ReadonlyArray<{ readonly id: string }>, E>) =>
         query.pipe(Effect.map((found) => found.map((row) => row.id)), Effect.orDie)
 
+      // Writes shown waiting behind others (`queue`) wait for no reason of their own: an account whose open jobs
+      // are all such (the one ahead ended, and its owner died before it looked again) is due too.
       const dueAccounts = (nowMs: number) =>
         accountIds(sql<{ id: string }>`
-          SELECT DISTINCT account_id::text AS id FROM jobs
-          WHERE status = 'running' OR (status = 'queued' AND waiting_reason IS NULL)
-            OR (status = 'scheduled' AND waiting_until <= ${Time.toIso(nowMs)}::timestamptz)`)
+          SELECT account_id::text AS id FROM jobs WHERE status IN ('queued', 'scheduled', 'running')
+          GROUP BY account_id
+          HAVING bool_or(status = 'running' OR (status = 'queued' AND waiting_reason IS NULL)
+              OR (status = 'scheduled' AND waiting_until <= ${Time.toIso(nowMs)}::timestamptz))
+            OR NOT bool_or(status = 'scheduled' OR (status = 'queued' AND waiting_reason <> 'queue'))`)
 
       const wakeUpsDue = (nowMs: number, limit: number) =>
         accountIds(sql<{ id: string }>`

@@ -6,6 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Exit, Layer, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Governor } from "../../src/jobs/Governor.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
@@ -71,6 +72,32 @@ describe("an account whose writes wait for an instant", () => {
         yield* jobWhen(workspaceId, second, (job) => job.waitingFor?.reason === "pacing")
       }).pipe(Effect.provideContext(server))
       yield* Scope.close(scope, Exit.void)
+    }), { timeout: 120_000 })
+
+  it.effect("is taken over at once when the write ahead ended and its owner died before it looked again", () =>
+    Effect.gen(function*() {
+      const open = yield* TestDatabase.reopenable
+      const first = yield* Scope.make()
+      const firstLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(first))
+      const ids = yield* postsWaitingForNine.pipe(Effect.provideContext(firstLife))
+      yield* Effect.gen(function*() {
+        const governor = yield* Governor
+        yield* eventually("the account to leave memory", governor.resident(ids.accountId), (resident) => !resident, 30_000)
+        // The first post ends (cancelled, say) as its owner dies: only the one shown behind it is left.
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE id = ${ids.first}`.pipe(Effect.orDie)
+        // What a takeover looks for: the post left waits behind nothing.
+        assert.include(yield* (yield* JobStore).dueAccounts(yield* Clock.currentTimeMillis), ids.accountId)
+      }).pipe(Effect.provideContext(firstLife))
+      yield* Scope.close(first, Exit.void)
+
+      const second = yield* Scope.make()
+      const secondLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(second))
+      yield* Effect.gen(function*() {
+        // The takeover brings the account back: it looks at the post, which waits for 09:00 itself.
+        yield* jobWhen(ids.workspaceId, ids.second, (job) => job.waitingFor?.reason === "working_hours")
+      }).pipe(Effect.provideContext(secondLife))
+      yield* Scope.close(second, Exit.void)
     }), { timeout: 120_000 })
 
   it.effect("is woken at its instant after a restart, which does not bring it back any sooner", () =>
