@@ -13,7 +13,7 @@ import * as Database from "./platform/Database.ts"
 import { teardown } from "./platform/Shutdown.ts"
 import * as StartFailure from "./platform/StartFailure.ts"
 import { ApiKeys } from "./keys/ApiKeys.ts"
-import * as PeopleAuth from "./people-auth/PeopleAuth.ts"
+import * as PeopleAuth from "./team/PeopleAuth.ts"
 import { Workspaces } from "./workspaces/Workspaces.ts"
 
 const services = Layer.mergeAll(Workspaces.layer, ApiKeys.layer, PeopleAuth.layer).pipe(

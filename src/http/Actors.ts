@@ -4,7 +4,7 @@
  */
 import { Effect } from "effect"
 import { ApiKeys } from "../keys/ApiKeys.ts"
-import { Team } from "../people-auth/Team.ts"
+import { Team } from "../team/Team.ts"
 
 /** Names the actors of one workspace (one read of its people and keys for a whole page). */
 export const actorNamer = (workspaceId: string) =>

@@ -6,7 +6,7 @@
 import { Config, Console, Effect, Option, Redacted } from "effect"
 import { Argument, Command, Flag, Prompt } from "effect/cli"
 import { ApiKeys } from "../keys/ApiKeys.ts"
-import { Team } from "../people-auth/Team.ts"
+import { Team } from "../team/Team.ts"
 import { Workspaces } from "../workspaces/Workspaces.ts"
 
 const workspaceId = Argument.String("workspace-id").pipe(Argument.withDescription("The workspace's id"))

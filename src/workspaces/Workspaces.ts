@@ -14,8 +14,8 @@ import * as Time from "../domain/Time.ts"
 import { defaultFor, type WorkspaceNetwork } from "../domain/WorkspaceNetwork.ts"
 import { ApiKeys } from "../keys/ApiKeys.ts"
 import { liveRefusal } from "../network/unipile/Config.ts"
-import { Sessions } from "../people-auth/Sessions.ts"
-import { Users } from "../people-auth/Users.ts"
+import { Sessions } from "../team/Sessions.ts"
+import { Users } from "../team/Users.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 
 /** The default number of seats of a new workspace. */

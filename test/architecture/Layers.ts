@@ -25,7 +25,7 @@ export const layers: ReadonlyArray<Layer> = [
   { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
   // people/ reads the accounts (the seats in a person's timeline, the other seat holding a person); accounts/ never reads people/.
   { name: "services: people and what reached them", parts: ["people"] },
-  { name: "services: API keys, jobs and the Governor, people's and assistants' sign-in", parts: ["keys", "jobs", "people-auth", "oauth"] },
+  { name: "services: API keys, jobs and the Governor, people's and assistants' sign-in", parts: ["keys", "jobs", "team", "oauth"] },
   { name: "services built on jobs and keys", parts: ["workspaces", "inbox", "workflows", "webhooks"] },
   { name: "intake: starting jobs, workflows and automations under an Idempotency-Key, for REST and assistants alike", parts: ["intake"] },
   // The contract sits above the services: they speak their own language (domain/Failures.ts and the

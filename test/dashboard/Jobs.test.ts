@@ -5,7 +5,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
-import { SignIn } from "../../src/people-auth/SignIn.ts"
+import { SignIn } from "../../src/team/SignIn.ts"
 import { connectedAccount, strangers } from "../jobs/support.ts"
 import { cookie, ownerSession, password } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"

@@ -6,9 +6,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
-import { SignIn } from "../../src/people-auth/SignIn.ts"
-import { totpCodeAt } from "../../src/people-auth/TwoFactor.ts"
-import { TwoFactorSettings } from "../../src/people-auth/TwoFactorSettings.ts"
+import { SignIn } from "../../src/team/SignIn.ts"
+import { totpCodeAt } from "../../src/team/TwoFactor.ts"
+import { TwoFactorSettings } from "../../src/team/TwoFactorSettings.ts"
 import { cookie, ownerSession, password, sessionTokenOf, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 

@@ -11,7 +11,7 @@ import { TestClock } from "effect/testing"
 import { SqlClient } from "effect/sql"
 import { hashCredential } from "../../src/auth/Tokens.ts"
 import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
-import { SignIn } from "../../src/people-auth/SignIn.ts"
+import { SignIn } from "../../src/team/SignIn.ts"
 import { cookie, ownerSession, password, sessionTokenOf, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 

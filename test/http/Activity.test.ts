@@ -5,8 +5,8 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { Team } from "../../src/people-auth/Team.ts"
-import { SignIn } from "../../src/people-auth/SignIn.ts"
+import { Team } from "../../src/team/Team.ts"
+import { SignIn } from "../../src/team/SignIn.ts"
 import { connectedAccount, strangers } from "../jobs/support.ts"
 import { cookie, cookieWithCsrf, ownerSession, password, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"

@@ -5,8 +5,8 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
-import { SignIn } from "../../src/people-auth/SignIn.ts"
-import { type Actor, Team } from "../../src/people-auth/Team.ts"
+import { SignIn } from "../../src/team/SignIn.ts"
+import { type Actor, Team } from "../../src/team/Team.ts"
 import { newWorkspace } from "./TestServer.ts"
 
 export const password = "a long enough passphrase"

@@ -35,7 +35,7 @@ export const fast: ReadonlyArray<string> = [
   "test/jobs/JobsContract.test.ts",
   "test/jobs/Plan.test.ts",
   "test/mcp/Document.test.ts",
-  "test/people-auth/**/*.test.ts",
+  "test/team/**/*.test.ts",
   "test/platform/AppConfig.test.ts",
   "test/platform/Recent.test.ts",
   "test/sandbox/Addresses.test.ts",

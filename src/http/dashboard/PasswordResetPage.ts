@@ -8,9 +8,9 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import type { ResetUnusable } from "../../people-auth/Refusals.ts"
-import { passwordLength } from "../../people-auth/Password.ts"
-import { PasswordResets, type ResetTarget } from "../../people-auth/PasswordResets.ts"
+import type { ResetUnusable } from "../../team/Refusals.ts"
+import { passwordLength } from "../../team/Password.ts"
+import { PasswordResets, type ResetTarget } from "../../team/PasswordResets.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage, when } from "./Layout.ts"
 import { anonymousAction, guarded, seeOther, withBrowserToken } from "./Requests.ts"

@@ -9,7 +9,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "ef
 import { Uuid } from "../../api/Envelope.ts"
 import { type Action, permits, refusal } from "../../domain/Permissions.ts"
 import type { Principal } from "../../domain/Principal.ts"
-import { TwoFactorSettings } from "../../people-auth/TwoFactorSettings.ts"
+import { TwoFactorSettings } from "../../team/TwoFactorSettings.ts"
 import { isDatabaseUnreachable } from "../../platform/Causes.ts"
 import { Admitted } from "../Admission.ts"
 import { html } from "./Html.ts"

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Deferred, Effect, Layer, Ref, Schedule } from "effect"
 import { TestClock } from "effect/testing"
-import { SignIn } from "../../../src/people-auth/SignIn.ts"
+import { SignIn } from "../../../src/team/SignIn.ts"
 import { cookie, ownerSession, password } from "../../support/Teammates.ts"
 import { call, layer as serverLayer, newWorkspace, type Reply } from "../../support/TestServer.ts"
 

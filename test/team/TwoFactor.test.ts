@@ -8,7 +8,7 @@ import {
   totpCodeAt,
   totpStep,
   totpUri
-} from "../../src/people-auth/TwoFactor.ts"
+} from "../../src/team/TwoFactor.ts"
 
 // RFC 6238 appendix B: the SHA-1 secret "12345678901234567890" in base32.
 const rfcSecret = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"

@@ -6,7 +6,7 @@ import {
   passwordParameters,
   passwordProblem,
   verifyPassword
-} from "../../src/people-auth/Password.ts"
+} from "../../src/team/Password.ts"
 
 describe("password hashing (scrypt)", () => {
   it.effect("stores the parameters with the hash and verifies the right password only", () =>
