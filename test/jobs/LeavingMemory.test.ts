@@ -48,75 +48,77 @@ const runsAt = (workspaceId: string, id: string, at: number) =>
     assert.isAtLeast(Date.parse(done.startedAt ?? ""), at)
   })
 
+/** Runs `body` in one life of the service (a process, from start to stop) on the database `open` gives. */
+const inALife = <A, E>(
+  open: Effect.Success<typeof TestDatabase.reopenable>,
+  body: Effect.Effect<A, E, Layer.Success<ReturnType<typeof restartableServer>>>
+) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const life = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(scope))
+    return yield* body.pipe(Effect.provideContext(life), Effect.ensuring(Scope.close(scope, Exit.void)))
+  })
+
 describe("an account whose writes wait for an instant", () => {
   it.effect("leaves memory, the writes behind its head shown waiting behind it, and its wake-up brings it back", () =>
     Effect.gen(function*() {
       const open = yield* TestDatabase.reopenable
-      const scope = yield* Scope.make()
-      const server = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(scope))
-      yield* Effect.gen(function*() {
-        const { workspaceId, accountId, first, second, opening } = yield* postsWaitingForNine
-        const governor = yield* Governor
-        yield* eventually("the account to leave memory", governor.resident(accountId), (resident) => !resident, 30_000)
-        // The write behind the head is not "never looked at": nothing wakes the account before 09:00.
-        assert.deepStrictEqual((yield* jobNow(workspaceId, second)).waitingFor, { reason: "queue", until: null })
-        const store = yield* JobStore
-        assert.notInclude((yield* store.unlooked(1_000)).map((job) => job.id), second)
-        assert.notInclude(yield* store.dueAccounts(yield* Clock.currentTimeMillis), accountId)
-        assert.notInclude(yield* store.wakeUpsDue(yield* Clock.currentTimeMillis, 1_000), accountId)
-        assert.include(yield* store.wakeUpsDue(opening, 1_000), accountId)
-        assert.isFalse(yield* governor.resident(accountId))
+      yield* inALife(
+        open,
+        Effect.gen(function*() {
+          const { workspaceId, accountId, first, second, opening } = yield* postsWaitingForNine
+          const governor = yield* Governor
+          yield* eventually("the account to leave memory", governor.resident(accountId), (resident) => !resident, 30_000)
+          // The write behind the head is not "never looked at": nothing wakes the account before 09:00.
+          assert.deepStrictEqual((yield* jobNow(workspaceId, second)).waitingFor, { reason: "queue", until: null })
+          const store = yield* JobStore
+          assert.notInclude((yield* store.unlooked(1_000)).map((job) => job.id), second)
+          assert.notInclude(yield* store.dueAccounts(yield* Clock.currentTimeMillis), accountId)
+          assert.notInclude(yield* store.wakeUpsDue(yield* Clock.currentTimeMillis, 1_000), accountId)
+          assert.include(yield* store.wakeUpsDue(opening, 1_000), accountId)
+          assert.isFalse(yield* governor.resident(accountId))
 
-        yield* runsAt(workspaceId, first, opening)
-        // The account goes on: the write behind waits for its pacing gap.
-        yield* jobWhen(workspaceId, second, (job) => job.waitingFor?.reason === "pacing")
-      }).pipe(Effect.provideContext(server))
-      yield* Scope.close(scope, Exit.void)
+          yield* runsAt(workspaceId, first, opening)
+          // The account goes on: the write behind waits for its pacing gap.
+          yield* jobWhen(workspaceId, second, (job) => job.waitingFor?.reason === "pacing")
+        })
+      )
     }), { timeout: 120_000 })
 
   it.effect("is taken over at once when the write ahead ended and its owner died before it looked again", () =>
     Effect.gen(function*() {
       const open = yield* TestDatabase.reopenable
-      const first = yield* Scope.make()
-      const firstLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(first))
-      const ids = yield* postsWaitingForNine.pipe(Effect.provideContext(firstLife))
-      yield* Effect.gen(function*() {
-        const governor = yield* Governor
-        yield* eventually("the account to leave memory", governor.resident(ids.accountId), (resident) => !resident, 30_000)
-        // The first post ends (cancelled, say) as its owner dies: only the one shown behind it is left.
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE id = ${ids.first}`.pipe(Effect.orDie)
-        // What a takeover looks for: the post left waits behind nothing.
-        assert.include(yield* (yield* JobStore).dueAccounts(yield* Clock.currentTimeMillis), ids.accountId)
-      }).pipe(Effect.provideContext(firstLife))
-      yield* Scope.close(first, Exit.void)
-
-      const second = yield* Scope.make()
-      const secondLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(second))
-      yield* Effect.gen(function*() {
-        // The takeover brings the account back: it looks at the post, which waits for 09:00 itself.
-        yield* jobWhen(ids.workspaceId, ids.second, (job) => job.waitingFor?.reason === "working_hours")
-      }).pipe(Effect.provideContext(secondLife))
-      yield* Scope.close(second, Exit.void)
+      const ids = yield* inALife(
+        open,
+        Effect.gen(function*() {
+          const ids = yield* postsWaitingForNine
+          const governor = yield* Governor
+          yield* eventually("the account to leave memory", governor.resident(ids.accountId), (resident) => !resident, 30_000)
+          // The first post ends (cancelled, say) as its owner dies: only the one shown behind it is left.
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE id = ${ids.first}`.pipe(Effect.orDie)
+          // What a takeover looks for: the post left waits behind nothing.
+          assert.include(yield* (yield* JobStore).dueAccounts(yield* Clock.currentTimeMillis), ids.accountId)
+          return ids
+        })
+      )
+      // The next life's takeover brings the account back: it looks at the post, which waits for 09:00 itself.
+      yield* inALife(open, jobWhen(ids.workspaceId, ids.second, (job) => job.waitingFor?.reason === "working_hours"))
     }), { timeout: 120_000 })
 
   it.effect("is woken at its instant after a restart, which does not bring it back any sooner", () =>
     Effect.gen(function*() {
       const open = yield* TestDatabase.reopenable
-      const first = yield* Scope.make()
-      const firstLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(first))
-      const ids = yield* postsWaitingForNine.pipe(Effect.provideContext(firstLife))
-      yield* Scope.close(first, Exit.void)
-
-      const second = yield* Scope.make()
-      const secondLife = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(second))
-      yield* Effect.gen(function*() {
-        // The new life's takeover looks for accounts with work due now: this one's waits for 09:00.
-        const store = yield* JobStore
-        assert.notInclude(yield* store.dueAccounts(yield* Clock.currentTimeMillis), ids.accountId)
-        // Nothing tells the new life about the account: its wake-up alone brings it back at 09:00.
-        yield* runsAt(ids.workspaceId, ids.first, ids.opening)
-      }).pipe(Effect.provideContext(secondLife))
-      yield* Scope.close(second, Exit.void)
+      const ids = yield* inALife(open, postsWaitingForNine)
+      yield* inALife(
+        open,
+        Effect.gen(function*() {
+          // The new life's takeover looks for accounts with work due now: this one's waits for 09:00.
+          const store = yield* JobStore
+          assert.notInclude(yield* store.dueAccounts(yield* Clock.currentTimeMillis), ids.accountId)
+          // Nothing tells the new life about the account: its wake-up alone brings it back at 09:00.
+          yield* runsAt(ids.workspaceId, ids.first, ids.opening)
+        })
+      )
     }), { timeout: 120_000 })
 })
