@@ -80,10 +80,16 @@ interface Sample {
 }
 const samples: Array<Sample> = []
 const peakRss = servers.map(() => 0)
+const cell = (values: ReadonlyArray<number>) => values.map((value) => Number.isNaN(value) ? "-" : String(value)).join(" / ")
+const row = (sample: Sample) =>
+  `${sample.at.padEnd(40)} ${cell(sample.rssMb).padStart(18)} ${cell(sample.heapMb).padStart(18)} ${cell(sample.inMemory).padStart(22)}`
+/** The runners' memory now, printed as it is taken (a run cut short still shows it). */
 const sample = (at: string): Sample => {
   const rssMb = servers.map((server) => alive(server) ? Math.round(residentMemory(server.child.pid).rssMb) : Number.NaN)
   rssMb.forEach((mb, i) => peakRss[i] = Math.max(peakRss[i], Number.isNaN(mb) ? 0 : mb))
-  return { at, rssMb, heapMb: servers.map((server) => reported(server).heapMb), inMemory: servers.map((server) => reported(server).accounts) }
+  const taken = { at, rssMb, heapMb: servers.map((server) => reported(server).heapMb), inMemory: servers.map((server) => reported(server).accounts) }
+  console.log(`  memory: ${row(taken)}`)
+  return taken
 }
 await sleep(6_000)
 const idle = sample("no accounts")
@@ -170,7 +176,10 @@ for (let now = start + STEP; now <= midnight + days * 24 * HOUR; now += STEP) {
           SELECT count(*)::int AS n FROM jobs WHERE account_id::text IN ${sql.in(ids)} AND status = 'completed'
             AND started_at >= ${new Date(now - STEP).toISOString()}::timestamptz`
       )
-      if (done > 0) firstVictimWriteMs = performance.now() - killedAt
+      if (done > 0) {
+        firstVictimWriteMs = performance.now() - killedAt
+        console.log(`  takeover: the first write of one of ${victim.name}'s accounts done on a survivor ${Math.round(firstVictimWriteMs)} ms after the kill`)
+      }
     }
     await sleep(250)
     due = await dueAt(now)
@@ -212,12 +221,9 @@ const perHour = await withSql((sql) =>
     FROM jobs WHERE status = 'completed' GROUP BY 1 ORDER BY 1`
 )
 
-const cell = (values: ReadonlyArray<number>) => values.map((value) => Number.isNaN(value) ? "-" : String(value)).join(" / ")
 console.log(`\nmemory per runner (${servers.map((server) => server.name).join(" / ")}; "-": killed)`)
 console.log(`${"when".padEnd(40)} ${"RSS MB".padStart(18)} ${"heap MB".padStart(18)} ${"accounts in memory".padStart(22)}`)
-for (const row of samples) {
-  console.log(`${row.at.padEnd(40)} ${cell(row.rssMb).padStart(18)} ${cell(row.heapMb).padStart(18)} ${cell(row.inMemory).padStart(22)}`)
-}
+for (const taken of samples) console.log(row(taken))
 const steady = samples.find((row) => row.at === "accounts written, none due")
 if (steady !== undefined) {
   // Each runner holds about a third of the accounts.
