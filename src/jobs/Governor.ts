@@ -32,7 +32,7 @@ import { Clock, Context, Duration, Effect, Exit, FiberSet, Layer, Option, Queue,
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
-import { type JobFailure, type JobStatus, runnableStatuses } from "../domain/Job.ts"
+import { type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { channels, Notices } from "../platform/Notices.ts"
 import { AccountEntity } from "./AccountEntity.ts"
@@ -470,6 +470,12 @@ export class Governor extends Context.Service<Governor, {
           return { reads: open.filter(isOpenRead), settled, settleAt }
         })
 
+      /** The job as the actor keeps it once a wait is recorded on it (`JobStore.setWaiting`). */
+      const waitingAs = (job: JobRow, reason: WaitReason, until: number | null): JobRow => {
+        const at = until === null ? null : Time.toIso(until)
+        return { ...job, status: until === null ? "queued" : "scheduled", eta: at, waitingReason: reason, waitingUntil: at }
+      }
+
       /** Keeps the account's entity in memory (`open`), or lets it leave once idle. */
       const keepAlive = (actor: Actor, open: boolean) =>
         Effect.gen(function*() {
@@ -496,9 +502,7 @@ export class Governor extends Context.Service<Governor, {
           )
           yield* store.markBehind(behind.map((job) => job.id))
           const marked = new Set(behind.map((job) => job.id))
-          actor.writes = actor.writes.map((job) =>
-            marked.has(job.id) ? { ...job, status: "queued", eta: null, waitingReason: "queue", waitingUntil: null } : job
-          )
+          actor.writes = actor.writes.map((job) => marked.has(job.id) ? waitingAs(job, "queue", null) : job)
           yield* keepAlive(actor, false)
         })
 
@@ -521,12 +525,7 @@ export class Governor extends Context.Service<Governor, {
             indexes.add(index)
             if (job.waitingReason === reason && recorded === until) continue
             yield* store.setWaiting(job.id, reason, until)
-            actor.writes[index] = {
-              ...job,
-              status: until === null ? "queued" : "scheduled",
-              waitingReason: reason,
-              waitingUntil: until === null ? null : Time.toIso(until)
-            }
+            actor.writes[index] = waitingAs(job, reason, until)
           }
           return indexes
         })
@@ -739,11 +738,12 @@ export class Governor extends Context.Service<Governor, {
       // retries its parked reads, before the change's request answers.
       yield* changes.follow((accountId) => tell(accountId, (account) => account.Changed(undefined)))
       yield* ApprovalExpiry.run
-      yield* MemoryReport.run({
+      const counts = {
         accounts: Effect.sync(() => actors.size),
         waiting: Effect.sync(() => waiting.count),
         writesWaiting: Effect.sync(() => slotWaits.count)
-      })
+      }
+      yield* MemoryReport.run(counts)
 
       return Governor.of({
         submit: (job) =>
@@ -764,10 +764,10 @@ export class Governor extends Context.Service<Governor, {
               return send(job.accountId, (account) => account.Read({ jobId: job.id }, { discard: true }))
             }),
         wake,
-        actors: Effect.sync(() => actors.size),
+        actors: counts.accounts,
         resident: (accountId) => Effect.sync(() => actors.has(accountId)),
-        writesWaiting: Effect.sync(() => slotWaits.count),
-        waiting: Effect.sync(() => waiting.count),
+        writesWaiting: counts.writesWaiting,
+        waiting: counts.waiting,
         sleepingUntil: (accountId) => Effect.sync(() => actors.get(accountId)?.sleepingUntil)
       })
     })

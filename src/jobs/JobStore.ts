@@ -275,18 +275,17 @@ export class JobStore extends Context.Service<JobStore, {
           WHERE status = 'scheduled' AND waiting_until <= ${Time.toIso(nowMs)}::timestamptz
           GROUP BY account_id ORDER BY min(waiting_until) LIMIT ${limit}`)
 
-      const markBehind = (ids: ReadonlyArray<string>) =>
-        ids.length === 0 ? Effect.void : sql`
-          UPDATE jobs SET status = 'queued', eta = NULL, waiting_reason = 'queue', waiting_until = NULL
-          WHERE ${sql.in("id", ids)} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
+      const markBehind = (ids: ReadonlyArray<string>) => ids.length === 0 ? Effect.void : waitingSet(ids, "queue", null)
 
-      const setWaiting = (id: string, reason: WaitReason, until: number | null) => {
+      /** Records on these jobs (those not started) why they wait, and until when. */
+      const waitingSet = (ids: ReadonlyArray<string>, reason: WaitReason, until: number | null) => {
         const at = until === null ? null : Time.toIso(until)
         return sql`
           UPDATE jobs SET status = ${until === null ? "queued" : "scheduled"}, eta = ${at}::timestamptz,
             waiting_reason = ${reason}, waiting_until = ${at}::timestamptz
-          WHERE id = ${id} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
+          WHERE ${sql.in("id", ids)} AND ${sql.in("status", runnable)}`.pipe(Effect.asVoid, Effect.orDie)
       }
+      const setWaiting = (id: string, reason: WaitReason, until: number | null) => waitingSet([id], reason, until)
 
       /**
        * Those of the jobs whose rows no other session holds, locked for the rest of the statement or

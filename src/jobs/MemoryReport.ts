@@ -2,12 +2,12 @@
  * What operators read of a runner's accounts in memory: a log line
  * `accounts in memory` (with `accounts`, `waiting`: those with nothing to do,
  * `writesWaiting`: writes waiting for a write slot, and the process's `heapMb`
- * and `rssMb`) at start and each time their number changed,
- * looked at every few seconds of real time. A process started with
- * `node --expose-gc` collects its garbage first, at most every 30 seconds, so
- * `heapMb` is what is live then (the scale bench does this; without it the
- * heap counts garbage not yet collected). Accounts whose writes wait for a later instant leave memory (issue
- * #36), so on a large fleet this number is the accounts with work now.
+ * and `rssMb`) at start and each time their number changed, looked at every
+ * few seconds of real time. A process started with `node --expose-gc`
+ * collects its garbage first, at most every 30 seconds, so `heapMb` is what is
+ * live then (the scale bench does this; without it the heap counts garbage not
+ * yet collected). Accounts whose writes wait for a later instant leave memory
+ * (issue #36), so on a large fleet this number is the accounts with work now.
  */
 import { Duration, Effect } from "effect"
 import * as Time from "../domain/Time.ts"
