@@ -228,6 +228,7 @@ export class Governor extends Context.Service<Governor, {
       const writeSlots = yield* Semaphore.make(settings.writeConcurrency)
       /** Writes waiting for a slot. */
       const slotWaits = { count: 0 }
+      const writesWaiting = Effect.sync(() => slotWaits.count)
       /** Runs `run` in a write slot once one is free. */
       const inWriteSlot = <A>(run: Effect.Effect<A>) =>
         Effect.suspend(() => {
@@ -692,7 +693,8 @@ export class Governor extends Context.Service<Governor, {
         residents: actors,
         wake,
         dueWork: atServiceNow(store.dueAccounts),
-        wakeUpsDue: atServiceNow((nowMs) => store.wakeUpsDue(nowMs, settings.wakeUpsPerLook))
+        wakeUpsDue: atServiceNow((nowMs) => store.wakeUpsDue(nowMs, settings.wakeUpsPerLook)),
+        writesWaiting
       })
 
       /**
@@ -741,7 +743,7 @@ export class Governor extends Context.Service<Governor, {
       const counts = {
         accounts: Effect.sync(() => actors.size),
         waiting: Effect.sync(() => waiting.count),
-        writesWaiting: Effect.sync(() => slotWaits.count)
+        writesWaiting
       }
       yield* MemoryReport.run(counts)
 

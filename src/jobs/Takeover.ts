@@ -15,8 +15,10 @@
  *   its message left).
  *
  * All of them are woken at most `takeoverBatch` a second, and none while
- * `takeoverResident` accounts are in memory here, so a takeover of many
- * accounts never brings them all into memory at once.
+ * `takeoverResident` accounts are in memory here or `takeoverWritesWaiting`
+ * writes wait for a write slot, so a takeover or an opening of many accounts
+ * never brings them all into memory at once: only as many as the write slots
+ * keep busy.
  */
 import { Duration, Effect } from "effect"
 import { EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
@@ -33,6 +35,8 @@ export const run = (options: {
   readonly dueWork: Effect.Effect<ReadonlyArray<string>>
   /** Accounts whose wake-up came (`JobStore.wakeUpsDue`), the longest overdue first. */
   readonly wakeUpsDue: Effect.Effect<ReadonlyArray<string>>
+  /** Writes of this runner waiting for a write slot. */
+  readonly writesWaiting: Effect.Effect<number>
 }) =>
   Effect.gen(function*() {
     const sharding = yield* Sharding.Sharding
@@ -71,9 +75,13 @@ export const run = (options: {
       }
       const woken = queue(yield* options.wakeUpsDue, owned)
       if (woken > 0) yield* Effect.logDebug("governor wakes accounts whose wake-up came").pipe(Effect.annotateLogs({ accounts: woken }))
-      // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here: taking
-      // 30,000 accounts with work over at once brought them all into memory together (2.5 GB a runner).
-      let room = Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - residents.size))
+      // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here or
+      // `takeoverWritesWaiting` writes wait for a slot: taking 30,000 accounts with work over at once brought them
+      // all into memory together (2.5 GB a runner).
+      const backlog = yield* options.writesWaiting
+      let room = backlog >= settings.takeoverWritesWaiting
+        ? 0
+        : Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - residents.size))
       for (const accountId of toWake) {
         if (room === 0) break
         toWake.delete(accountId)

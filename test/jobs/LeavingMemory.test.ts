@@ -5,17 +5,18 @@
  * early through a takeover (issue #36).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Duration, Effect, Exit, Layer, Scope } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { Governor } from "../../src/jobs/Governor.ts"
+import { GovernorSettings } from "../../src/jobs/GovernorSettings.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { JobStore } from "../../src/jobs/JobStore.ts"
 import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
 import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
-import { DAY, jobNow, jobWhen, workspaceWithAccount } from "./support.ts"
+import { alwaysOpen, DAY, gatedWrites, jobNow, jobWhen, workspaceWithAccount } from "./support.ts"
 
 const HOUR = 3_600_000
 /** Accounts leave memory 5-10 s (real time) after they went idle. */
@@ -48,14 +49,22 @@ const runsAt = (workspaceId: string, id: string, at: number) =>
     assert.isAtLeast(Date.parse(done.startedAt ?? ""), at)
   })
 
-/** Runs `body` in one life of the service (a process, from start to stop) on the database `open` gives. */
+/**
+ * Runs `body` in one life of the service (a process, from start to stop) on the database `open` gives, on the
+ * sandbox network or `driver`, with the Governor's default settings or `settings`.
+ */
 const inALife = <A, E>(
   open: Effect.Success<typeof TestDatabase.reopenable>,
-  body: Effect.Effect<A, E, Layer.Success<ReturnType<typeof restartableServer>>>
+  body: Effect.Effect<A, E, Layer.Success<ReturnType<typeof restartableServer>>>,
+  driver: Parameters<typeof restartableServer>[1] = SandboxDriver.layer,
+  settings: Partial<GovernorSettings> = {}
 ) =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
-    const life = yield* Layer.build(restartableServer(open(), SandboxDriver.layer, quickToLeave)).pipe(Scope.provide(scope))
+    const tuned = Layer.succeed(GovernorSettings, { ...GovernorSettings.defaultValue(), ...settings })
+    const life = yield* Layer.build(restartableServer(open(), driver, quickToLeave).pipe(Layer.provide(tuned))).pipe(
+      Scope.provide(scope)
+    )
     return yield* body.pipe(Effect.provideContext(life), Effect.ensuring(Scope.close(scope, Exit.void)))
   })
 
@@ -119,6 +128,48 @@ describe("an account whose writes wait for an instant", () => {
           // Nothing tells the new life about the account: its wake-up alone brings it back at 09:00.
           yield* runsAt(ids.workspaceId, ids.first, ids.opening)
         })
+      )
+    }), { timeout: 120_000 })
+
+  it.effect("is not woken while the runner's writes wait for a slot, and is once they went out", () =>
+    Effect.gen(function*() {
+      const open = yield* TestDatabase.reopenable
+      const gate = yield* Deferred.make<void>()
+      const writes = { inFlight: 0, most: 0 }
+      yield* inALife(
+        open,
+        Effect.gen(function*() {
+          const { workspaceId, accountId, first, opening } = yield* postsWaitingForNine
+          const governor = yield* Governor
+          yield* eventually("the account to leave memory", governor.resident(accountId), (resident) => !resident, 30_000)
+          // Two other accounts' posts: one holds the one write slot at the gate, the other waits for the slot.
+          const jobs = yield* Jobs
+          const busy = yield* Effect.forEach([1, 2], (n) =>
+            Effect.gen(function*() {
+              const other = yield* workspaceWithAccount({ workingHours: alwaysOpen })
+              const job = yield* jobs.create({ ...other, command: "create_post", input: { text: `busy ${n}` } })
+              return { workspaceId: other.workspaceId, id: job.id }
+            }))
+          yield* eventually(
+            "one write in flight and one waiting for the slot",
+            Effect.map(governor.writesWaiting, (waiting) => ({ waiting, inFlight: writes.inFlight })),
+            ({ inFlight, waiting }) => inFlight === 1 && waiting === 1,
+            30_000
+          )
+          // 09:00: the account's wake-up is due, but a write already waits for the slot: it stays out of memory
+          // (the takeover looks each second).
+          yield* TestClock.adjust(opening - (yield* Clock.currentTimeMillis))
+          assert.include(yield* (yield* JobStore).wakeUpsDue(opening, 1_000), accountId)
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 3_000)))
+          assert.isFalse(yield* governor.resident(accountId))
+          // Once the writes went out, the wake-up brings it back and its post goes out.
+          yield* Deferred.succeed(gate, undefined)
+          for (const job of busy) yield* jobWhen(job.workspaceId, job.id, (done) => done.status === "completed")
+          const done = yield* eventually(`job ${first} to complete`, jobNow(workspaceId, first), (job) => job.status === "completed", 30_000)
+          assert.isAtLeast(Date.parse(done.startedAt ?? ""), opening)
+        }),
+        gatedWrites(gate, writes),
+        { writeConcurrency: 1, takeoverWritesWaiting: 1 }
       )
     }), { timeout: 120_000 })
 })

@@ -8,34 +8,16 @@ import { Deferred, Effect, Exit, Layer, Scope } from "effect"
 import { Governor } from "../../src/jobs/Governor.ts"
 import { GovernorSettings } from "../../src/jobs/GovernorSettings.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
-import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
-import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
 import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
-import { jobWhen, workspaceWithAccount } from "./support.ts"
+import { gatedWrites, jobWhen, workspaceWithAccount } from "./support.ts"
 
 it.effect("three accounts' writes with two write slots: two at a time, the third once one frees", () =>
   Effect.gen(function*() {
     const gate = yield* Deferred.make<void>()
     const writes = { inFlight: 0, most: 0 }
-    // The sandbox, whose writes wait at the gate while they are counted.
-    const gated = Layer.effect(
-      NetworkDriver,
-      Effect.gen(function*() {
-        const sandbox = yield* NetworkDriver
-        return NetworkDriver.of({
-          ...sandbox,
-          write: (accountId, command, input, attempt) =>
-            Effect.gen(function*() {
-              writes.inFlight++
-              writes.most = Math.max(writes.most, writes.inFlight)
-              yield* Deferred.await(gate)
-              return yield* sandbox.write(accountId, command, input, attempt)
-            }).pipe(Effect.ensuring(Effect.sync(() => writes.inFlight--)))
-        })
-      })
-    ).pipe(Layer.provide(SandboxDriver.layer))
+    const gated = gatedWrites(gate, writes)
     const twoSlots = Layer.succeed(GovernorSettings, { ...GovernorSettings.defaultValue(), writeConcurrency: 2 })
     const open = yield* TestDatabase.reopenable
     const scope = yield* Scope.make()

@@ -3,13 +3,15 @@
  * test needs, made-up people to invite, and job reads.
  */
 import { assert } from "@effect/vitest"
-import { Effect } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import type { JobRecord } from "../../src/jobs/JobRow.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
+import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { invitationOutcome } from "../../src/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/SandboxPeople.ts"
 import { rng } from "../../src/sandbox/Random.ts"
+import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
 import { eventually } from "../support/Eventually.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
 
@@ -93,3 +95,25 @@ export const jobWhen = (workspaceId: string, id: string, ready: (job: JobRecord)
 
 /** Lets background fibers run (they are not driven by the test clock). */
 export const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+
+/**
+ * The sandbox network whose writes wait at `gate` (until it is done) while `writes` counts those in flight
+ * and the most at once.
+ */
+export const gatedWrites = (gate: Deferred.Deferred<void>, writes: { inFlight: number; most: number }) =>
+  Layer.effect(
+    NetworkDriver,
+    Effect.gen(function*() {
+      const sandbox = yield* NetworkDriver
+      return NetworkDriver.of({
+        ...sandbox,
+        write: (accountId, command, input, attempt) =>
+          Effect.gen(function*() {
+            writes.inFlight++
+            writes.most = Math.max(writes.most, writes.inFlight)
+            yield* Deferred.await(gate)
+            return yield* sandbox.write(accountId, command, input, attempt)
+          }).pipe(Effect.ensuring(Effect.sync(() => writes.inFlight--)))
+      })
+    })
+  ).pipe(Layer.provide(SandboxDriver.layer))
