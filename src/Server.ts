@@ -1,9 +1,10 @@
 /**
  * The HTTP application, wired: every adapter's routes (the REST API's handlers
- * in `http/`, MCP in `mcp/`, the sandbox's endpoints and sign-in page in
- * `sandbox/http/`) behind the request gate, and the cluster's runner endpoint
- * (its own check, past the gate), served by Node with graceful
- * shutdown (stop accepting, finish in-flight requests). It is wiring, like
+ * in `http/`, the people's dashboard in `dashboard/`, MCP in `mcp/`, the
+ * sandbox's endpoints and sign-in page in `sandbox/http/`) behind the request
+ * gate (handed the dashboard's routes and "not found" page as a value), and the
+ * cluster's runner endpoint (its own check, past the gate), served by Node with
+ * graceful shutdown (stop accepting, finish in-flight requests). It is wiring, like
  * `App.ts`: the one place that knows every adapter, so none of them imports
  * another's routes.
  */
@@ -21,7 +22,7 @@ import { ApprovalsHandlers } from "./http/ApprovalsHandlers.ts"
 import { AutomationsHandlers } from "./http/AutomationsHandlers.ts"
 import { answerClientErrors } from "./http/ClientErrors.ts"
 import { answerWhileNotServing } from "./http/NotServing.ts"
-import * as Dashboard from "./http/dashboard/Dashboard.ts"
+import * as Dashboard from "./dashboard/Dashboard.ts"
 import * as Gate from "./http/Gate.ts"
 import { IdentityHandlers } from "./http/IdentityHandlers.ts"
 import { ForecastHandlers } from "./http/ForecastHandlers.ts"
@@ -70,11 +71,10 @@ export const routes = Layer.mergeAll(
     ...ConnectPage.connectRoutes,
     { method: "POST", path: UnipileWebhooks.path },
     { method: "POST", path: UnipileWebhooks.callbackPath },
-    ...Dashboard.routes,
     { method: "POST", path: McpHttp.mcpPath },
     { method: "DELETE", path: McpHttp.mcpPath },
     ...OAuthRoutes.routes
-  ]),
+  ], [Dashboard.pages]),
   RouteServices.servicesAtBuild(ConnectPage.layer),
   RouteServices.servicesAtBuild(UnipileWebhooks.layer),
   RouteServices.servicesAtBuild(UnipileWebhooks.callbackLayer),

@@ -14,9 +14,8 @@ import { isDatabaseBusy, isDatabaseUnreachable } from "../platform/Causes.ts"
 import { rateLimitHeaders } from "../ratelimit/RateLimit.ts"
 import { Admitted } from "./Admission.ts"
 import { Draining } from "./Draining.ts"
-import * as Dashboard from "./dashboard/Dashboard.ts"
-import { sessionTokenOf } from "./dashboard/Session.ts"
 import { ensureEnvelope, errorResponse } from "./ErrorResponses.ts"
+import { sessionTokenOf } from "./SessionCookie.ts"
 
 /** Paths the gate lets through untouched: load balancers poll them. */
 const ungated = new Set(["/healthz"])
@@ -48,6 +47,20 @@ export interface RouteSpec {
   readonly path: string
 }
 
+/**
+ * Pages for people under one path (the dashboard, `dashboard/`, handed over by the wiring in
+ * `Server.ts`, so `http/` names no page): a missed route under `base` is answered with their own
+ * "not found" page, not the API's envelope.
+ */
+export interface Pages {
+  /** The path the pages live under (`/dashboard`). */
+  readonly base: string
+  /** Every route of the pages, for the 404/405 table. */
+  readonly routes: ReadonlyArray<RouteSpec>
+  /** The page for a path under `base` that names nothing. */
+  readonly notFound: HttpServerResponse.HttpServerResponse
+}
+
 const pathOf = (url: string): string => {
   const end = url.search(/[?#]/)
   return end === -1 ? url : url.slice(0, end)
@@ -74,10 +87,10 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>): boolean =>
   })
 
 /**
- * The gate as global router middleware; `served` lists every route, so a miss
- * can be told apart as 404 (no such path) or 405 (path exists, other method).
+ * The gate as global router middleware; `served` and the `pages`' routes list every route, so a
+ * miss can be told apart as 404 (no such path) or 405 (path exists, other method).
  */
-export const layer = (served: ReadonlyArray<RouteSpec>) =>
+export const layer = (served: ReadonlyArray<RouteSpec>, pages: ReadonlyArray<Pages>) =>
   HttpRouter.middleware(
     Effect.gen(function*() {
       const credentials = yield* Credentials
@@ -101,10 +114,11 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         message: "The service is stopping.",
         next: "Retry in a few seconds: another server, or this one restarted, will answer."
       }, { "retry-after": "5", connection: "close" })
-      const routes: ReadonlyArray<RoutePattern> = served.map(({ method, path }) => ({
-        method,
-        pattern: toPattern(path)
-      }))
+      const routes: ReadonlyArray<RoutePattern> = [...served, ...pages.flatMap((site) => site.routes)]
+        .map(({ method, path }) => ({ method, pattern: toPattern(path) }))
+      /** The "not found" page of the pages `path` is under, if it is under any. */
+      const pageMiss = (path: string) =>
+        pages.find((site) => path === site.base || path.startsWith(`${site.base}/`))?.notFound
       const maxBodySize = ByteSize.bytes(config.maxBodyBytes)
 
       const routeMiss = (request: HttpServerRequest.HttpServerRequest) => {
@@ -113,16 +127,14 @@ export const layer = (served: ReadonlyArray<RouteSpec>) =>
         if (allowed.includes(request.method)) {
           // The path has the shape of a route of this method, yet the router refused it: one of
           // its parameters is over the router's length limit or not decodable percent-encoding.
-          // No dashboard id is either: a person gets the dashboard's page for a link that names nothing.
-          if (Dashboard.isDashboardPath(path)) return Dashboard.notFoundPage
-          return errorResponse(400, {
+          // Under the pages (the dashboard) a person gets their page for a link that names nothing.
+          return pageMiss(path) ?? errorResponse(400, {
             message: `A path parameter of ${path} cannot be read: it is longer than 100 characters or has malformed percent-encoding.`,
             next: "Send the id exactly as the service returned it; ids are UUIDs."
           })
         }
         if (allowed.length === 0) {
-          if (Dashboard.isDashboardPath(path)) return Dashboard.notFoundPage
-          return errorResponse(404, {
+          return pageMiss(path) ?? errorResponse(404, {
             message: `There is no route ${request.method} ${path}.`,
             next: "Check the path against GET /openapi.json; every API path starts with /v1."
           })

@@ -11,7 +11,7 @@ import { Credentials } from "../auth/Credentials.ts"
 import { type Action, permits, refusal } from "../domain/Permissions.ts"
 import { CurrentPrincipal, type Principal, roleOf } from "../domain/Principal.ts"
 import { Admitted } from "./Admission.ts"
-import { csrfHeader, csrfMatches, sessionTokenOf } from "./dashboard/Session.ts"
+import { csrfHeader, csrfMatches, sessionTokenOf } from "./SessionCookie.ts"
 
 const missingKey = new Unauthorized({
   error: {

@@ -4,7 +4,6 @@
  * `src/` (App.ts, Server.ts, main.ts, cli.ts, mcp-stdio.ts, index.ts). A part
  * may import the parts of lower layers only: never its own layer's, never a
  * higher one's. So no two parts import each other, and there is no cycle.
- * `dashboard` is placed ahead of the branch that brings it.
  *
  * `test/architecture/Imports.test.ts` checks the sources against it, and
  * `npm run docs` draws it into docs/architecture.md (a test fails when that

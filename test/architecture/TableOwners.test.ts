@@ -58,7 +58,7 @@ export const owners: Readonly<Record<string, string>> = {
   users: "src/team/Users.ts",
   webhook_attempts: "src/webhooks/DeliveryStore.ts",
   webhook_deliveries: "src/webhooks/DeliveryStore.ts",
-  webhook_dispatch_cursor: "src/webhooks/Dispatcher.ts",
+  webhook_dispatch_cursor: "src/webhooks/FanOut.ts",
   webhook_endpoints: "src/webhooks/EndpointTable.ts",
   webhook_fanout_claims: "src/webhooks/DeliveryStore.ts",
   workflow_jobs: "src/workflows/WorkflowStore.ts",

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { forecastExample as example } from "../../src/api/ForecastApi.ts"
-import { forecastTimeline, TIMELINE_DAYS } from "../../src/http/dashboard/ForecastView.ts"
+import { forecastTimeline, TIMELINE_DAYS } from "../../src/dashboard/ForecastView.ts"
 
 describe("the seat page's forecast", () => {
   it("draws each day's writes per category against the day's budget, and when the queue empties", () => {

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { html, trusted } from "../../src/http/dashboard/Html.ts"
-import { csrfMatches, csrfTokenFor } from "../../src/http/dashboard/Session.ts"
-import { safeNext } from "../../src/http/dashboard/Requests.ts"
+import { html, trusted } from "../../src/dashboard/Html.ts"
+import { csrfMatches, csrfTokenFor } from "../../src/http/SessionCookie.ts"
+import { safeNext } from "../../src/dashboard/Requests.ts"
 
 describe("the dashboard's HTML template", () => {
   it("escapes every interpolated text, in content and in quoted attributes", () => {

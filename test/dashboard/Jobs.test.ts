@@ -4,7 +4,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { csrfTokenFor } from "../../src/http/SessionCookie.ts"
 import { SignIn } from "../../src/team/SignIn.ts"
 import { connectedAccount, strangers } from "../jobs/support.ts"
 import { cookie, ownerSession, password } from "../support/Teammates.ts"

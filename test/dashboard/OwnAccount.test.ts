@@ -5,7 +5,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
-import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { csrfTokenFor } from "../../src/http/SessionCookie.ts"
 import { SignIn } from "../../src/team/SignIn.ts"
 import { totpCodeAt } from "../../src/team/TwoFactor.ts"
 import { TwoFactorSettings } from "../../src/team/TwoFactorSettings.ts"

@@ -5,7 +5,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { csrfTokenFor } from "../../src/http/SessionCookie.ts"
 import { verifyWebhook } from "../../src/webhooks/Signature.ts"
 import { cookie, ownerSession, teammate } from "../support/Teammates.ts"
 import { receiver } from "../webhooks/support.ts"

@@ -3,7 +3,7 @@
  * and log lines, never command names or seconds.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { durationInWords, logInWords, stepInWords, workflowStatusInWords } from "../../src/http/dashboard/WorkflowWords.ts"
+import { durationInWords, logInWords, stepInWords, workflowStatusInWords } from "../../src/dashboard/WorkflowWords.ts"
 
 describe("workflows in words", () => {
   it("says durations, steps and branches as people do", () => {

@@ -7,7 +7,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { csrfTokenFor } from "../../src/http/SessionCookie.ts"
 import { connectedAccount, strangers } from "../jobs/support.ts"
 import { cookie, ownerSession, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"

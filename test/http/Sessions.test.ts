@@ -8,7 +8,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { csrfTokenFor } from "../../src/http/SessionCookie.ts"
 import { Sessions } from "../../src/team/Sessions.ts"
 import { SignIn } from "../../src/team/SignIn.ts"
 import { type Actor, Team } from "../../src/team/Team.ts"

@@ -4,7 +4,7 @@
  */
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
-import { csrfTokenFor } from "../../src/http/dashboard/Session.ts"
+import { csrfTokenFor } from "../../src/http/SessionCookie.ts"
 import { SignIn } from "../../src/team/SignIn.ts"
 import { type Actor, Team } from "../../src/team/Team.ts"
 import { newWorkspace } from "./TestServer.ts"

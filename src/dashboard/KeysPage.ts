@@ -5,9 +5,9 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { type AccessRole, accessRoles, mayGrant, roleName } from "../../domain/Permissions.ts"
-import { actorOf } from "../../domain/Principal.ts"
-import { ApiKeys } from "../../keys/ApiKeys.ts"
+import { type AccessRole, accessRoles, mayGrant, roleName } from "../domain/Permissions.ts"
+import { actorOf } from "../domain/Principal.ts"
+import { ApiKeys } from "../keys/ApiKeys.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { confirmed, confirmedForm, notConfirmed } from "./Confirmation.ts"
 import { html } from "./Html.ts"

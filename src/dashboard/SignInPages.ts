@@ -5,24 +5,16 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { AppConfig } from "../../platform/AppConfig.ts"
-import { challengeMinutes, sessionHours } from "../../team/Policy.ts"
-import { Sessions } from "../../team/Sessions.ts"
-import { SignIn } from "../../team/SignIn.ts"
-import type { NewSession } from "../../team/Sessions.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { challengeMinutes, sessionHours } from "../team/Policy.ts"
+import { Sessions } from "../team/Sessions.ts"
+import { SignIn } from "../team/SignIn.ts"
+import type { NewSession } from "../team/Sessions.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage } from "./Layout.ts"
 import { anonymousAction, currentPerson, guarded, safeNext, seeOther, signedInAction, withBrowserToken } from "./Requests.ts"
-import {
-  browserCookie,
-  challengeCookie,
-  csrfField,
-  csrfTokenFor,
-  isHttps,
-  sessionCookie,
-  withCookie,
-  withoutCookie
-} from "./Session.ts"
+import { csrfTokenFor, sessionCookie } from "../http/SessionCookie.ts"
+import { browserCookie, challengeCookie, csrfField, isHttps, withCookie, withoutCookie } from "./Session.ts"
 
 export const signInRoutes = [
   { method: "GET", path: `${base}/sign-in` },

@@ -6,7 +6,7 @@
 import { HttpServerResponse } from "effect/http"
 import { type Html, html, type Part, trusted } from "./Html.ts"
 import { csrfField } from "./Session.ts"
-import { permits } from "../../domain/Permissions.ts"
+import { permits } from "../domain/Permissions.ts"
 
 /** Where the dashboard lives. */
 export const base = "/dashboard"

@@ -5,8 +5,8 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import type { TimelineEntry } from "../../api/PeopleApi.ts"
-import { People } from "../../people/People.ts"
+import type { TimelineEntry } from "../api/PeopleApi.ts"
+import { People } from "../people/People.ts"
 import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, localTime, problemPage } from "./Layout.ts"

@@ -5,13 +5,13 @@
  */
 import { Effect } from "effect"
 import { HttpRouter } from "effect/http"
-import * as Time from "../../domain/Time.ts"
+import * as Time from "../domain/Time.ts"
 import { attentionOf } from "./Attention.ts"
 import { framed } from "./Frame.ts"
 import { externalLink, html } from "./Html.ts"
 import { base, localTime, relative } from "./Layout.ts"
 import { may, signedInPage } from "./Requests.ts"
-import { accountStatusInWords, commandInWords } from "../../domain/Words.ts"
+import { accountStatusInWords, commandInWords } from "../domain/Words.ts"
 
 const seatProblem: Record<string, string> = {
   reconnect_required: "The network signed this seat out: reconnect it.",

@@ -8,13 +8,14 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import type { ResetUnusable } from "../../team/Refusals.ts"
-import { passwordLength } from "../../team/Password.ts"
-import { PasswordResets, type ResetTarget } from "../../team/PasswordResets.ts"
+import type { ResetUnusable } from "../team/Refusals.ts"
+import { passwordLength } from "../team/Password.ts"
+import { PasswordResets, type ResetTarget } from "../team/PasswordResets.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage, when } from "./Layout.ts"
 import { anonymousAction, guarded, seeOther, withBrowserToken } from "./Requests.ts"
-import { browserCookie, csrfField, csrfTokenFor } from "./Session.ts"
+import { csrfTokenFor } from "../http/SessionCookie.ts"
+import { browserCookie, csrfField } from "./Session.ts"
 
 export const passwordResetRoutes = [
   { method: "GET", path: `${base}/password-reset/:token` },

@@ -5,11 +5,11 @@
  * live counts in every page's header count it.
  */
 import { Effect } from "effect"
-import { Accounts } from "../../accounts/Accounts.ts"
-import type { Account } from "../../api/AccountsApi.ts"
-import type { Delivery, WebhookEndpoint } from "../../api/WebhooksApi.ts"
-import { type ApprovalRecord, Approvals } from "../../jobs/Approvals.ts"
-import { WebhookEndpoints } from "../../webhooks/Endpoints.ts"
+import { Accounts } from "../accounts/Accounts.ts"
+import type { Account } from "../api/AccountsApi.ts"
+import type { Delivery, WebhookEndpoint } from "../api/WebhooksApi.ts"
+import { type ApprovalRecord, Approvals } from "../jobs/Approvals.ts"
+import { WebhookEndpoints } from "../webhooks/Endpoints.ts"
 import { base } from "./Layout.ts"
 import { html } from "./Html.ts"
 

@@ -3,7 +3,7 @@
  * expected per category, each against the day's budget, and when the queue
  * is expected to be empty.
  */
-import type { Forecast } from "../../api/ForecastApi.ts"
+import type { Forecast } from "../api/ForecastApi.ts"
 import { html, type Html } from "./Html.ts"
 import { when } from "./Layout.ts"
 

@@ -3,9 +3,9 @@
  * ("Waiting: the wait to pass", "Paused"), a step ("Message “Hi…”", "Wait 3
  * days", "If a reply: …"), a duration.
  */
-import type { AutomationStatus } from "../../domain/Automation.ts"
-import { commandInWords, statusInWords } from "../../domain/Words.ts"
-import { type Condition, type Step, type WorkflowStatus, type WorkflowWaitReason } from "../../domain/Workflow.ts"
+import type { AutomationStatus } from "../domain/Automation.ts"
+import { commandInWords, statusInWords } from "../domain/Words.ts"
+import { type Condition, type Step, type WorkflowStatus, type WorkflowWaitReason } from "../domain/Workflow.ts"
 import { type Html, html } from "./Html.ts"
 
 /** Seconds as people say them: "3 days", "2 hours", "90 seconds". */

@@ -7,9 +7,9 @@
  */
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerResponse } from "effect/http"
-import type { Missing, WrongState } from "../../domain/Failures.ts"
-import { actorOf } from "../../domain/Principal.ts"
-import * as WorkflowActivity from "../../intake/WorkflowActivity.ts"
+import type { Missing, WrongState } from "../domain/Failures.ts"
+import { actorOf } from "../domain/Principal.ts"
+import * as WorkflowActivity from "../intake/WorkflowActivity.ts"
 import { html } from "./Html.ts"
 import { csrfInput } from "./Layout.ts"
 import { may, notAllowedPage, type Person, seeOther, signedInAction } from "./Requests.ts"

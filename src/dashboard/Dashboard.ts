@@ -4,6 +4,7 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import type * as Gate from "../http/Gate.ts"
 import * as Assets from "./Assets.ts"
 import * as ActivityPage from "./ActivityPage.ts"
 import * as ApprovalsPage from "./ApprovalsPage.ts"
@@ -22,7 +23,7 @@ import * as WebhooksPage from "./WebhooksPage.ts"
 import * as WorkflowsPage from "./WorkflowsPage.ts"
 import { base } from "./Layout.ts"
 import { liveCounts } from "./Live.ts"
-import { currentPerson, guarded } from "./Requests.ts"
+import { currentPerson, guarded, notFoundPage } from "./Requests.ts"
 import * as SignInPages from "./SignInPages.ts"
 
 const live = HttpRouter.add(
@@ -36,12 +37,7 @@ const live = HttpRouter.add(
   }))
 )
 
-export { notFoundPage } from "./Requests.ts"
-
-/** Whether a path belongs to the dashboard. */
-export const isDashboardPath = (path: string): boolean => path === base || path.startsWith(`${base}/`)
-
-/** Every route of the dashboard, for the gate's 404/405 table. */
+/** Every route of the dashboard. */
 export const routes = [
   ...AttentionPage.attentionRoutes,
   ...ApprovalsPage.approvalRoutes,
@@ -62,6 +58,9 @@ export const routes = [
   ...Assets.assetRoutes,
   { method: "GET", path: `${base}/live` }
 ]
+
+/** The dashboard as the gate is handed it: its routes for the 404/405 table, and its page for a miss under it. */
+export const pages: Gate.Pages = { base, routes, notFound: notFoundPage }
 
 export const layer = Layer.mergeAll(
   Assets.layer,

@@ -6,8 +6,8 @@
  */
 import { Effect } from "effect"
 import { HttpRouter } from "effect/http"
-import { Accounts } from "../../accounts/Accounts.ts"
-import { Reports } from "../../inbox/Reports.ts"
+import { Accounts } from "../accounts/Accounts.ts"
+import { Reports } from "../inbox/Reports.ts"
 import { framed } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, localTime } from "./Layout.ts"

@@ -6,25 +6,17 @@
  */
 import { Cause, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { Uuid } from "../../api/Envelope.ts"
-import { type Action, permits, refusal } from "../../domain/Permissions.ts"
-import type { Principal } from "../../domain/Principal.ts"
-import { TwoFactorSettings } from "../../team/TwoFactorSettings.ts"
-import { isDatabaseUnreachable } from "../../platform/Causes.ts"
-import { Admitted } from "../Admission.ts"
+import { Uuid } from "../api/Envelope.ts"
+import { type Action, permits, refusal } from "../domain/Permissions.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { TwoFactorSettings } from "../team/TwoFactorSettings.ts"
+import { isDatabaseUnreachable } from "../platform/Causes.ts"
+import { Admitted } from "../http/Admission.ts"
 import { html } from "./Html.ts"
 import { base, plainPage, problemPage, type Viewer } from "./Layout.ts"
-import { AppConfig } from "../../platform/AppConfig.ts"
-import {
-  browserCookie,
-  csrfField,
-  csrfMatches,
-  csrfTokenFor,
-  isHttps,
-  newBrowserValue,
-  sessionTokenOf,
-  withCookie
-} from "./Session.ts"
+import { AppConfig } from "../platform/AppConfig.ts"
+import { csrfMatches, csrfTokenFor, sessionTokenOf } from "../http/SessionCookie.ts"
+import { browserCookie, csrfField, isHttps, newBrowserValue, withCookie } from "./Session.ts"
 
 /** The signed-in person of a request. */
 export interface Person extends Viewer {

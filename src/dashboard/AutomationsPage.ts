@@ -8,8 +8,8 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { finishedWorkflowStatuses } from "../../domain/Workflow.ts"
-import { type AutomationView, Automations } from "../../workflows/Automations.ts"
+import { finishedWorkflowStatuses } from "../domain/Workflow.ts"
+import { type AutomationView, Automations } from "../workflows/Automations.ts"
 import { framed, noticeFrom } from "./Frame.ts"
 import { html } from "./Html.ts"
 import { base, localTime, problemPage } from "./Layout.ts"
