@@ -5,25 +5,10 @@
  * checked-in copies are stale.
  */
 import { readFileSync, writeFileSync } from "node:fs"
-import { categoryOfCommand, tierTable, tiers } from "../src/domain/Limits.ts"
+import { catalogue } from "../src/domain/Commands.ts"
+import { tierTable, tiers } from "../src/domain/Limits.ts"
 import { rampPercentByDay, WARMUP_DAYS } from "../src/domain/Warmup.ts"
 import { mermaid } from "../test/architecture/Layers.ts"
-
-const commands = [
-  "connect",
-  "send_message",
-  "withdraw_invite",
-  "get_profile",
-  "get_company",
-  "search_people",
-  "search_companies",
-  "comment",
-  "react",
-  "create_post",
-  "endorse",
-  "list_chats",
-  "list_invites"
-] as const
 
 export const renderLimits = (): string => {
   const lines = [
@@ -59,8 +44,8 @@ export const renderLimits = (): string => {
     "",
     "| command | category |",
     "| --- | --- |",
-    ...commands.map((command) => `| ${command} | ${categoryOfCommand(command) ?? "none"} |`),
-    "| send_message as an InMail | inmails |",
+    ...catalogue.flatMap((entry) => entry.category === null ? [] : [`| ${entry.name} | ${entry.category} |`]),
+    ...catalogue.flatMap((entry) => entry.inMailCategory === null ? [] : [`| ${entry.name} as an InMail | ${entry.inMailCategory} |`]),
     "",
     "Other commands use no budget. Reads never wait for approval or working hours, but do use their budgets.",
     ""

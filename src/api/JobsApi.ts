@@ -10,7 +10,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { type CommandKind, type CommandName, CommandNameSchema, commands, type CommandSpec } from "../domain/Commands.ts"
 import { Mode } from "../domain/Account.ts"
 import { type JobErrorType, jobErrorTypes, JobStatus, MAX_WAIT_SECONDS, needsApproval, WaitReason } from "../domain/Job.ts"
-import { categoryOfCommand, isCountedPerRow } from "../domain/Limits.ts"
+import { isCountedPerRow } from "../domain/Limits.ts"
 import { DateTimeString, Ok, Uuid } from "./Envelope.ts"
 import { accepted, acceptedAnswer, idempotencyHeaders } from "./Idempotent.ts"
 import { Conflict, NotFound, Unprocessable } from "./Errors.ts"
@@ -190,7 +190,7 @@ const commandNotes = (spec: CommandSpec<CommandName>): string => {
     : `A write: it waits for a person's approval in ${
       list(modes.filter((mode) => needsApproval(mode, spec.name, true)).map((mode) => `\`${mode}\``))
     } mode, and runs one at a time within working hours, budgets and pacing.`
-  const asInMail = categoryOfCommand(spec.name, { asInMail: true })
+  const asInMail = spec.inMailCategory
   const budget = spec.category === null
     ? "It spends no budget."
     : `It spends the \`${spec.category}\` budget${isCountedPerRow(spec.category) ? " (one per row returned)" : ""}${

@@ -152,37 +152,6 @@ export const tierBound = (tier: Tier, category: Category, period: Period): Bound
 // Commands
 // ---------------------------------------------------------------------------
 
-/** The category each metered command spends (decisions, "Which command uses which category"). Others spend none. */
-export const commandCategories = {
-  connect: "invites",
-  send_message: "messages",
-  withdraw_invite: "invite_withdrawals",
-  get_profile: "profile_views",
-  get_company: "company_views",
-  search_people: "search_rows",
-  search_companies: "search_rows",
-  comment: "comments",
-  react: "reactions",
-  create_post: "posts",
-  endorse: "endorsements",
-  list_chats: "list_polls",
-  list_invites: "list_polls"
-} as const satisfies Record<string, Category>
-
-const isMeteredCommand = (command: string): command is keyof typeof commandCategories =>
-  Object.hasOwn(commandCategories, command)
-
-/**
- * The category a command spends, or null when it spends none. `send_message`
- * spends `inmails` when the caller sends it as an InMail (the person is not a
- * connection and the input asks for one).
- */
-export const categoryOfCommand = (command: string, options?: { readonly asInMail?: boolean }): Category | null => {
-  if (!isMeteredCommand(command)) return null
-  if (command === "send_message" && options?.asInMail === true) return "inmails"
-  return commandCategories[command]
-}
-
 /** Whether a category is spent per row returned (searches) rather than per job. */
 export const isCountedPerRow = (category: Category): boolean => category === "search_rows"
 

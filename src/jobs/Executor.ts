@@ -6,10 +6,10 @@
  */
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
-import { type CommandName, commands, isCommandName, isWriteCommand } from "../domain/Commands.ts"
+import { categoryOfJob, type CommandName, commands, isCommandName, isWriteCommand } from "../domain/Commands.ts"
 import { checkInviteQuality } from "../domain/InviteQuality.ts"
 import type { JobFailure } from "../domain/Job.ts"
-import { categoryOfCommand, type Category, isCountedPerRow } from "../domain/Limits.ts"
+import { type Category, isCountedPerRow } from "../domain/Limits.ts"
 import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { otherSeatRefusal, People } from "../people/People.ts"
@@ -64,12 +64,6 @@ const fromNetwork = (error: NetworkError): Extract<Outcome, { readonly _tag: "Fa
   failed(error.until === undefined
     ? { type: error.type, message: error.message, next: error.next }
     : { type: error.type, message: error.message, next: error.next, until: error.until })
-
-/** The budget category a job spends, from its command and input. */
-export const categoryOfJob = (kind: string, input: unknown): Category | null => {
-  const asInMail = typeof input === "object" && input !== null && "inmail" in input && input.inmail === true
-  return categoryOfCommand(kind, { asInMail })
-}
 
 /** How many units a finished job spends: rows returned for searches, else one. */
 const unitsOf = (category: Category, result: unknown): number => {

@@ -17,11 +17,9 @@ import {
   FORECAST_PAGE_DEFAULT,
   type WriteForecast
 } from "../domain/ForecastRecord.ts"
-import { isWriteCommand, type WriteCommand, writeCommands } from "../domain/Commands.ts"
-import { categoryOfCommand } from "../domain/Limits.ts"
+import { categoryOfJob, commands, isWriteCommand, type WriteCommand, writeCommands } from "../domain/Commands.ts"
 import * as Time from "../domain/Time.ts"
 import { type LoadedFacts, loadFacts } from "./AccountFacts.ts"
-import { categoryOfJob } from "./Executor.ts"
 import {
   countOf,
   EXPECTED_GAP_MS,
@@ -155,7 +153,7 @@ export class Forecasts extends Context.Service<Forecasts, {
         const hypothetical = assumed.flatMap(({ command, count }, line) =>
           Array.from({ length: count }, (_, n): ForecastWrite => ({
             id: `assumed:${line}:${n}`,
-            category: categoryOfCommand(command),
+            category: commands[command].category,
             about: null
           }))
         )
@@ -213,7 +211,7 @@ export class Forecasts extends Context.Service<Forecasts, {
             return {
               command,
               count,
-              category: categoryOfCommand(command),
+              category: commands[command].category,
               firstStart: isoOrNull(first?.start ?? null),
               lastStart: isoOrNull(last?.start ?? null)
             }

@@ -3,32 +3,17 @@
  * exact text it will send; and how a person's edited text replaces it. One
  * place knows which input field is which.
  */
-import { categoryOfJob } from "./Executor.ts"
+import { categoryOfJob, commandOf } from "../domain/Commands.ts"
 import type { QueuedWrite } from "./Plan.ts"
 
-import { COMMENT_MAX, MESSAGE_MAX, NOTE_MAX, POST_MAX } from "../domain/CommandInputs.ts"
-
-/** The input field holding the text a write sends, by command (writes without text are absent). */
-const textField: Readonly<Record<string, string>> = {
-  connect: "note",
-  send_message: "text",
-  comment: "text",
-  create_post: "text"
-}
-
-/** The network's length limit on that text, by command. */
-const textMax: Readonly<Record<string, number>> = {
-  connect: NOTE_MAX,
-  send_message: MESSAGE_MAX,
-  comment: COMMENT_MAX,
-  create_post: POST_MAX
-}
+/** The text a write of `kind` sends, as its catalogue entry says; null when it sends none. */
+const sentTextOf = (kind: string) => commandOf(kind)?.text ?? null
 
 /** The longest text a write of `kind` may send; undefined when it sends none. */
-export const textLimitOf = (kind: string): number | undefined => textMax[kind]
+export const textLimitOf = (kind: string): number | undefined => sentTextOf(kind)?.max
 
 /** Whether a write of `kind` may go without its text (an invitation without a note). */
-export const textOptional = (kind: string): boolean => kind === "connect"
+export const textOptional = (kind: string): boolean => sentTextOf(kind)?.optional === true
 
 /** Input fields naming the target, most specific first. */
 const targetFields = ["person", "chatId", "post", "company", "invitationId"] as const
@@ -48,19 +33,19 @@ export const targetOf = (input: unknown): string | null => {
 
 /** The exact text a write will send; null when it sends none. */
 export const textOf = (kind: string, input: unknown): string | null => {
-  const field = textField[kind]
-  if (field === undefined) return null
-  const value = fieldsOf(input)[field]
+  const text = sentTextOf(kind)
+  if (text === null) return null
+  const value = fieldsOf(input)[text.field]
   return typeof value === "string" ? value : null
 }
 
 /** Whether a write of `kind` sends text a person can edit. */
-export const hasText = (kind: string): boolean => textField[kind] !== undefined
+export const hasText = (kind: string): boolean => sentTextOf(kind) !== null
 
 /** The input with its text replaced (validate the result with the command's schema); undefined when it has no text. */
 export const withText = (kind: string, input: unknown, text: string): Record<string, unknown> | undefined => {
-  const field = textField[kind]
-  return field === undefined ? undefined : { ...fieldsOf(input), [field]: text }
+  const sent = sentTextOf(kind)
+  return sent === null ? undefined : { ...fieldsOf(input), [sent.field]: text }
 }
 
 /**

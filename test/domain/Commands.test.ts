@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Schema } from "effect"
 import {
   catalogue,
+  categoryOfJob,
   commandNames,
   CommandNameSchema,
   commands,
@@ -9,7 +10,6 @@ import {
   readCommands,
   writeCommands
 } from "../../src/domain/Commands.ts"
-import { categoryOfCommand } from "../../src/domain/Limits.ts"
 
 type Decoder = Schema.ConstraintDecoder<unknown>
 
@@ -52,7 +52,7 @@ describe("the command catalogue", () => {
     assert.deepStrictEqual([...CommandNameSchema.literals], [...commandNames])
     for (const entry of catalogue) {
       assert.strictEqual(commands[entry.name], entry)
-      assert.strictEqual(entry.category, categoryOfCommand(entry.name))
+      assert.strictEqual(categoryOfJob(entry.name, {}), entry.category)
       assert.isAbove(entry.description.length, 10)
     }
     assert.strictEqual(commands.connect.category, "invites")
@@ -60,6 +60,23 @@ describe("the command catalogue", () => {
     assert.strictEqual(commands.accept_invite.category, null)
     assert.isTrue(isCommandName("react"))
     assert.isFalse(isCommandName("toString"))
+  })
+
+  it("names the text each write sends: a field of its input, with the network's limit; reads send none", () => {
+    const withText = catalogue.filter((entry) => entry.text !== null).map((entry) => entry.name)
+    assert.deepStrictEqual(withText, ["connect", "send_message", "comment", "create_post"])
+    for (const entry of catalogue) {
+      if (entry.text === null) continue
+      const field = entry.text.field
+      // Every example input of a command that sends text carries it in that field, within the limit.
+      const examples = examplesOf(entry.input).filter((example) => typeof example === "object" && example !== null && field in example)
+      assert.isNotEmpty(examples, entry.name)
+      assert.isAbove(entry.text.max, 0)
+    }
+    assert.isTrue(commands.connect.text?.optional)
+    assert.isFalse(commands.create_post.text?.optional)
+    assert.strictEqual(commands.send_message.inMailCategory, "inmails")
+    assert.strictEqual(categoryOfJob("not_a_command", { inmail: true }), null)
   })
 
   it("documents every input and result with a description and examples that decode", () => {

@@ -8,7 +8,6 @@ import {
   budgetsLeft,
   capAtCeiling,
   categories,
-  categoryOfCommand,
   effectiveLimit,
   fullPeriods,
   healthFactor,
@@ -24,6 +23,7 @@ import {
   tierTable,
   tiers
 } from "../../src/domain/Limits.ts"
+import { categoryOfJob } from "../../src/domain/Commands.ts"
 
 const at = (iso: string): number => Date.parse(iso)
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -121,15 +121,15 @@ describe("commands and categories", () => {
       ["list_chats", "list_polls"],
       ["list_invites", "list_polls"]
     ]
-    for (const [command, category] of expected) assert.strictEqual(categoryOfCommand(command), category, command)
+    for (const [command, category] of expected) assert.strictEqual(categoryOfJob(command, {}), category, command)
   })
 
   it("send_message as an InMail spends inmails; other commands spend nothing", () => {
-    assert.strictEqual(categoryOfCommand("send_message", { asInMail: true }), "inmails")
-    assert.strictEqual(categoryOfCommand("send_message", { asInMail: false }), "messages")
-    assert.strictEqual(categoryOfCommand("connect", { asInMail: true }), "invites")
+    assert.strictEqual(categoryOfJob("send_message", { chatId: "c1", text: "hi", inmail: true }), "inmails")
+    assert.strictEqual(categoryOfJob("send_message", { chatId: "c1", text: "hi", inmail: false }), "messages")
+    assert.strictEqual(categoryOfJob("connect", { person: "ada", inmail: true }), "invites")
     for (const command of ["accept_invite", "decline_invite", "save_lead", "get_posts", "ssi", "toString", "x"]) {
-      assert.strictEqual(categoryOfCommand(command), null, command)
+      assert.strictEqual(categoryOfJob(command, {}), null, command)
     }
   })
 
