@@ -20,7 +20,7 @@ export interface Layer {
 export const layers: ReadonlyArray<Layer> = [
   { name: "domain: ids, models, statuses, pure rules, the vocabulary all share", parts: ["domain"] },
   { name: "infrastructure: config, SQL, migrations, clock, tracing; the request-rate rule", parts: ["platform", "ratelimit"] },
-  { name: "the network driver port, reply triage, the outbox, the activity log", parts: ["triage", "network", "events", "activity"] },
+  { name: "the network driver port, reply triage, the outbox, the activity log, the Idempotency-Key store", parts: ["triage", "network", "events", "activity", "idempotency"] },
   { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
   // people/ reads the accounts (the seats in a person's timeline, the other seat holding a person); accounts/ never reads people/.
   { name: "services: people and what reached them", parts: ["people"] },

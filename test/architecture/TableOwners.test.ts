@@ -27,7 +27,7 @@ export const owners: Readonly<Record<string, string>> = {
   automations: "src/workflows/Automations.ts",
   budget_spend: "src/accounts/Budgets.ts",
   cluster_secret: "src/platform/Cluster.ts",
-  idempotency_keys: "src/jobs/Idempotency.ts",
+  idempotency_keys: "src/idempotency/Idempotency.ts",
   inbox_messages: "src/people/Messages.ts",
   invitations: "src/accounts/Invitations.ts",
   jobs: "src/jobs/JobStore.ts",
