@@ -23,7 +23,7 @@ export const owners: Readonly<Record<string, string>> = {
   accounts: "src/accounts/AccountStore.ts",
   activity: "src/activity/ActivityLog.ts",
   api_keys: "src/keys/ApiKeys.ts",
-  approvals: "src/jobs/ApprovalTable.ts",
+  approvals: "src/approvals/ApprovalTable.ts",
   automations: "src/workflows/Automations.ts",
   budget_spend: "src/accounts/Budgets.ts",
   cluster_secret: "src/platform/Cluster.ts",
