@@ -17,14 +17,16 @@ import { Outbox } from "./events/Outbox.ts"
 import { Draining } from "./http/Draining.ts"
 import { Platform } from "./http/Platform.ts"
 import * as Server from "./Server.ts"
-import { ApprovalStore } from "./jobs/ApprovalStore.ts"
-import { Approvals } from "./jobs/Approvals.ts"
+import * as ApprovalExpiry from "./approvals/ApprovalExpiry.ts"
+import { Approvals } from "./approvals/Approvals.ts"
+import { ApprovalStore } from "./approvals/ApprovalStore.ts"
+import { ApprovalTable } from "./approvals/ApprovalTable.ts"
 import { Executor } from "./jobs/Executor.ts"
 import { Forecasts } from "./jobs/Forecasts.ts"
 import { Governor } from "./jobs/Governor.ts"
 import { Inbox } from "./inbox/Inbox.ts"
 import { Reports } from "./inbox/Reports.ts"
-import { Idempotency } from "./jobs/Idempotency.ts"
+import { Idempotency } from "./idempotency/Idempotency.ts"
 import { Jobs } from "./jobs/Jobs.ts"
 import { JobEndings } from "./jobs/Endings.ts"
 import { JobStore } from "./jobs/JobStore.ts"
@@ -127,10 +129,14 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Workspaces.layer, ApiKeys.layer, Credentials.layer, PeopleAuth.layer, Grants.layer,
     Accounts.layer, AccountChanges.layer, PeopleOnJobs.layer, Outbox.layer,
     Jobs.layer, JobStore.layer, JobEndings.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
-    Approvals.layer, ApprovalStore.layer,
+    Approvals.layer, ApprovalStore.layer, ApprovalExpiry.layer,
     WebhookDispatcher.layer, WebhookEndpoints.layer,
     Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer, ActivityLog.layer
-  ).pipe(Layer.provideMerge(Layer.mergeAll(driver, triage, Cluster.layer, Notices.layer)))
+  ).pipe(
+    // jobs/ writes a job's own approval through its port, answered by the approvals' owner above it.
+    Layer.provide(ApprovalTable.jobApprovals),
+    Layer.provideMerge(Layer.mergeAll(driver, triage, Cluster.layer, Notices.layer))
+  )
 
 /** The core services on the configured network (the sandbox); needs a migrated `SqlClient` and `AppConfig`. */
 export const core = coreWith(network)

@@ -17,7 +17,7 @@ import type { Expired, Invalid, Missing, WrongState } from "../domain/Failures.t
 import { actorOf } from "../domain/Principal.ts"
 import * as Time from "../domain/Time.ts"
 import { Accounts } from "../accounts/Accounts.ts"
-import { Approvals, type DecidedApproval } from "../jobs/Approvals.ts"
+import { Approvals, type DecidedApproval } from "../approvals/Approvals.ts"
 import { hasText, textLimitOf, textOptional } from "../jobs/WriteTarget.ts"
 import { actorNamer } from "../http/Actors.ts"
 import { framed, noticeFrom } from "./Frame.ts"

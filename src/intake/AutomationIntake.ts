@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Automation, StartAutomation } from "../domain/AutomationRecord.ts"
-import { Idempotency } from "../jobs/Idempotency.ts"
+import { Idempotency } from "../idempotency/Idempotency.ts"
 import { type AutomationView, Automations } from "../workflows/Automations.ts"
 import { idempotent } from "./IdempotentStart.ts"
 

@@ -1,12 +1,12 @@
 /**
  * Runs a creating request under its optional `Idempotency-Key`: without one it
  * just runs; with one, the first request's response is stored and repeats get
- * it back (the rules are in `jobs/Idempotency.ts`). Job, workflow and
+ * it back (the rules are in `idempotency/Idempotency.ts`). Job, workflow and
  * automation creation all go through here.
  */
 import { Effect } from "effect"
 import type { Invalid, WrongState } from "../domain/Failures.ts"
-import type { Idempotency } from "../jobs/Idempotency.ts"
+import type { Idempotency } from "../idempotency/Idempotency.ts"
 
 export const idempotent = <E, R>(
   idempotency: Idempotency["Service"],

@@ -5,7 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { type CommandName, commands } from "../domain/Commands.ts"
-import { Idempotency } from "../jobs/Idempotency.ts"
+import { Idempotency } from "../idempotency/Idempotency.ts"
 import type { JobRecord } from "../jobs/JobRow.ts"
 import { Jobs } from "../jobs/Jobs.ts"
 import { idempotent } from "./IdempotentStart.ts"

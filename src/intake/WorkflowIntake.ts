@@ -4,7 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { StartWorkflow, Workflow } from "../domain/WorkflowRecord.ts"
-import { Idempotency } from "../jobs/Idempotency.ts"
+import { Idempotency } from "../idempotency/Idempotency.ts"
 import { stepAt } from "../domain/Workflow.ts"
 import { type WorkflowView, Workflows } from "../workflows/Workflows.ts"
 import type { WorkflowWaitReason } from "../domain/Workflow.ts"

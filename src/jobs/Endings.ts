@@ -8,7 +8,7 @@
  * - its command's completion (`Completions.ts`: a connect's invitation, the
  *   person touched), and the job's link to that person (`JobStore`);
  * - the account's pacing gate (`AccountStore`);
- * - a cancelled job's pending approval, rejected (`ApprovalTable`);
+ * - a cancelled job's pending approval, rejected (`JobApprovals`, the approvals' owner);
  * - the job's event (`Outbox`).
  *
  * Endings go in batches (group commit). A job whose row another session holds
@@ -25,8 +25,8 @@ import type { Category } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
-import { ApprovalTable } from "./ApprovalTable.ts"
 import { completeJob } from "./Completions.ts"
+import { JobApprovals } from "./JobApprovals.ts"
 import type { JobRow } from "./JobRow.ts"
 import { type EndedJob, JobStore } from "./JobStore.ts"
 
@@ -111,7 +111,7 @@ export class JobEndings extends Context.Service<JobEndings, {
       const sql = yield* SqlClient.SqlClient
       const store = yield* JobStore
       const accounts = yield* AccountStore
-      const approvals = yield* ApprovalTable
+      const approvals = yield* JobApprovals
       const outbox = yield* Outbox
       const cancellable = [...cancellableStatuses]
 
@@ -212,6 +212,6 @@ export class JobEndings extends Context.Service<JobEndings, {
     })
   )
 
-  /** `layerNoDeps` with its services' layers. */
-  static readonly layer = JobEndings.layerNoDeps.pipe(Layer.provide([AccountStore.layer, ApprovalTable.layer, JobStore.layer, Outbox.layer]))
+  /** `layerNoDeps` with its services' layers; needs the port `JobApprovals`, as `JobStore.layer` does. */
+  static readonly layer = JobEndings.layerNoDeps.pipe(Layer.provide([AccountStore.layer, JobStore.layer, Outbox.layer]))
 }

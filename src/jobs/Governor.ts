@@ -38,8 +38,6 @@ import * as Time from "../domain/Time.ts"
 import { channels, Notices } from "../platform/Notices.ts"
 import { AccountEntity } from "./AccountEntity.ts"
 import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
-import * as ApprovalExpiry from "./ApprovalExpiry.ts"
-import { ApprovalStore } from "./ApprovalStore.ts"
 import { Executor } from "./Executor.ts"
 import type { JobRow } from "./JobRow.ts"
 import { type Ending, JobEndings } from "./Endings.ts"
@@ -740,7 +738,6 @@ export class Governor extends Context.Service<Governor, {
       // An account changed on this server: its owner forgets what it read of it, looks at its writes again and
       // retries its parked reads, before the change's request answers.
       yield* changes.follow((accountId) => tell(accountId, (account) => account.Changed(undefined)))
-      yield* ApprovalExpiry.run
       const counts = {
         accounts: Effect.sync(() => actors.size),
         waiting: Effect.sync(() => waiting.count),
@@ -751,6 +748,7 @@ export class Governor extends Context.Service<Governor, {
       return Governor.of({
         submit: (job) =>
           job.status === "awaiting_approval"
+            // Nothing to run until a person decides; the approvals' expiry (approvals/ApprovalExpiry.ts) hears of it.
             ? notices.publish(channels.approvalCreated, job.id)
             : job.isWrite
             ? wake(job.accountId)
@@ -777,5 +775,5 @@ export class Governor extends Context.Service<Governor, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Governor.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, ApprovalStore.layer, Executor.layer, JobEndings.layer, JobStore.layer, JobWatch.layer]))
+  static readonly layer = Governor.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, Executor.layer, JobEndings.layer, JobStore.layer, JobWatch.layer]))
 }

@@ -14,7 +14,7 @@ import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
 import { ReadClient } from "../platform/ReadClient.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
-import { ApprovalTable } from "./ApprovalTable.ts"
+import { JobApprovals } from "./JobApprovals.ts"
 import { decodeJobRows, jobColumns, type JobRow } from "./JobRow.ts"
 
 /** What a new job is. */
@@ -180,7 +180,7 @@ export class JobStore extends Context.Service<JobStore, {
       // A job's read for the API takes no lock and runs in no transaction: on the multiplexed pool.
       const reads = yield* ReadClient.orDefault(sql)
       const readSelect = reads.unsafe(jobColumns)
-      const approvals = yield* ApprovalTable
+      const approvals = yield* JobApprovals
       const accounts = yield* AccountStore
       const select = sql.unsafe(jobColumns)
       const runnable = [...runnableStatuses]
@@ -507,8 +507,8 @@ export class JobStore extends Context.Service<JobStore, {
     })
   )
 
-  /** `layerNoDeps` with its services' layers. */
-  static readonly layer = JobStore.layerNoDeps.pipe(Layer.provide([AccountStore.layer, ApprovalTable.layer]))
+  /** `layerNoDeps` with its services' layers; needs the port `JobApprovals` (`ApprovalTable.jobApprovals`), which `App.ts` wires. */
+  static readonly layer = JobStore.layerNoDeps.pipe(Layer.provide([AccountStore.layer]))
 
   /** `People`'s port to the jobs about a person, answered by this store. */
   static readonly personJobs = Layer.effect(

@@ -20,12 +20,14 @@ export interface Layer {
 export const layers: ReadonlyArray<Layer> = [
   { name: "domain: ids, models, statuses, pure rules, the vocabulary all share", parts: ["domain"] },
   { name: "infrastructure: config, SQL, migrations, clock, tracing; the request-rate rule", parts: ["platform", "ratelimit"] },
-  { name: "the network driver port, reply triage, the outbox, the activity log", parts: ["triage", "network", "events", "activity"] },
+  { name: "the network driver port, reply triage, the outbox, the activity log, the Idempotency-Key store", parts: ["triage", "network", "events", "activity", "idempotency"] },
   { name: "services: credentials, accounts and the invitations they sent", parts: ["auth", "accounts"] },
   // people/ reads the accounts (the seats in a person's timeline, the other seat holding a person); accounts/ never reads people/.
   { name: "services: people and what reached them", parts: ["people"] },
   { name: "services: API keys, jobs and the Governor, people's and assistants' sign-in", parts: ["keys", "jobs", "team", "oauth"] },
-  { name: "services built on jobs and keys", parts: ["workspaces", "inbox", "workflows", "webhooks"] },
+  // approvals/ decides a job's approval (the job moves, the Governor wakes); jobs/ writes a job's own approval
+  // through its port (jobs/JobApprovals.ts), which the approvals' owner answers.
+  { name: "services built on jobs and keys: approvals of writes, workspaces, the inbox, workflows, webhooks", parts: ["approvals", "workspaces", "inbox", "workflows", "webhooks"] },
   { name: "intake: starting jobs, workflows and automations under an Idempotency-Key, for REST and assistants alike", parts: ["intake"] },
   // The contract sits above the services: they speak their own language (domain/Failures.ts and the
   // records in domain/), and the edge turns it into the contract's (http/ServiceErrors.ts).

@@ -3,12 +3,14 @@
  * per table). Statements only, each joining the caller's transaction when
  * there is one; what a decision does to the job is `ApprovalStore`'s, and a
  * job's own approval (created with it, rejected when it is cancelled) is
- * written through here by `JobStore`.
+ * written through here by `jobs/`, through its port `JobApprovals`
+ * (`ApprovalTable.jobApprovals`).
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { JobApprovals, type NewApproval } from "../jobs/JobApprovals.ts"
 import { EpochMillis, Nullable, Timestamp } from "../platform/Rows.ts"
 
 /** An approval as stored. */
@@ -62,19 +64,6 @@ export interface ApprovalQueueQuery {
   readonly limit: number
 }
 
-/** A pending approval to record with its job. */
-export interface NewApproval {
-  readonly id: string
-  readonly workspaceId: string
-  readonly accountId: string
-  readonly jobId: string
-  readonly kind: string
-  readonly target: string | null
-  readonly text: string | null
-  readonly createdIso: string
-  readonly expiresAt: number
-}
-
 export class ApprovalTable extends Context.Service<ApprovalTable, {
   readonly get: (workspaceId: string, id: string) => Effect.Effect<ApprovalRow | undefined>
   readonly byJob: (jobId: string) => Effect.Effect<ApprovalRow | undefined>
@@ -86,13 +75,12 @@ export class ApprovalTable extends Context.Service<ApprovalTable, {
   }>
   /** The approval, its row locked until the caller's transaction ends. */
   readonly lock: (id: string) => Effect.Effect<ApprovalRow | undefined>
-  readonly insertPending: (approval: NewApproval) => Effect.Effect<void>
+  readonly insertPending: JobApprovals["Service"]["insertPending"]
   /** Expires a pending approval; false when it was no longer pending. */
   readonly markExpired: (id: string, nowIso: string) => Effect.Effect<boolean>
   readonly markApproved: (id: string, text: string | null, nowIso: string, by: string) => Effect.Effect<void>
   readonly markRejected: (id: string, reason: string | null, nowIso: string, by: string) => Effect.Effect<void>
-  /** Rejects the job's approval if it is still pending (the job was cancelled). */
-  readonly rejectPendingOfJob: (jobId: string, reason: string, nowIso: string) => Effect.Effect<void>
+  readonly rejectPendingOfJob: JobApprovals["Service"]["rejectPendingOfJob"]
   /** Pending approvals past their time, the earliest first, up to 500. */
   readonly due: (nowIso: string) => Effect.Effect<ReadonlyArray<ApprovalRow>>
   /** When the next pending approval expires (epoch ms), if any. */
@@ -226,4 +214,10 @@ export class ApprovalTable extends Context.Service<ApprovalTable, {
       })
     })
   )
+
+  /** The port `jobs/` writes a job's own approval through (`jobs/JobApprovals.ts`), answered by this table. */
+  static readonly jobApprovals = Layer.effect(
+    JobApprovals,
+    Effect.map(ApprovalTable, (table) => JobApprovals.of({ insertPending: table.insertPending, rejectPendingOfJob: table.rejectPendingOfJob }))
+  ).pipe(Layer.provide(ApprovalTable.layer))
 }

@@ -9,9 +9,9 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { JobFailure } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { JobEndings } from "../jobs/Endings.ts"
+import { JobStore } from "../jobs/JobStore.ts"
 import { type ApprovalFilters, type ApprovalRow, ApprovalTable } from "./ApprovalTable.ts"
-import { JobEndings } from "./Endings.ts"
-import { JobStore } from "./JobStore.ts"
 
 export type { ApprovalFilters, ApprovalRow } from "./ApprovalTable.ts"
 

@@ -1,10 +1,11 @@
 /**
  * Approvals expire as their 72 hours end, on every runner: a loop that sleeps on the `Clock` (the
  * sandbox's test clock too) until the next expiry is due, or until an approval is created on any
- * server (a notice), then expires what is due. Several runners expiring at once is harmless: an
- * expiry is guarded by the approval's status.
+ * server (a notice the Governor publishes), then expires what is due. Several runners expiring at
+ * once is harmless: an expiry is guarded by the approval's status. `App.ts` runs it beside the
+ * Governor, on every server of the core (`layer`).
  */
-import { Duration, Effect, Queue, Stream } from "effect"
+import { Duration, Effect, Layer, Queue, Stream } from "effect"
 import * as Time from "../domain/Time.ts"
 import { channels, Notices } from "../platform/Notices.ts"
 import { ApprovalStore } from "./ApprovalStore.ts"
@@ -34,3 +35,6 @@ export const run = Effect.gen(function*() {
     Effect.forkScoped
   )
 })
+
+/** The expiry for the layer's lifetime, with the store it expires through; needs `Notices` and the port `JobApprovals`. */
+export const layer = Layer.effectDiscard(run).pipe(Layer.provide(ApprovalStore.layer))

@@ -11,13 +11,13 @@ import { commands, isCommandName } from "../domain/Commands.ts"
 import type { ApprovalStatus } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { commandInWords } from "../domain/Words.ts"
+import { Governor } from "../jobs/Governor.ts"
+import { type JobRecord, toJobRecord } from "../jobs/JobRow.ts"
+import { JobStore } from "../jobs/JobStore.ts"
+import { JobWatch } from "../jobs/JobWatch.ts"
+import { hasText, withText } from "../jobs/WriteTarget.ts"
 import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
 import type { ApprovalQueueQuery } from "./ApprovalTable.ts"
-import { Governor } from "./Governor.ts"
-import { type JobRecord, toJobRecord } from "./JobRow.ts"
-import { JobStore } from "./JobStore.ts"
-import { JobWatch } from "./JobWatch.ts"
-import { hasText, withText } from "./WriteTarget.ts"
 
 /** An approval in its API form. */
 export interface ApprovalRecord {

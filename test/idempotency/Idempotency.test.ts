@@ -5,8 +5,8 @@ import { TestClock } from "effect/testing"
 import { Invalid, WrongState } from "../../src/domain/Failures.ts"
 import { nextOf } from "../../src/http/ServiceErrors.ts"
 import * as Time from "../../src/domain/Time.ts"
-import { bodyHash, canonicalJson, Idempotency } from "../../src/jobs/Idempotency.ts"
-import * as IdempotencyMemory from "../../src/jobs/IdempotencyMemory.ts"
+import { bodyHash, canonicalJson, Idempotency } from "../../src/idempotency/Idempotency.ts"
+import * as IdempotencyMemory from "../../src/idempotency/IdempotencyMemory.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
 
