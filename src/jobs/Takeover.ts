@@ -18,7 +18,9 @@
  * `takeoverResident` accounts are in memory here or `takeoverWritesWaiting`
  * writes wait for a write slot, so a takeover or an opening of many accounts
  * never brings them all into memory at once: only as many as the write slots
- * keep busy.
+ * keep busy. The accounts taken over (and those the safety net found) go
+ * first: their work was due before the wake-ups that came since, and a dead
+ * runner's accounts must not wait behind a whole opening of the survivor's own.
  */
 import { Duration, Effect } from "effect"
 import { EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
@@ -44,6 +46,8 @@ export const run = (options: {
     const settings = yield* GovernorSettings
     const { residents } = options
     const owned = new Set<number>()
+    /** Accounts taken over or found by the safety net, woken before the wake-ups. */
+    const takenOver = new Set<string>()
     const toWake = new Set<string>()
     let ticks = 0
 
@@ -57,23 +61,23 @@ export const run = (options: {
       }
       // One look a second: the sweep's turn comes every `sweepEvery` seconds.
       const sweep = ticks++ % Math.max(1, Math.round(Duration.toSeconds(settings.sweepEvery))) === 0
-      /** Those of `accounts` on `shards` that are not in memory here, queued to be woken. */
-      const queue = (accounts: ReadonlyArray<string>, shards: ReadonlySet<number>) => {
+      /** Those of `accounts` on `shards` that are not in memory here, queued in `line` to be woken. */
+      const queue = (line: Set<string>, accounts: ReadonlyArray<string>, shards: ReadonlySet<number>) => {
         const found = accounts.filter((accountId) =>
           !residents.has(accountId) && shards.has(sharding.getShardId(EntityId.make(accountId), "default").id)
         )
-        for (const accountId of found) toWake.add(accountId)
+        for (const accountId of found) line.add(accountId)
         return found.length
       }
       if (acquired.length > 0 || sweep) {
-        const accounts = queue(yield* options.dueWork, new Set(sweep ? owned : acquired))
+        const accounts = queue(takenOver, yield* options.dueWork, new Set(sweep ? owned : acquired))
         if (accounts > 0) {
           yield* Effect.logInfo(acquired.length > 0 ? "governor took accounts over" : "governor woke accounts with work left alone").pipe(
             Effect.annotateLogs({ shards: acquired.length, accounts })
           )
         }
       }
-      const woken = queue(yield* options.wakeUpsDue, owned)
+      const woken = queue(toWake, yield* options.wakeUpsDue, owned)
       if (woken > 0) yield* Effect.logDebug("governor wakes accounts whose wake-up came").pipe(Effect.annotateLogs({ accounts: woken }))
       // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here or
       // `takeoverWritesWaiting` writes wait for a slot: taking 30,000 accounts with work over at once brought them
@@ -82,12 +86,14 @@ export const run = (options: {
       let room = backlog >= settings.takeoverWritesWaiting
         ? 0
         : Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - residents.size))
-      for (const accountId of toWake) {
-        if (room === 0) break
-        toWake.delete(accountId)
-        if (residents.has(accountId)) continue
-        room--
-        yield* options.wake(accountId)
+      for (const line of [takenOver, toWake]) {
+        for (const accountId of line) {
+          if (room === 0) break
+          line.delete(accountId)
+          if (residents.has(accountId)) continue
+          room--
+          yield* options.wake(accountId)
+        }
       }
     })
 

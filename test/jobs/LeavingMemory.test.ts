@@ -139,17 +139,18 @@ describe("an account whose writes wait for an instant", () => {
       yield* inALife(
         open,
         Effect.gen(function*() {
+          // Two other accounts, connected first: connecting one moves the clock past its warm-up.
+          const others = yield* Effect.forEach([1, 2], () => workspaceWithAccount({ workingHours: alwaysOpen }))
           const { workspaceId, accountId, first, opening } = yield* postsWaitingForNine
           const governor = yield* Governor
           yield* eventually("the account to leave memory", governor.resident(accountId), (resident) => !resident, 30_000)
-          // Two other accounts' posts: one holds the one write slot at the gate, the other waits for the slot.
+          // The others' posts: one holds the one write slot at the gate, the other waits for the slot.
           const jobs = yield* Jobs
-          const busy = yield* Effect.forEach([1, 2], (n) =>
-            Effect.gen(function*() {
-              const other = yield* workspaceWithAccount({ workingHours: alwaysOpen })
-              const job = yield* jobs.create({ ...other, command: "create_post", input: { text: `busy ${n}` } })
-              return { workspaceId: other.workspaceId, id: job.id }
-            }))
+          const busy = yield* Effect.forEach(others, (other, n) =>
+            Effect.map(
+              jobs.create({ workspaceId: other.workspaceId, accountId: other.accountId, command: "create_post", input: { text: `busy ${n}` } }),
+              (job) => ({ workspaceId: other.workspaceId, id: job.id })
+            ))
           yield* eventually(
             "one write in flight and one waiting for the slot",
             Effect.map(governor.writesWaiting, (waiting) => ({ waiting, inFlight: writes.inFlight })),
