@@ -78,9 +78,11 @@ const databaseTemplate = ["test/support/DatabaseTemplates.ts"]
 
 /** The tiers as vitest's inline projects; each takes the root configuration's settings (`extends`). */
 export const projects = [
-  // One module graph per worker, not per file: importing Effect and the service's modules anew for
-  // each file was two thirds of the tier's time. Its files hold no global state (no database, no
-  // server, no mocks), so sharing the graph changes nothing they see.
+  // One module graph per worker, not per file, in every tier: importing Effect and the service's
+  // modules anew for each file was two thirds of the fast tier's time, and in the storage tiers each
+  // file also compiled PGlite's WebAssembly anew (PGlite keeps the compiled module for its module
+  // graph). No file keeps state in a shared module: each builds its service, database and servers in
+  // its own layers and closes them, and no file mocks a module.
   { extends: true, test: { name: "fast", include: [...fast], isolate: false } },
   {
     extends: true,
@@ -88,8 +90,9 @@ export const projects = [
       name: "db",
       include: [all],
       exclude: [...configDefaults.exclude, ...fast, ...slow, ...chaos],
-      globalSetup: databaseTemplate
+      globalSetup: databaseTemplate,
+      isolate: false
     }
   },
-  { extends: true, test: { name: "slow", include: [...slow], globalSetup: databaseTemplate } }
+  { extends: true, test: { name: "slow", include: [...slow], globalSetup: databaseTemplate, isolate: false } }
 ]
