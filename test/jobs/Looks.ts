@@ -8,7 +8,7 @@ import { TestClock } from "effect/testing"
 import { Governor } from "../../src/jobs/Governor.ts"
 import { eventually } from "../support/Eventually.ts"
 
-/** The actor's state is in memory: probe it every millisecond, since a run of looks waits for it thousands of times. */
+/** The actor's state is in memory: probe it every millisecond, since a run of looks waits for it once a look, hundreds of looks a run. */
 const probeEvery = 1
 
 /** Until when the account's actor sleeps, once it sleeps past now (null: until woken). */
