@@ -8,6 +8,9 @@ import { TestClock } from "effect/testing"
 import { Governor } from "../../src/jobs/Governor.ts"
 import { eventually } from "../support/Eventually.ts"
 
+/** The actor's state is in memory: probe it every millisecond, since a run of looks waits for it once a look, hundreds of looks a run. */
+const probeEvery = 1
+
 /** Until when the account's actor sleeps, once it sleeps past now (null: until woken). */
 export const nextLook = (accountId: string) =>
   Effect.gen(function*() {
@@ -17,7 +20,8 @@ export const nextLook = (accountId: string) =>
       `the Governor of ${accountId} to sleep`,
       probe,
       ([until, now]) => until === null || (until !== undefined && until > now),
-      30_000
+      30_000,
+      probeEvery
     )
     return until ?? null
   })

@@ -11,7 +11,7 @@ import { assert, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { bundle, entry, upToDate } from "../../scripts/bundle.ts"
 import { nodeFlags } from "../../src/platform/NodeFlags.ts"
-import { get, keyIn, startServer, stop, storage } from "../support/Processes.ts"
+import { emptyStorage, get, keyIn, startServer, stop } from "../support/Processes.ts"
 import { backend } from "../support/TestDatabase.ts"
 
 const root = new URL("../../", import.meta.url).pathname
@@ -55,7 +55,8 @@ it.live(`the bundled service starts and answers, reference, dashboard assets and
     // V8 holds the source at one byte a character only while every character is Latin-1.
     assert.notMatch(source, /[^\x00-\xff]/)
     assert.include(source, 'from "@electric-sql/pglite"', "PGlite must stay outside the bundle, beside its files")
-    const env = yield* storage
+    // Empty storage: the bundle's own migrations create the database, as on a first install.
+    const env = yield* emptyStorage
     const server = yield* startServer(env, [...nodeFlags, join(dir, "main.js")])
     const key = keyIn(server.output())
     assert.isDefined(key, server.output())

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { Effect } from "effect"
-import { freshPostgresUrl, serverDatabaseUrl } from "./TestDatabase.ts"
+import { freshPostgresUrl, pgliteCopyInto, postgresCopyUrl, serverDatabaseUrl } from "./TestDatabase.ts"
 
 const root = new URL("../../", import.meta.url).pathname
 
@@ -122,16 +122,33 @@ export const send = (
     return { status: response.status, body: json }
   })
 
-/** Storage for one test: a temporary DATA_DIR, or a fresh database on the PostgreSQL server. */
-export const storage = Effect.gen(function*() {
-  const dir = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "outreach-process-"))),
-    (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
-  )
-  const env: Record<string, string> = { DATA_DIR: dir, DATABASE_URL: "" }
-  if (serverDatabaseUrl !== undefined) env["DATABASE_URL"] = yield* freshPostgresUrl(serverDatabaseUrl)
-  return env
-})
+/**
+ * Storage for one test: a temporary DATA_DIR, or a new database on the PostgreSQL server; `migrated`, a
+ * copy of the tiers' migrated template there (`TestDatabase.ts`), else empty.
+ */
+const storageFor = (migrated: boolean) =>
+  Effect.gen(function*() {
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "outreach-process-"))),
+      (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
+    )
+    const env: Record<string, string> = { DATA_DIR: dir, DATABASE_URL: "" }
+    if (serverDatabaseUrl !== undefined) {
+      env["DATABASE_URL"] = yield* (migrated ? postgresCopyUrl : freshPostgresUrl)(serverDatabaseUrl)
+    } else if (migrated) {
+      yield* pgliteCopyInto(dir)
+    }
+    return env
+  })
+
+/**
+ * Storage for one test, migrated already: a process started on it opens the database instead of
+ * creating and migrating one, seconds of every start.
+ */
+export const storage = storageFor(true)
+
+/** Storage for one test, empty: the first process on it creates and migrates the database, as on a first install. */
+export const emptyStorage = storageFor(false)
 
 /** The first API key printed in `output`, if any. */
 export const keyIn = (output: string) => /(svc_[A-Za-z0-9_-]{43})/.exec(output)?.[1]

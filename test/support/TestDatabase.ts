@@ -115,7 +115,18 @@ const pgliteCopy = Layer.unwrap(
 )
 
 /** A new database on the PostgreSQL server at `url`, a copy of the migrated template when there is one. */
-const postgresCopyUrl = (url: string) => newPostgresDatabase(url, postgresTemplate)
+export const postgresCopyUrl = (url: string) => newPostgresDatabase(url, postgresTemplate)
+
+/**
+ * Writes a copy of the migrated template into the empty directory `dataDir`, as PGlite loads it on opening
+ * there, and closes it: a data directory another process then opens already migrated. Without a template,
+ * leaves the directory empty.
+ */
+export const pgliteCopyInto = (dataDir: string): Effect.Effect<void> =>
+  Effect.flatMap(pgliteTemplate, (loadDataDir) =>
+    loadDataDir === undefined
+      ? Effect.void
+      : Effect.scoped(Layer.build(PgliteClient.layer({ dataDir, loadDataDir })))).pipe(Effect.asVoid, Effect.orDie)
 
 /** The PostgreSQL server the tests run on, when `DATABASE_URL` is set. */
 export const serverDatabaseUrl: string | undefined = serverUrl

@@ -78,9 +78,12 @@ const databaseTemplate = ["test/support/DatabaseTemplates.ts"]
 
 /** The tiers as vitest's inline projects; each takes the root configuration's settings (`extends`). */
 export const projects = [
-  // One module graph per worker, not per file: importing Effect and the service's modules anew for
-  // each file was two thirds of the tier's time. Its files hold no global state (no database, no
-  // server, no mocks), so sharing the graph changes nothing they see.
+  // One module graph per worker, not per file, in the fast and db tiers: importing Effect and the
+  // service's modules anew for each file was two thirds of the fast tier's time, and in the db tier
+  // each file also compiled PGlite's WebAssembly anew (PGlite keeps the compiled module for its module
+  // graph). No file keeps state in a shared module: each builds its service and database in its own
+  // layers and closes them, and no file mocks a module. The slow tier's time is in its child
+  // processes and browsers (imports are 4% of it): its files stay apart.
   { extends: true, test: { name: "fast", include: [...fast], isolate: false } },
   {
     extends: true,
@@ -88,7 +91,8 @@ export const projects = [
       name: "db",
       include: [all],
       exclude: [...configDefaults.exclude, ...fast, ...slow, ...chaos],
-      globalSetup: databaseTemplate
+      globalSetup: databaseTemplate,
+      isolate: false
     }
   },
   { extends: true, test: { name: "slow", include: [...slow], globalSetup: databaseTemplate } }
