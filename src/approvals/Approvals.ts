@@ -15,7 +15,7 @@ import { Governor } from "../jobs/Governor.ts"
 import { type JobRecord, toJobRecord } from "../jobs/JobRow.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
-import { hasText, withText } from "../jobs/WriteTarget.ts"
+import { withText } from "../jobs/WriteTarget.ts"
 import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
 import type { ApprovalQueueQuery } from "./ApprovalTable.ts"
 
@@ -179,7 +179,7 @@ export class Approvals extends Context.Service<Approvals, {
           if (job === undefined) return yield* Effect.fail(approvalNotFound(row.id))
           if (text === undefined) return job.input
           const input = withText(row.kind, job.input, text)
-          if (input === undefined || !hasText(row.kind) || !isCommandName(row.kind)) {
+          if (input === undefined || !isCommandName(row.kind)) {
             return yield* Effect.fail(
               new Invalid({ message: `A ${row.kind} sends no text, so there is none to replace.`, advice: { _tag: "ApproveWithoutText" } })
             )

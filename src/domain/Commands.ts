@@ -84,8 +84,22 @@ const spec = <const Name extends string, const Kind extends CommandKind, I exten
 
 /** Every command by name. */
 export const commands = {
-  get_profile: spec("get_profile", "read", Inputs.GetProfileInput, Person, "A person's full profile, as the account sees it.", { category: "profile_views" }),
-  get_company: spec("get_company", "read", Inputs.GetCompanyInput, Company, "A company page.", { category: "company_views" }),
+  get_profile: spec(
+    "get_profile",
+    "read",
+    Inputs.GetProfileInput,
+    Person,
+    "A person's full profile, as the account sees it.",
+    { category: "profile_views" }
+  ),
+  get_company: spec(
+    "get_company",
+    "read",
+    Inputs.GetCompanyInput,
+    Company,
+    "A company page.",
+    { category: "company_views" }
+  ),
   search_people: spec(
     "search_people",
     "read",
@@ -102,9 +116,22 @@ export const commands = {
     "Search companies by keywords, industry, location and size; paged.",
     { category: "search_rows" }
   ),
-  get_posts: spec("get_posts", "read", Inputs.GetPostsInput, PostPage, "A person's or a company's recent posts; paged."),
+  get_posts: spec(
+    "get_posts",
+    "read",
+    Inputs.GetPostsInput,
+    PostPage,
+    "A person's or a company's recent posts; paged."
+  ),
   get_post: spec("get_post", "read", Inputs.GetPostInput, Post, "One post with its engagement."),
-  list_chats: spec("list_chats", "read", Inputs.PageInput, ChatPage, "The account's conversations, most recent first; paged.", { category: "list_polls" }),
+  list_chats: spec(
+    "list_chats",
+    "read",
+    Inputs.PageInput,
+    ChatPage,
+    "The account's conversations, most recent first; paged.",
+    { category: "list_polls" }
+  ),
   get_conversation: spec(
     "get_conversation",
     "read",
@@ -166,11 +193,38 @@ export const commands = {
     Results.InvitationAnswered,
     "Decline a received invitation."
   ),
-  endorse: spec("endorse", "write", Inputs.EndorseInput, Results.Endorsed, "Endorse a connection for one of their skills.", { category: "endorsements" }),
-  save_lead: spec("save_lead", "write", Inputs.SaveLeadInput, Results.LeadSaved, "Save a person to a Sales Navigator lead list."),
+  endorse: spec(
+    "endorse",
+    "write",
+    Inputs.EndorseInput,
+    Results.Endorsed,
+    "Endorse a connection for one of their skills.",
+    { category: "endorsements" }
+  ),
+  save_lead: spec(
+    "save_lead",
+    "write",
+    Inputs.SaveLeadInput,
+    Results.LeadSaved,
+    "Save a person to a Sales Navigator lead list."
+  ),
   react: spec("react", "write", Inputs.ReactInput, Results.Reacted, "React to a post.", { category: "reactions" }),
-  comment: spec("comment", "write", Inputs.CommentInput, Results.Commented, "Comment on a post.", { category: "comments", text: { field: "text", max: COMMENT_MAX, optional: false } }),
-  create_post: spec("create_post", "write", Inputs.CreatePostInput, Results.PostCreated, "Publish a post as the account.", { category: "posts", text: { field: "text", max: POST_MAX, optional: false } })
+  comment: spec(
+    "comment",
+    "write",
+    Inputs.CommentInput,
+    Results.Commented,
+    "Comment on a post.",
+    { category: "comments", text: { field: "text", max: COMMENT_MAX, optional: false } }
+  ),
+  create_post: spec(
+    "create_post",
+    "write",
+    Inputs.CreatePostInput,
+    Results.PostCreated,
+    "Publish a post as the account.",
+    { category: "posts", text: { field: "text", max: POST_MAX, optional: false } }
+  )
 } as const
 
 type Commands = typeof commands

@@ -149,7 +149,7 @@ export const tierBound = (tier: Tier, category: Category, period: Period): Bound
   tierTable.find((entry) => entry.category === category && entry.period === period)?.bounds[tier]
 
 // ---------------------------------------------------------------------------
-// Commands
+// How a category is spent (which command spends which: `Commands.ts`, its catalogue)
 // ---------------------------------------------------------------------------
 
 /** Whether a category is spent per row returned (searches) rather than per job. */

@@ -48,7 +48,8 @@ export const run = (options: {
     const owned = new Set<number>()
     /** Accounts taken over or found by the safety net, woken before the wake-ups. */
     const takenOver = new Set<string>()
-    const toWake = new Set<string>()
+    /** Accounts whose wake-up came. */
+    const wakeUps = new Set<string>()
     let ticks = 0
 
     const tick = Effect.gen(function*() {
@@ -77,7 +78,7 @@ export const run = (options: {
           )
         }
       }
-      const woken = queue(toWake, yield* options.wakeUpsDue, owned)
+      const woken = queue(wakeUps, yield* options.wakeUpsDue, owned)
       if (woken > 0) yield* Effect.logDebug("governor wakes accounts whose wake-up came").pipe(Effect.annotateLogs({ accounts: woken }))
       // At most `takeoverBatch` a second, and none while `takeoverResident` accounts are in memory here or
       // `takeoverWritesWaiting` writes wait for a slot: taking 30,000 accounts with work over at once brought them
@@ -86,7 +87,7 @@ export const run = (options: {
       let room = backlog >= settings.takeoverWritesWaiting
         ? 0
         : Math.max(0, Math.min(settings.takeoverBatch, settings.takeoverResident - residents.size))
-      for (const line of [takenOver, toWake]) {
+      for (const line of [takenOver, wakeUps]) {
         for (const accountId of line) {
           if (room === 0) break
           line.delete(accountId)
