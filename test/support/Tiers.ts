@@ -34,6 +34,7 @@ export const fast: ReadonlyArray<string> = [
   "test/inbox/Cadence.test.ts",
   "test/jobs/JobsContract.test.ts",
   "test/jobs/Plan.test.ts",
+  "test/jobs/WriteTarget.test.ts",
   "test/mcp/Document.test.ts",
   "test/team/**/*.test.ts",
   "test/platform/AppConfig.test.ts",
