@@ -198,10 +198,12 @@ export const page = (options: {
   return respond(
     document(
       options.title,
-      html`<script src="${base}/assets/htmx.min.js" defer></script>
+      // live.js runs before htmx (deferred scripts run in order): htmx connects the live stream
+      // as soon as it runs, and live.js must be listening when the stream says it connected.
+      html`<script src="${base}/assets/live.js" defer></script>
+<script src="${base}/assets/htmx.min.js" defer></script>
 <script src="${base}/assets/hx-sse.min.js" defer></script>
 <script src="${base}/assets/approvals.js" defer></script>
-<script src="${base}/assets/live.js" defer></script>
 <script src="${base}/assets/local-times.js" defer></script>`,
       html`<a class="skip" href="#content">Skip to content</a>
 <header class="top">

@@ -176,6 +176,15 @@ layer(serverLayer({ allowPrivateWebhooks: true }))("operating from the dashboard
 
       const browser = yield* signedInBrowser(base, token)
       const page = yield* promise(() => browser.newPage())
+      // The live script is slow to arrive (a slow network): held until the stream answered, or for
+      // two seconds if the page waits for the script before it connects. Live either way.
+      yield* promise(() =>
+        page.route("**/dashboard/assets/live.js", async (route) => {
+          const response = await route.fetch()
+          await page.waitForResponse((r) => r.url().endsWith("/dashboard/live"), { timeout: 2_000 }).catch(() => undefined)
+          await route.fulfill({ response })
+        })
+      )
       yield* promise(() => page.goto(`${base}/dashboard/approvals`))
       yield* promise(() => page.locator("tr.approval", { hasText: "Already waiting" }).waitFor())
       // The page is live once its stream is connected (slow on a busy machine: give it a minute).
