@@ -55,7 +55,8 @@ layer(serverLayer({ accountIdleTime: Duration.minutes(10) }), { timeout: 300_000
     }), { timeout: 300_000 })
 })
 
-layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 300_000 })("idle accounts", (it) => {
+// Idle for 10 s (real time, as the cluster keeps it): waking 1,000 accounts takes under a second.
+layer(serverLayer({ accountIdleTime: Duration.seconds(10) }), { timeout: 300_000 })("idle accounts", (it) => {
   it.effect("an account without work leaves memory once idle, and comes back with its next message", () =>
     Effect.gen(function*() {
       const governor = yield* Governor
@@ -74,10 +75,9 @@ layer(serverLayer({ accountIdleTime: Duration.seconds(20) }), { timeout: 300_000
       assert.isBelow(left, resident)
       yield* wakeAll(ids.slice(0, 10))
       assert.strictEqual((yield* governor.actors) - actorsBefore, 10)
-      // An account whose last job was a read leaves memory too once it ran.
-      yield* eventually("the woken accounts to leave memory", governor.actors, (n) => n === actorsBefore, 60_000, 200)
+      // An account whose last job was a read (one of the ten) leaves memory too once it ran.
       const read = yield* Jobs.use((jobs) => jobs.create({ workspaceId: workspace.id, accountId: ids[0], command: "ssi", input: {} }))
       yield* eventually("the read to run", Jobs.use((jobs) => Effect.orDie(jobs.get(workspace.id, read.id))), (job) => job.status === "completed", 30_000, 100)
-      yield* eventually("its account to leave memory", governor.actors, (n) => n === actorsBefore, 60_000, 200)
+      yield* eventually("the woken accounts, the read's too, to leave memory", governor.actors, (n) => n === actorsBefore, 60_000, 200)
     }), { timeout: 300_000 })
 })
