@@ -2,7 +2,8 @@
  * Runs one started job on the network: the guardrails a write must pass
  * first, the driver call, and what the job spent. It never moves the job's
  * status: the Governor records the attempt before and the ending after
- * (People links a `connect` or `send_message` to its person as it runs).
+ * (a `connect` or `send_message` is linked to its person as it runs, in its
+ * claim of the person: `PersonClaim.ts`).
  */
 import { Context, Data, Effect, Layer, Option, Schema } from "effect"
 import type { AccountRow } from "../accounts/AccountRow.ts"
@@ -12,9 +13,10 @@ import type { JobFailure } from "../domain/Job.ts"
 import { type Category, isCountedPerRow } from "../domain/Limits.ts"
 import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
-import { otherSeatRefusal, People } from "../people/People.ts"
+import { otherSeatRefusal } from "../people/People.ts"
 import { JobStore } from "./JobStore.ts"
 import * as PeopleOnJobs from "./PeopleOnJobs.ts"
+import * as PersonClaim from "./PersonClaim.ts"
 import type { JobRow } from "./JobRow.ts"
 
 /** What running a job came to. */
@@ -94,8 +96,7 @@ export class Executor extends Context.Service<Executor, {
     Executor,
     Effect.gen(function*() {
       const network = yield* NetworkDriver
-      const people = yield* People
-      const jobs = yield* JobStore
+      const claimPerson = yield* PersonClaim.make
 
       /**
        * Before a `connect` or a `send_message`: the person, as the network shows them to the account, recorded
@@ -111,12 +112,7 @@ export class Executor extends Context.Service<Executor, {
             const low = checkInviteQuality(profile, account.minInviteQuality)
             if (low !== null) return low
           }
-          const other = yield* people.claim({
-            job,
-            profile,
-            about: kind === "connect" ? "invitation" : "message",
-            link: (personId) => jobs.linkPerson(job.id, personId, "replace")
-          })
+          const other = yield* claimPerson({ job, profile, about: kind === "connect" ? "invitation" : "message" })
           return other === undefined ? null : otherSeatRefusal(profile.name, other)
         })
 

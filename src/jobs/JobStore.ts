@@ -154,8 +154,8 @@ export class JobStore extends Context.Service<JobStore, {
   /** Queues a job awaiting approval, with the input it was approved with (encoded). */
   readonly release: (id: string, input: unknown) => Effect.Effect<void>
   /**
-   * Links the job to the person it is about, inside the caller's transaction (People's claim holds the
-   * person's row meanwhile). `keep`: a job linked already keeps its link.
+   * Links the job to the person it is about, inside the caller's transaction (a write's claim of the person,
+   * `PersonClaim.ts`, which holds the person's row, or a job's ending). `keep`: a job linked already keeps its link.
    */
   readonly linkPerson: (id: string, personId: string, keep: "keep" | "replace") => Effect.Effect<void>
   /**

@@ -7,7 +7,7 @@
 import { Effect, Option, Queue, type Tracer } from "effect"
 import type { JobRow } from "./JobRow.ts"
 
-/** Who a read belongs to: its account's actor, as the Governor keeps it. */
+/** Who a read belongs to: its account's actor (`AccountActor.ts`). */
 export interface ReadOwner {
   readonly accountId: string
   /** Its reads queued, running or waiting for an instant. */

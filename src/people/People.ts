@@ -13,7 +13,8 @@
  * - has an invitation to the person pending, or
  * - sent the person a cold message (an InMail) in the last
  *   {@link COLD_MESSAGE_HOLD_DAYS} days that they have not answered.
- * The check and the claim are one transaction that holds the person's row,
+ * The check and the claim are one transaction that holds the person's row
+ * (the write's own, which links its job to the person: `jobs/PersonClaim.ts`),
  * so two seats reaching the person at the same instant are told apart.
  *
  * The one module with SQL on `people` (issue #19): the jobs, invitations,
@@ -112,6 +113,12 @@ export interface OtherSeat {
 /** What a write about to run is: an invitation, or a message (outreach only when it is cold). */
 export type WriteAbout = "invitation" | "message"
 
+/** What a claim found: the person (the job is linked to them in the claim's transaction), and another seat holding them. */
+export interface Claim {
+  readonly personId: string
+  readonly other: OtherSeat | undefined
+}
+
 const DAY_MS = 86_400_000
 
 /** Which hold is named when several seats hold the person: the strongest first. */
@@ -182,18 +189,18 @@ export class People extends Context.Service<People, {
     Missing
   >
   /**
-   * Before a write about a person runs: records the person (from the profile
-   * just read) and links the job to them; for an invitation, or a message
-   * that is cold, answers the other seat that holds the person, if any, in
-   * the same transaction (the job, running and linked, then holds them).
+   * Before a write about a person runs, inside the caller's transaction (the
+   * job's, `jobs/PersonClaim.ts`, which links the job to the person in it):
+   * records the person (from the profile just read), whose row it then holds
+   * to the end of that transaction; for an invitation, or a message that is
+   * cold, answers the other seat that holds the person, if any (the job,
+   * running and linked, then holds them).
    */
   readonly claim: (input: {
-    readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
+    readonly job: { readonly workspaceId: string; readonly accountId: string }
     readonly profile: Person
     readonly about: WriteAbout
-    /** Links the job to the person, in the claim's transaction: the job's store does it (jobs/ is above people/). */
-    readonly link: (personId: string) => Effect.Effect<void>
-  }) => Effect.Effect<OtherSeat | undefined>
+  }) => Effect.Effect<Claim>
 }>()("outreach/People") {
   /** Needs `PersonJobs` (`JobStore.personJobs`), the network driver and the `SqlClient`. */
   static readonly layer = Layer.effect(
@@ -341,15 +348,14 @@ export class People extends Context.Service<People, {
         })
 
       const claim = Effect.fn("People.claim")(function*(input: {
-        readonly job: { readonly id: string; readonly workspaceId: string; readonly accountId: string }
+        readonly job: { readonly workspaceId: string; readonly accountId: string }
         readonly profile: Person
         readonly about: WriteAbout
-        readonly link: (personId: string) => Effect.Effect<void>
       }) {
         const { job, profile, about } = input
         const now = yield* Time.now
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          // The upsert holds the person's row to the end of the transaction: one claim of a person at a time.
+        return yield* Effect.gen(function*() {
+          // The upsert holds the person's row to the end of the caller's transaction: one claim of a person at a time.
           const personId = yield* touchPerson(sql, job.workspaceId, {
             providerId: profile.providerId,
             profileUrl: profile.profileUrl,
@@ -358,13 +364,12 @@ export class People extends Context.Service<People, {
             company: profile.company.name
           }, now.iso)
           if (personId === undefined) return yield* Effect.die(new Error(`person ${profile.providerId} not recorded`))
-          yield* input.link(personId)
           const outreach = about === "invitation" ||
             // Someone who has written to the account is answered, not approached.
             (profile.connectionDegree !== 1 && !(yield* hasWritten(sql, job.accountId, profile.providerId)))
-          if (!outreach) return undefined
-          return yield* otherSeatHolding(job.workspaceId, job.accountId, personId, profile.providerId, now.ms)
-        })).pipe(Effect.orDie)
+          const other = outreach ? yield* otherSeatHolding(job.workspaceId, job.accountId, personId, profile.providerId, now.ms) : undefined
+          return { personId, other }
+        }).pipe(Effect.orDie)
       })
 
       return People.of({ list, get, claim })

@@ -6,12 +6,12 @@ import { COLD_MESSAGE_HOLD_DAYS } from "../../src/api/PeopleApi.ts"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Inbox } from "../../src/inbox/Inbox.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
-import { JobStore } from "../../src/jobs/JobStore.ts"
+import * as PersonClaim from "../../src/jobs/PersonClaim.ts"
 import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { invitationOutcome, replyOutcome } from "../../src/sandbox/Behaviour.ts"
 import { memberFrom, relationTo } from "../../src/sandbox/SandboxPeople.ts"
 import { rng } from "../../src/sandbox/Random.ts"
-import { otherSeatRefusal, People } from "../../src/people/People.ts"
+import { otherSeatRefusal } from "../../src/people/People.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 import { connectedAccount, DAY, jobAfter, strangers, workspaceWithAccount } from "../jobs/support.ts"
 
@@ -56,6 +56,23 @@ const run = (workspaceId: string, accountId: string, command: "connect" | "send_
   Effect.gen(function*() {
     const job = yield* (yield* Jobs).create({ workspaceId, accountId, command, input })
     return yield* jobAfter(workspaceId, job.id)
+  })
+
+/**
+ * Two seats of one workspace, Ada inviting a stranger to both and Grace writing to them (`grace`'s command), both in
+ * `approve` mode so that the Governor leaves their writes alone (the test moves them); the person's profile as Grace
+ * reads it, and the claim of a write (People's claim and the job's link, in one transaction).
+ */
+const twoSeatsAbout = (salt: string, grace: (person: string) => { readonly command: "connect" | "send_message"; readonly input: unknown }) =>
+  Effect.gen(function*() {
+    const { token, workspaceId, accountId: ada } = yield* workspaceWithAccount({ mode: "approve" })
+    const graceId = yield* connectedAccount(token, { mode: "approve" }, "Grace")
+    const [person] = strangersToAll([ada, graceId], 1, salt)
+    const jobs = yield* Jobs
+    const adaJob = yield* jobs.create({ workspaceId, accountId: ada, command: "connect", input: { person } })
+    const graceJob = yield* jobs.create({ workspaceId, accountId: graceId, ...grace(person) })
+    const profile = yield* (yield* NetworkDriver).read(graceId, "get_profile", { person })
+    return { ada, grace: graceId, adaJob: { ...adaJob, workspaceId }, graceJob: { ...graceJob, workspaceId }, profile, claim: yield* PersonClaim.make }
   })
 
 /** The person at a profile address, found through the API. */
@@ -347,36 +364,49 @@ layer(serverLayer())("people", (it) => {
 
   it.effect("a seat's invitation or message in flight holds the person until its job ends; the claim links the job", () =>
     Effect.gen(function*() {
-      const { token, workspaceId, accountId: ada } = yield* workspaceWithAccount({ mode: "approve" })
-      const grace = yield* connectedAccount(token, { mode: "approve" }, "Grace")
-      const [person] = strangersToAll([ada, grace], 1, "people-in-flight")
-      const jobs = yield* Jobs
-      const people = yield* People
-      const store = yield* JobStore
-      const link = (jobId: string) => (personId: string) => store.linkPerson(jobId, personId, "replace")
+      const { ada, adaJob, claim, graceJob, profile } = yield* twoSeatsAbout(
+        "people-in-flight",
+        (person) => ({ command: "send_message", input: { person, text: "Hi", inmail: true } })
+      )
       const sql = yield* SqlClient.SqlClient
-      // Both writes wait for approval, so the Governor leaves them alone: the test moves them.
-      const adaJob = yield* jobs.create({ workspaceId, accountId: ada, command: "connect", input: { person } })
-      const graceJob = yield* jobs.create({ workspaceId, accountId: grace, command: "send_message", input: { person, text: "Hi", inmail: true } })
-      const profile = yield* (yield* NetworkDriver).read(grace, "get_profile", { person })
       assert.notStrictEqual(profile.connectionDegree, 1)
 
       yield* sql`UPDATE jobs SET status = 'running', started_at = created_at WHERE id = ${adaJob.id}`
-      assert.isUndefined(
-        yield* people.claim({ job: { ...adaJob, workspaceId }, profile, about: "invitation", link: link(adaJob.id) })
-      )
-      const held = yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message", link: link(graceJob.id) })
+      assert.isUndefined(yield* claim({ job: adaJob, profile, about: "invitation" }))
+      const held = yield* claim({ job: graceJob, profile, about: "message" })
       assert.isDefined(held)
       assert.deepInclude(held, { accountId: ada, label: "Ada", reason: "in_flight" })
       assert.include(otherSeatRefusal(profile.name, held).message, "Ada")
 
       // Its job ended without an invitation: the person is free again.
       yield* sql`UPDATE jobs SET status = 'failed' WHERE id = ${adaJob.id}`
-      assert.isUndefined(
-        yield* people.claim({ job: { ...graceJob, workspaceId }, profile, about: "message", link: link(graceJob.id) })
-      )
+      assert.isUndefined(yield* claim({ job: graceJob, profile, about: "message" }))
       const linked = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM jobs WHERE id IN (${adaJob.id}, ${graceJob.id}) AND person_id IS NOT NULL`
       assert.strictEqual(linked[0].n, 2)
+    }))
+
+  it.effect("two seats claiming one person at the same instant: the link is in the claim's transaction, so the second sees the first", () =>
+    Effect.gen(function*() {
+      const { ada, adaJob, claim, grace, graceJob, profile } = yield* twoSeatsAbout(
+        "people-same-instant",
+        (person) => ({ command: "connect", input: { person } })
+      )
+      const sql = yield* SqlClient.SqlClient
+      // Both writes are running (their attempts recorded), neither linked to the person yet.
+      yield* sql`UPDATE jobs SET status = 'running', started_at = created_at WHERE id IN (${adaJob.id}, ${graceJob.id})`
+
+      const [toAda, toGrace] = yield* Effect.all([
+        claim({ job: adaJob, profile, about: "invitation" }),
+        claim({ job: graceJob, profile, about: "invitation" })
+      ], { concurrency: 2 })
+      // Whichever took the person's row first holds it; the other, waiting for that row, found its job linked.
+      const told = [toAda, toGrace].filter((other) => other !== undefined)
+      assert.strictEqual(told.length, 1, JSON.stringify([toAda, toGrace]))
+      assert.deepInclude(told[0], { reason: "in_flight", accountId: toAda === undefined ? ada : grace })
+      const linked = yield* sql<{ jobs: number; people: number }>`
+        SELECT count(*)::int AS jobs, count(DISTINCT person_id)::int AS people
+        FROM jobs WHERE id IN (${adaJob.id}, ${graceJob.id}) AND person_id IS NOT NULL`
+      assert.deepStrictEqual({ ...linked[0] }, { jobs: 2, people: 1 })
     }))
 })
