@@ -173,3 +173,11 @@ export const reopenable: Effect.Effect<() => Layer.Layer<SqlClient.SqlClient>, n
     return () => Layer.fresh(Layer.orDie(Layer.provideMerge(Migrations.layer, open())))
   }
 )
+
+/** A new workspace, its row alone (for the tables whose rows belong to one); returns its id. */
+export const newWorkspaceId: Effect.Effect<string, never, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const id = crypto.randomUUID()
+  yield* sql`INSERT INTO workspaces ${sql.insert({ id, name: "Test", created_at: new Date().toISOString() })}`
+  return id
+}).pipe(Effect.orDie)

@@ -20,6 +20,7 @@ export const all = "test/**/*.test.ts"
 /** `npm test`: files that need neither a database nor a process of their own. */
 export const fast: ReadonlyArray<string> = [
   "test/accounts/**/*.test.ts",
+  "test/activity/ActivityMemory.test.ts",
   "test/api/**/*.test.ts",
   "test/architecture/**/*.test.ts",
   "test/dashboard/Html.test.ts",
@@ -35,6 +36,7 @@ export const fast: ReadonlyArray<string> = [
   "test/jobs/JobsContract.test.ts",
   "test/jobs/Plan.test.ts",
   "test/jobs/WriteTarget.test.ts",
+  "test/keys/KeysMemory.test.ts",
   "test/mcp/Document.test.ts",
   "test/team/**/*.test.ts",
   "test/platform/AppConfig.test.ts",
