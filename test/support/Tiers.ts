@@ -29,6 +29,7 @@ export const fast: ReadonlyArray<string> = [
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
   "test/http/JobsRoutes.test.ts",
+  "test/http/KeysRoutes.test.ts",
   "test/http/ServiceErrors.test.ts",
   "test/http/NotServing.test.ts",
   "test/http/OnFirstUse.test.ts",
