@@ -28,6 +28,7 @@ export const fast: ReadonlyArray<string> = [
   "test/docs/Contract.test.ts",
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
+  "test/http/ActivityRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
   "test/http/KeysRoutes.test.ts",
   "test/http/ServiceErrors.test.ts",
