@@ -51,6 +51,7 @@ export const fast: ReadonlyArray<string> = [
   "test/triage/**/*.test.ts",
   "test/webhooks/AddressGuard.test.ts",
   "test/webhooks/AttemptSlots.test.ts",
+  "test/webhooks/EndpointsMemory.test.ts",
   "test/webhooks/Backoff.test.ts",
   "test/webhooks/HeldDeliveries.test.ts",
   "test/webhooks/Receiver.test.ts",
