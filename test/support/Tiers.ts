@@ -32,6 +32,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/JobsRoutes.test.ts",
   "test/http/KeysRoutes.test.ts",
   "test/http/ServiceErrors.test.ts",
+  "test/http/WebhooksRoutes.test.ts",
   "test/http/NotServing.test.ts",
   "test/http/OnFirstUse.test.ts",
   "test/inbox/Cadence.test.ts",
