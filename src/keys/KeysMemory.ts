@@ -9,6 +9,7 @@
 import { Effect, Layer } from "effect"
 import { ActivityLog } from "../activity/ActivityLog.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
+import * as Time from "../domain/Time.ts"
 import * as ServiceClock from "../platform/ServiceClock.ts"
 import { type ApiKeyRecord, ApiKeys, grantedRole, keyCreated, keyNotFound, keyRevoked, type NewKey } from "./ApiKeys.ts"
 
@@ -18,10 +19,6 @@ interface KeyRow {
   readonly hash: string
   readonly key: ApiKeyRecord
 }
-
-/** Newest first, and by id among keys made at the same instant (the table's `ORDER BY`). */
-const newestFirst = (a: KeyRow, b: KeyRow) =>
-  b.key.createdAt.localeCompare(a.key.createdAt) || (a.key.id < b.key.id ? -1 : a.key.id > b.key.id ? 1 : 0)
 
 /** The in-memory `ApiKeys`; needs the `ActivityLog` it records in. */
 export const layer = Layer.effect(
@@ -50,7 +47,7 @@ export const layer = Layer.effect(
     })
 
     const list = Effect.fn("KeysMemory.list")((workspaceId: string) =>
-      Effect.sync(() => rows.filter((row) => row.workspaceId === workspaceId).sort(newestFirst).map((row) => row.key))
+      Effect.sync(() => rows.filter((row) => row.workspaceId === workspaceId).map((row) => row.key).sort(Time.newestFirst))
     )
 
     const revoke = Effect.fn("KeysMemory.revoke")(function*(workspaceId: string, id: string, actor?: string) {

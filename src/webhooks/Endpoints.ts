@@ -54,8 +54,16 @@ export const settingsAfter = (current: WebhookEndpointRecord, patch: EndpointPat
   enabled: patch.enabled ?? current.enabled
 })
 
-/** A new endpoint's fields as kept, its URL vetted (enabled, subscribed to each of `events` once). */
-export const newEndpointOf = (input: { readonly url: string; readonly events: ReadonlyArray<EventType>; readonly mode: WebhookMode }, url: string) => ({
+/** An endpoint to register, in its workspace. */
+export interface NewEndpointRequest {
+  readonly workspaceId: string
+  readonly url: string
+  readonly events: ReadonlyArray<EventType>
+  readonly mode: WebhookMode
+}
+
+/** A new endpoint's fields as kept, its URL vetted (subscribed to each of `events` once). */
+export const newEndpointOf = (input: NewEndpointRequest, url: string) => ({
   url,
   events: distinct(input.events),
   mode: input.mode
@@ -79,12 +87,7 @@ export const endpointUrlVetter = Effect.gen(function*() {
 
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   /** Registers an endpoint after vetting its URL; the secret is returned this once. */
-  readonly create: (input: {
-    readonly workspaceId: string
-    readonly url: string
-    readonly events: ReadonlyArray<EventType>
-    readonly mode: WebhookMode
-  }) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
+  readonly create: (input: NewEndpointRequest) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<WebhookEndpointRecord>>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<WebhookEndpointRecord, Missing>
   /** Changes an endpoint; a new URL is vetted like at creation. */
@@ -119,12 +122,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
       const found = (row: WebhookEndpointRecord | undefined, id: string) =>
         row === undefined ? Effect.fail(endpointNotFound(id)) : Effect.succeed(row)
 
-      const create = Effect.fn("WebhookEndpoints.create")(function*(input: {
-        readonly workspaceId: string
-        readonly url: string
-        readonly events: ReadonlyArray<EventType>
-        readonly mode: WebhookMode
-      }) {
+      const create = Effect.fn("WebhookEndpoints.create")(function*(input: NewEndpointRequest) {
         const url = yield* vet(input.url)
         const secret = yield* newSecret
         const now = yield* Time.now

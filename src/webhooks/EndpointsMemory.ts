@@ -7,15 +7,14 @@
  * in memory: an endpoint's history is empty and no delivery of it is found.
  */
 import { Effect, Layer } from "effect"
-import type { EventType } from "../domain/Events.ts"
 import * as Time from "../domain/Time.ts"
-import type { WebhookMode } from "../domain/WebhookPayload.ts"
 import {
   deliveryNotFound,
   type EndpointPatch,
   endpointNotFound,
   endpointUrlVetter,
   newEndpointOf,
+  type NewEndpointRequest,
   previousSecretExpiry,
   settingsAfter,
   type WebhookEndpointRecord,
@@ -28,10 +27,6 @@ interface EndpointRow {
   readonly workspaceId: string
   readonly webhook: WebhookEndpointRecord
 }
-
-/** Newest first, and by id among endpoints made at the same instant (the table's `ORDER BY`). */
-const newestFirst = (a: EndpointRow, b: EndpointRow) =>
-  b.webhook.createdAt.localeCompare(a.webhook.createdAt) || (a.webhook.id < b.webhook.id ? -1 : a.webhook.id > b.webhook.id ? 1 : 0)
 
 /** The in-memory `WebhookEndpoints`; needs `AppConfig` (and takes the `WebhookResolver` in context), as the stored one. */
 export const layer = Layer.effect(
@@ -61,12 +56,7 @@ export const layer = Layer.effect(
         return webhook
       })
 
-    const create = Effect.fn("EndpointsMemory.create")(function*(input: {
-      readonly workspaceId: string
-      readonly url: string
-      readonly events: ReadonlyArray<EventType>
-      readonly mode: WebhookMode
-    }) {
+    const create = Effect.fn("EndpointsMemory.create")(function*(input: NewEndpointRequest) {
       const url = yield* vet(input.url)
       const secret = yield* newSecret
       const now = yield* Time.now
@@ -83,7 +73,7 @@ export const layer = Layer.effect(
     })
 
     const list = Effect.fn("EndpointsMemory.list")((workspaceId: string) =>
-      Effect.sync(() => rows.filter((row) => row.workspaceId === workspaceId).sort(newestFirst).map((row) => row.webhook))
+      Effect.sync(() => rows.filter((row) => row.workspaceId === workspaceId).map((row) => row.webhook).sort(Time.newestFirst))
     )
 
     const update = Effect.fn("EndpointsMemory.update")(function*(workspaceId: string, id: string, patch: EndpointPatch) {

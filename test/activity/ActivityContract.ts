@@ -10,13 +10,7 @@ import { ActivityLog, type NewActivity } from "../../src/activity/ActivityLog.ts
 import { Invalid } from "../../src/domain/Failures.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { nextOf } from "../../src/http/ServiceErrors.ts"
-import type { Backend } from "../support/Backends.ts"
-
-/** Two workspaces, each with an empty log. */
-export interface ActivityFixture {
-  readonly workspaceId: string
-  readonly otherWorkspaceId: string
-}
+import type { Backend, TwoWorkspaces } from "../support/Backends.ts"
 
 /** An entry of `workspaceId`: a seat paused by `actor`, unless told otherwise. */
 const entry = (workspaceId: string, change: Partial<NewActivity> = {}): NewActivity => ({
@@ -28,7 +22,7 @@ const entry = (workspaceId: string, change: Partial<NewActivity> = {}): NewActiv
   ...change
 })
 
-export const activityExpectations = <R>(backend: Backend<R, ActivityLog, ActivityFixture>) =>
+export const activityExpectations = <R>(backend: Backend<R, ActivityLog, TwoWorkspaces>) =>
   layer(backend.services)(`ActivityLog (${backend.name})`, (it) => {
     it.effect("an entry is listed as recorded, at the clock's time, in its own workspace only", () =>
       backend.withFixture(({ workspaceId, otherWorkspaceId }) =>

@@ -7,10 +7,5 @@ import { activityExpectations } from "./ActivityContract.ts"
 activityExpectations({
   name: `stored, ${TestDatabase.backend}`,
   services: ActivityLog.layer.pipe(Layer.provideMerge(TestDatabase.layer)),
-  withFixture: (test) =>
-    Effect.gen(function*() {
-      const workspaceId = yield* TestDatabase.newWorkspaceId
-      const otherWorkspaceId = yield* TestDatabase.newWorkspaceId
-      return yield* test({ workspaceId, otherWorkspaceId })
-    })
+  withFixture: (test) => Effect.flatMap(TestDatabase.twoWorkspaces, test)
 })

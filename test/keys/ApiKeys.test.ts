@@ -15,10 +15,5 @@ keysExpectations({
     Layer.provide(AppConfig.layerWith({})),
     Layer.provideMerge(TestDatabase.layer)
   ),
-  withFixture: (test) =>
-    Effect.gen(function*() {
-      const workspaceId = yield* TestDatabase.newWorkspaceId
-      const otherWorkspaceId = yield* TestDatabase.newWorkspaceId
-      return yield* test({ workspaceId, otherWorkspaceId })
-    })
+  withFixture: (test) => Effect.flatMap(TestDatabase.twoWorkspaces, test)
 })

@@ -13,15 +13,9 @@ import { Forbidden, Missing } from "../../src/domain/Failures.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { nextOf } from "../../src/http/ServiceErrors.ts"
 import { ApiKeys } from "../../src/keys/ApiKeys.ts"
-import type { Backend } from "../support/Backends.ts"
+import type { Backend, TwoWorkspaces } from "../support/Backends.ts"
 
-/** Two workspaces, each with no key yet. */
-export interface KeysFixture {
-  readonly workspaceId: string
-  readonly otherWorkspaceId: string
-}
-
-export const keysExpectations = <R>(backend: Backend<R, ApiKeys | ActivityLog, KeysFixture>) =>
+export const keysExpectations = <R>(backend: Backend<R, ApiKeys | ActivityLog, TwoWorkspaces>) =>
   layer(backend.services)(`ApiKeys (${backend.name})`, (it) => {
     it.effect("a key's value is returned once; the record keeps its prefix, never the value", () =>
       backend.withFixture(({ workspaceId, otherWorkspaceId }) =>

@@ -2,13 +2,14 @@
 import { Effect, Layer } from "effect"
 import * as ActivityMemory from "../../src/activity/ActivityMemory.ts"
 import * as KeysMemory from "../../src/keys/KeysMemory.ts"
+import { twoWorkspaceIds } from "../support/Backends.ts"
 import { keysExpectations } from "./KeysContract.ts"
 
 keysExpectations({
   name: "in memory",
   services: Layer.empty,
   withFixture: (test) =>
-    test({ workspaceId: crypto.randomUUID(), otherWorkspaceId: crypto.randomUUID() }).pipe(
+    test(twoWorkspaceIds()).pipe(
       Effect.provide(KeysMemory.layer.pipe(Layer.provideMerge(ActivityMemory.layer)))
     )
 })

@@ -11,3 +11,12 @@ export interface Backend<R, S, F> {
   readonly services: Layer.Layer<R>
   readonly withFixture: <A, E>(test: (fixture: F) => Effect.Effect<A, E, S>) => Effect.Effect<A, E, R>
 }
+
+/** The fixture of a service whose records belong to a workspace: one to work in, and another that must not see them. */
+export interface TwoWorkspaces {
+  readonly workspaceId: string
+  readonly otherWorkspaceId: string
+}
+
+/** Two workspaces for a fake, which keeps no workspaces of its own. */
+export const twoWorkspaceIds = (): TwoWorkspaces => ({ workspaceId: crypto.randomUUID(), otherWorkspaceId: crypto.randomUUID() })

@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import * as Database from "../../src/platform/Database.ts"
 import * as Migrations from "../../src/platform/Migrations.ts"
 import * as PgliteClient from "../../src/platform/PgliteClient.ts"
+import type { TwoWorkspaces } from "./Backends.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
 
@@ -181,3 +182,9 @@ export const newWorkspaceId: Effect.Effect<string, never, SqlClient.SqlClient> =
   yield* sql`INSERT INTO workspaces ${sql.insert({ id, name: "Test", created_at: new Date().toISOString() })}`
   return id
 }).pipe(Effect.orDie)
+
+/** Two new workspaces (rows alone): one to work in, and another that must not see its records. */
+export const twoWorkspaces: Effect.Effect<TwoWorkspaces, never, SqlClient.SqlClient> = Effect.map(
+  Effect.all([newWorkspaceId, newWorkspaceId]),
+  ([workspaceId, otherWorkspaceId]) => ({ workspaceId, otherWorkspaceId })
+)

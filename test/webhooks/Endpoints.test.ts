@@ -11,10 +11,5 @@ endpointsExpectations({
     Layer.provide([AppConfig.layerWith({}), resolver]),
     Layer.provideMerge(TestDatabase.layer)
   ),
-  withFixture: (test) =>
-    Effect.gen(function*() {
-      const workspaceId = yield* TestDatabase.newWorkspaceId
-      const otherWorkspaceId = yield* TestDatabase.newWorkspaceId
-      return yield* test({ workspaceId, otherWorkspaceId })
-    })
+  withFixture: (test) => Effect.flatMap(TestDatabase.twoWorkspaces, test)
 })

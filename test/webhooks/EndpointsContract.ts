@@ -13,13 +13,7 @@ import * as Time from "../../src/domain/Time.ts"
 import { nextOf } from "../../src/http/ServiceErrors.ts"
 import { WebhookResolver } from "../../src/webhooks/AddressGuard.ts"
 import { WebhookEndpoints } from "../../src/webhooks/Endpoints.ts"
-import type { Backend } from "../support/Backends.ts"
-
-/** Two workspaces, each with no endpoint yet. */
-export interface EndpointsFixture {
-  readonly workspaceId: string
-  readonly otherWorkspaceId: string
-}
+import type { Backend, TwoWorkspaces } from "../support/Backends.ts"
 
 /** The names the endpoints' URLs use: a public host, and one on a private network. */
 export const resolver = WebhookResolver.layerStatic({
@@ -29,7 +23,7 @@ export const resolver = WebhookResolver.layerStatic({
 
 const hook = { url: "https://hooks.example.com/outreach", events: [], mode: "fat" } as const
 
-export const endpointsExpectations = <R>(backend: Backend<R, WebhookEndpoints, EndpointsFixture>) =>
+export const endpointsExpectations = <R>(backend: Backend<R, WebhookEndpoints, TwoWorkspaces>) =>
   layer(backend.services)(`WebhookEndpoints (${backend.name})`, (it) => {
     it.effect("an endpoint is registered enabled, its secret returned once, in its own workspace only", () =>
       backend.withFixture(({ workspaceId, otherWorkspaceId }) =>
