@@ -6,7 +6,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import { seqPaging } from "../domain/Cursor.ts"
 import type { Invalid } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import { ActivityAction, type ActivityResource } from "../domain/Activity.ts"
@@ -53,7 +53,7 @@ export interface ActivityListing {
   readonly limit: number
 }
 
-const cursors = seqCursor("activity")
+const activityPages = seqPaging("activity", "the newest")
 
 /** An entry with its place in the log (the table's `seq`: later entries have greater ones). */
 export type SequencedActivity = typeof ActivityRow.Type
@@ -62,20 +62,14 @@ export type SequencedActivity = typeof ActivityRow.Type
  * One page of `listing`: `newest(beforeSeq, limit)` gives at most `limit` entries, newest first,
  * before `beforeSeq` when it is given. 422 for a cursor the log did not give out.
  */
-export const pageOf = Effect.fnUntraced(function*(
+export const pageOf = (
   listing: ActivityListing,
   newest: (beforeSeq: number | undefined, limit: number) => Effect.Effect<ReadonlyArray<SequencedActivity>>
-) {
-  const beforeSeq = listing.cursor === undefined ? undefined : cursors.decode(listing.cursor)
-  if (listing.cursor !== undefined && beforeSeq === undefined) return yield* Effect.fail(foreignCursor("the newest"))
-  const rows = yield* newest(beforeSeq, listing.limit + 1)
-  const page = rows.slice(0, listing.limit)
-  const last = page[page.length - 1]
-  return {
-    entries: page.map(({ seq: _seq, ...entry }) => entry),
-    nextCursor: rows.length > listing.limit && last !== undefined ? cursors.encode(last.seq) : null
-  }
-})
+) =>
+  Effect.map(activityPages(listing, newest), ({ rows, nextCursor }) => ({
+    entries: rows.map(({ seq: _seq, ...entry }) => entry),
+    nextCursor
+  }))
 
 export class ActivityLog extends Context.Service<ActivityLog, {
   /** Records one thing done (joining the caller's transaction when there is one). */
