@@ -87,7 +87,9 @@ export const endpointUrlVetter = Effect.gen(function*() {
 
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   /** Registers an endpoint after vetting its URL; the secret is returned this once. */
-  readonly create: (input: NewEndpointRequest) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
+  readonly create: (
+    input: NewEndpointRequest
+  ) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<WebhookEndpointRecord>>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<WebhookEndpointRecord, Missing>
   /** Changes an endpoint; a new URL is vetted like at creation. */
