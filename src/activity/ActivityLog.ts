@@ -6,7 +6,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import { seqPaging } from "../domain/Cursor.ts"
 import type { Invalid } from "../domain/Failures.ts"
 import * as Time from "../domain/Time.ts"
 import { ActivityAction, type ActivityResource } from "../domain/Activity.ts"
@@ -53,7 +53,23 @@ export interface ActivityListing {
   readonly limit: number
 }
 
-const cursors = seqCursor("activity")
+const activityPages = seqPaging("activity", "the newest")
+
+/** An entry with its place in the log (the table's `seq`: later entries have greater ones). */
+export type SequencedActivity = typeof ActivityRow.Type
+
+/**
+ * One page of `listing`: `newest(beforeSeq, limit)` gives at most `limit` entries, newest first,
+ * before `beforeSeq` when it is given. 422 for a cursor the log did not give out.
+ */
+export const pageOf = (
+  listing: ActivityListing,
+  newest: (beforeSeq: number | undefined, limit: number) => Effect.Effect<ReadonlyArray<SequencedActivity>>
+) =>
+  Effect.map(activityPages(listing, newest), ({ rows, nextCursor }) => ({
+    entries: rows.map(({ seq: _seq, ...entry }) => entry),
+    nextCursor
+  }))
 
 export class ActivityLog extends Context.Service<ActivityLog, {
   /** Records one thing done (joining the caller's transaction when there is one). */
@@ -79,26 +95,18 @@ export class ActivityLog extends Context.Service<ActivityLog, {
                   ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb)`.pipe(Effect.orDie)
       })
 
-      const list = Effect.fn("ActivityLog.list")(function*(workspaceId: string, listing: ActivityListing) {
-        const before = listing.cursor === undefined ? undefined : cursors.decode(listing.cursor)
-        if (listing.cursor !== undefined && before === undefined) return yield* Effect.fail(foreignCursor("the newest"))
-        const rows = yield* sql`
-          SELECT seq, id::text AS id, at, actor, action, resource_type AS "resourceType", resource_id AS "resourceId",
-                 summary, before, after
-          FROM activity
-          WHERE workspace_id = ${workspaceId}
-            ${listing.action === undefined ? sql`` : sql`AND action = ${listing.action}`}
-            ${listing.actor === undefined ? sql`` : sql`AND actor = ${listing.actor}`}
-            ${listing.resourceType === undefined ? sql`` : sql`AND resource_type = ${listing.resourceType}`}
-            ${before === undefined ? sql`` : sql`AND seq < ${before}`}
-          ORDER BY seq DESC LIMIT ${listing.limit + 1}`.pipe(Effect.flatMap(decodeRows), Effect.orDie)
-        const page = rows.slice(0, listing.limit)
-        const last = page[page.length - 1]
-        return {
-          entries: page.map(({ seq: _seq, ...entry }) => entry),
-          nextCursor: rows.length > listing.limit && last !== undefined ? cursors.encode(Number(last.seq)) : null
-        }
-      })
+      const list = Effect.fn("ActivityLog.list")((workspaceId: string, listing: ActivityListing) =>
+        pageOf(listing, (beforeSeq, limit) =>
+          sql`
+            SELECT seq, id::text AS id, at, actor, action, resource_type AS "resourceType", resource_id AS "resourceId",
+                   summary, before, after
+            FROM activity
+            WHERE workspace_id = ${workspaceId}
+              ${listing.action === undefined ? sql`` : sql`AND action = ${listing.action}`}
+              ${listing.actor === undefined ? sql`` : sql`AND actor = ${listing.actor}`}
+              ${listing.resourceType === undefined ? sql`` : sql`AND resource_type = ${listing.resourceType}`}
+              ${beforeSeq === undefined ? sql`` : sql`AND seq < ${beforeSeq}`}
+            ORDER BY seq DESC LIMIT ${limit}`.pipe(Effect.flatMap(decodeRows), Effect.orDie)))
 
       return ActivityLog.of({ record, list })
     })

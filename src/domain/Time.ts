@@ -14,6 +14,15 @@ export const now: Effect.Effect<{ readonly ms: number; readonly iso: string }> =
 export const toIso = (ms: number): string => new Date(ms).toISOString()
 
 /**
+ * Records newest first, and by id among those made at the same instant: a table's
+ * `ORDER BY created_at DESC, id`, for what keeps records in memory.
+ */
+export const newestFirst = (
+  a: { readonly createdAt: string; readonly id: string },
+  b: { readonly createdAt: string; readonly id: string }
+): number => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
  * Runs `effect` on real time, whatever the service's clock: its sleeps, timeouts and retries' delays
  * elapse while a test clock stands still (the cluster's sends, a request's bound on how long it waits).
  */

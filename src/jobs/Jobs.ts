@@ -6,7 +6,7 @@
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { foreignCursor, seqCursor } from "../domain/Cursor.ts"
+import { seqPaging } from "../domain/Cursor.ts"
 import { type Invalid, Missing, WrongState } from "../domain/Failures.ts"
 import type { Mode } from "../domain/Account.ts"
 import { type CommandName, commands } from "../domain/Commands.ts"
@@ -65,7 +65,7 @@ export const cancelledByRemoval: JobFailure = {
 export const jobNotFound = (id: string) =>
   new Missing({ message: `No job ${id} in this workspace.`, advice: { _tag: "ListJobs" } })
 
-const cursor = seqCursor("job")
+const jobPages = seqPaging("job", "the newest job")
 
 /** 409 for cancelling a job that has started. */
 export const notCancellable = (job: JobRow) =>
@@ -94,20 +94,10 @@ export const newJobOf = Effect.fnUntraced(function*(request: JobRequest, mode: M
 })
 
 /** One page of a listing, newest first: `newest(beforeSeq, limit)` reads the jobs older than the cursor's. */
-export const pageOf = Effect.fnUntraced(function*(
+export const pageOf = (
   listing: JobListing,
   newest: (beforeSeq: number | undefined, limit: number) => Effect.Effect<ReadonlyArray<JobRow>>
-) {
-  const beforeSeq = listing.cursor === undefined ? undefined : cursor.decode(listing.cursor)
-  if (listing.cursor !== undefined && beforeSeq === undefined) return yield* Effect.fail(foreignCursor("the newest job"))
-  const rows = yield* newest(beforeSeq, listing.limit + 1)
-  const page = rows.slice(0, listing.limit)
-  const last = page[page.length - 1]
-  return {
-    jobs: page.map(toJobRecord),
-    nextCursor: rows.length > listing.limit && last !== undefined ? cursor.encode(last.seq) : null
-  }
-})
+) => Effect.map(jobPages(listing, newest), ({ rows, nextCursor }) => ({ jobs: rows.map(toJobRecord), nextCursor }))
 
 
 export class Jobs extends Context.Service<Jobs, {

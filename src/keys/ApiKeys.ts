@@ -3,7 +3,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { ActivityLog } from "../activity/ActivityLog.ts"
+import { ActivityLog, type NewActivity } from "../activity/ActivityLog.ts"
 import { Credentials } from "../auth/Credentials.ts"
 import { displayPrefix, hashCredential, newKeyValue } from "../auth/Tokens.ts"
 import { Forbidden, Missing } from "../domain/Failures.ts"
@@ -38,6 +38,40 @@ export interface NewKey {
   readonly actor?: string | undefined
 }
 
+/** The role a new key gets (by default its maker's), or 403 `notAllowed` for one stronger than its maker's. */
+export const grantedRole = (input: NewKey): Effect.Effect<AccessRole, Forbidden> => {
+  const by = input.by ?? "owner"
+  const role = input.role ?? by
+  return mayGrant(by, role) ? Effect.succeed(role) : Effect.fail(
+    new Forbidden({
+      message: `A ${roleName(by)} cannot make a key with the ${roleName(role)} role: a key is never stronger than whoever makes it.`,
+      advice: { _tag: "WeakerRole", role: roleName(by) }
+    })
+  )
+}
+
+/** No key `id` in the workspace. */
+export const keyNotFound = (id: string) => new Missing({ message: `No API key ${id} in this workspace.`, advice: { _tag: "ListKeys" } })
+
+/** The activity entry of a key made. */
+export const keyCreated = (input: NewKey, key: ApiKeyRecord): NewActivity => ({
+  workspaceId: input.workspaceId,
+  actor: input.actor ?? "operator",
+  action: "key.created",
+  resource: { type: "key", id: key.id },
+  summary: `created the ${roleName(key.role)} API key "${key.name}"`,
+  after: { name: key.name, role: key.role }
+})
+
+/** The activity entry of the key `id`, named `name`, revoked (each time it is, revoked before or not). */
+export const keyRevoked = (workspaceId: string, id: string, name: string, actor: string | undefined): NewActivity => ({
+  workspaceId,
+  actor: actor ?? "operator",
+  action: "key.revoked",
+  resource: { type: "key", id },
+  summary: `revoked the API key "${name}"`
+})
+
 export class ApiKeys extends Context.Service<ApiKeys, {
   /**
    * Creates a key; `value` (or a fresh random one) is returned once and only its hash is stored.
@@ -62,14 +96,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`
 
       const create = Effect.fn("ApiKeys.create")(function*(input: NewKey) {
-        const by = input.by ?? "owner"
-        const role = input.role ?? by
-        if (!mayGrant(by, role)) {
-          return yield* new Forbidden({
-            message: `A ${roleName(by)} cannot make a key with the ${roleName(role)} role: a key is never stronger than whoever makes it.`,
-            advice: { _tag: "WeakerRole", role: roleName(by) }
-          })
-        }
+        const role = yield* grantedRole(input)
         const value = input.value ?? (yield* newKeyValue)
         const now = yield* realNow
         const rows = yield* sql`
@@ -78,16 +105,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
                   ${hashCredential(value)}, ${role}, ${now.iso}::timestamptz)
           RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
         const key = rows[0]
-        if (key !== undefined) {
-          yield* activity.record({
-            workspaceId: input.workspaceId,
-            actor: input.actor ?? "operator",
-            action: "key.created",
-            resource: { type: "key", id: key.id },
-            summary: `created the ${roleName(role)} API key "${key.name}"`,
-            after: { name: key.name, role }
-          })
-        }
+        if (key !== undefined) yield* activity.record(keyCreated(input, key))
         return { key: rows[0], value }
       })
 
@@ -105,17 +123,9 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           WHERE id = ${id} AND workspace_id = ${workspaceId}
           RETURNING ${columns}`.pipe(Effect.flatMap(decodeKeys), Effect.orDie)
         const key = rows[0]
-        if (key === undefined) {
-          return yield* new Missing({ message: `No API key ${id} in this workspace.`, advice: { _tag: "ListKeys" } })
-        }
+        if (key === undefined) return yield* keyNotFound(id)
         yield* credentials.forgetCredential(id)
-        yield* activity.record({
-          workspaceId,
-          actor: actor ?? "operator",
-          action: "key.revoked",
-          resource: { type: "key", id },
-          summary: `revoked the API key "${key.name}"`
-        })
+        yield* activity.record(keyRevoked(workspaceId, id, key.name, actor))
         yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ keyId: id, workspaceId }))
         return key
       })

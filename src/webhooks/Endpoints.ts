@@ -11,7 +11,7 @@ import * as Time from "../domain/Time.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { vetUrl, WebhookResolver, type WebhookTargetRefused } from "./AddressGuard.ts"
 import { type DeliveryRecord, DeliveryStore } from "./DeliveryStore.ts"
-import { EndpointTable } from "./EndpointTable.ts"
+import { type EndpointSettings, EndpointTable } from "./EndpointTable.ts"
 import type { WebhookMode } from "../domain/WebhookPayload.ts"
 import { newSecret } from "./Signature.ts"
 
@@ -28,6 +28,13 @@ export type { DeliveryRecord }
 export const endpointNotFound = (id: string) =>
   new Missing({ message: `No webhook endpoint ${id} in this workspace.`, advice: { _tag: "ListWebhooks" } })
 
+/** No such delivery of the endpoint. */
+export const deliveryNotFound = (endpointId: string, deliveryId: string) =>
+  new Missing({
+    message: `No delivery ${deliveryId} for webhook endpoint ${endpointId}.`,
+    advice: { _tag: "ListDeliveries", endpointId }
+  })
+
 /** A change to an endpoint: any of its settable fields. */
 export interface EndpointPatch {
   readonly url?: string
@@ -36,14 +43,53 @@ export interface EndpointPatch {
   readonly enabled?: boolean
 }
 
+/** The event types an endpoint subscribes to, each once. */
+const distinct = (events: ReadonlyArray<EventType>): ReadonlyArray<EventType> => [...new Set(events)]
+
+/** The settings of `current` changed by `patch`; `url` is the patch's URL vetted, or the current one. */
+export const settingsAfter = (current: WebhookEndpointRecord, patch: EndpointPatch, url: string): EndpointSettings => ({
+  url,
+  events: patch.events === undefined ? current.events : distinct(patch.events),
+  mode: patch.mode ?? current.mode,
+  enabled: patch.enabled ?? current.enabled
+})
+
+/** An endpoint to register, in its workspace. */
+export interface NewEndpointRequest {
+  readonly workspaceId: string
+  readonly url: string
+  readonly events: ReadonlyArray<EventType>
+  readonly mode: WebhookMode
+}
+
+/** A new endpoint's fields as kept, its URL vetted (subscribed to each of `events` once). */
+export const newEndpointOf = (input: NewEndpointRequest, url: string) => ({
+  url,
+  events: distinct(input.events),
+  mode: input.mode
+})
+
+/** Until when the previous secret signs after a rotation at `nowMs`. */
+export const previousSecretExpiry = (nowMs: number): string => Time.toIso(nowMs + Duration.toMillis(rotationOverlap))
+
+/**
+ * The vetting of an endpoint's URL as the service is configured (`allowPrivateWebhooks`), with the
+ * resolver it is built with; answers the URL as it is kept.
+ */
+export const endpointUrlVetter = Effect.gen(function*() {
+  const config = yield* AppConfig
+  // Captured here so handlers vet with the resolver the service was built with.
+  const resolver = yield* WebhookResolver
+  const guard = { allowPrivate: config.allowPrivateWebhooks }
+  return (url: string): Effect.Effect<string, WebhookTargetRefused> =>
+    vetUrl(url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.map((vetted) => vetted.url.href))
+})
+
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   /** Registers an endpoint after vetting its URL; the secret is returned this once. */
-  readonly create: (input: {
-    readonly workspaceId: string
-    readonly url: string
-    readonly events: ReadonlyArray<EventType>
-    readonly mode: WebhookMode
-  }) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
+  readonly create: (
+    input: NewEndpointRequest
+  ) => Effect.Effect<{ readonly webhook: WebhookEndpointRecord; readonly secret: string }, WebhookTargetRefused>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<WebhookEndpointRecord>>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<WebhookEndpointRecord, Missing>
   /** Changes an endpoint; a new URL is vetted like at creation. */
@@ -73,31 +119,19 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
     Effect.gen(function*() {
       const table = yield* EndpointTable
       const deliveryStore = yield* DeliveryStore
-      const config = yield* AppConfig
-      // Captured here so handlers vet with the resolver the service was built with.
-      const resolver = yield* WebhookResolver
-      const guard = { allowPrivate: config.allowPrivateWebhooks }
-      const vet = (url: string) =>
-        vetUrl(url, guard).pipe(Effect.provideService(WebhookResolver, resolver), Effect.map((vetted) => vetted.url.href))
+      const vet = yield* endpointUrlVetter
 
       const found = (row: WebhookEndpointRecord | undefined, id: string) =>
         row === undefined ? Effect.fail(endpointNotFound(id)) : Effect.succeed(row)
 
-      const create = Effect.fn("WebhookEndpoints.create")(function*(input: {
-        readonly workspaceId: string
-        readonly url: string
-        readonly events: ReadonlyArray<EventType>
-        readonly mode: WebhookMode
-      }) {
+      const create = Effect.fn("WebhookEndpoints.create")(function*(input: NewEndpointRequest) {
         const url = yield* vet(input.url)
         const secret = yield* newSecret
         const now = yield* Time.now
         const webhook = yield* table.insert({
           id: crypto.randomUUID(),
           workspaceId: input.workspaceId,
-          url,
-          events: [...new Set(input.events)],
-          mode: input.mode,
+          ...newEndpointOf(input, url),
           secret,
           nowIso: now.iso
         })
@@ -116,10 +150,8 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
       const update = Effect.fn("WebhookEndpoints.update")(function*(workspaceId: string, id: string, patch: EndpointPatch) {
         const current = yield* get(workspaceId, id)
         const url = patch.url === undefined ? current.url : yield* vet(patch.url)
-        const events = patch.events === undefined ? current.events : [...new Set(patch.events)]
         const now = yield* Time.now
-        const settings = { url, events, mode: patch.mode ?? current.mode, enabled: patch.enabled ?? current.enabled }
-        return yield* found(yield* table.update(workspaceId, id, settings, now.iso), id)
+        return yield* found(yield* table.update(workspaceId, id, settingsAfter(current, patch, url), now.iso), id)
       })
 
       const remove = Effect.fn("WebhookEndpoints.remove")(function*(workspaceId: string, id: string) {
@@ -129,7 +161,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
       const rotateSecret = Effect.fn("WebhookEndpoints.rotateSecret")(function*(workspaceId: string, id: string) {
         const secret = yield* newSecret
         const now = yield* Time.now
-        const expires = Time.toIso(now.ms + Duration.toMillis(rotationOverlap))
+        const expires = previousSecretExpiry(now.ms)
         const webhook = yield* found(yield* table.rotateSecret(workspaceId, id, secret, expires, now.iso), id)
         return { webhook, secret }
       })
@@ -146,12 +178,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
       ) {
         yield* get(workspaceId, endpointId)
         const found = yield* deliveryStore.ofEndpoint(endpointId, deliveryId)
-        if (found === undefined) {
-          return yield* new Missing({
-            message: `No delivery ${deliveryId} for webhook endpoint ${endpointId}.`,
-            advice: { _tag: "ListDeliveries", endpointId }
-          })
-        }
+        if (found === undefined) return yield* deliveryNotFound(endpointId, deliveryId)
         return found
       })
 

@@ -5,26 +5,23 @@
  * test checks status codes, the envelope and error types as the spec states them. The caller's
  * key is a stand-in; the gate's own tests cover keys.
  */
-import { NodeHttpServer } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type { HttpClientResponse } from "effect/http"
 import { HttpApiTest } from "effect/http-api"
 import { Api } from "../../src/api/Api.ts"
-import { bearer } from "../../src/client/Client.ts"
 import { Draining } from "../../src/http/Draining.ts"
 import { JobsHandlers } from "../../src/http/JobsHandlers.ts"
-import { RequestErrorsLive } from "../../src/http/Middleware.ts"
 import * as IdempotencyMemory from "../../src/idempotency/IdempotencyMemory.ts"
 import * as JobsMemory from "../../src/jobs/JobsMemory.ts"
 import { Notices } from "../../src/platform/Notices.ts"
-import { AnyCaller, callerWorkspaceId } from "../support/AnyCaller.ts"
+import { callerWorkspaceId } from "../support/AnyCaller.ts"
+import { assertEnvelope, inMemory, read } from "../support/RouteCalls.ts"
 
 /** The caller's account (in `approve` mode), and an account of another workspace. */
 const accountId = "0b7c6a1e-3f4d-4e2a-9b8c-7d6e5f4a3b2c"
 const foreignAccountId = "7f1e2d3c-4b5a-4697-8a8b-9c0d1e2f3a4b"
 
-const services = JobsHandlers.pipe(
+const services = inMemory(JobsHandlers.pipe(
   Layer.provide([
     JobsMemory.layer([
       { workspaceId: callerWorkspaceId, accountId, mode: "approve" },
@@ -33,28 +30,10 @@ const services = JobsHandlers.pipe(
     IdempotencyMemory.layer,
     Draining.layer
   ]),
-  Layer.provide(Notices.layer),
-  Layer.provideMerge(Layer.mergeAll(AnyCaller, RequestErrorsLive, bearer("svc_test"))),
-  Layer.provideMerge(NodeHttpServer.layerHttpServices)
-)
+  Layer.provide(Notices.layer)
+))
 
 const client = HttpApiTest.groups(Api, ["jobs"])
-
-/** The answer as an integrator reads it: its status, and its body as JSON. */
-const read = (response: HttpClientResponse.HttpClientResponse) =>
-  Effect.map(response.json, (body) => ({ status: response.status, body: Object(body) }))
-
-/** A failure's envelope: `{ok: false, error: {type, message, next}}` and nothing else. */
-const assertEnvelope = (answer: { readonly status: number; readonly body: Record<string, unknown> }, status: number, type: string) => {
-  assert.strictEqual(answer.status, status)
-  assert.deepStrictEqual(Object.keys(answer.body).sort(), ["error", "ok"])
-  assert.isFalse(answer.body["ok"])
-  const error = Object(answer.body["error"])
-  assert.deepStrictEqual(Object.keys(error).sort(), ["message", "next", "type"])
-  assert.strictEqual(error.type, type)
-  assert.isAbove(String(error.message).length, 0)
-  assert.isAbove(String(error.next).length, 0)
-}
 
 const connect = (person: string, key?: string) => ({
   params: { id: accountId },

@@ -16,6 +16,7 @@ import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { Notices } from "../../src/platform/Notices.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import type { Backend } from "../support/Backends.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
 /** A workspace with one account (in `approve` mode, the default, and not yet signed in), and another workspace. */
@@ -25,17 +26,10 @@ interface Fixture {
   readonly otherWorkspaceId: string
 }
 
-/** An implementation of `Jobs`: what it is built on, and how a test gets a fresh fixture on it. */
-interface Backend<R> {
-  readonly name: string
-  readonly services: Layer.Layer<R>
-  readonly withFixture: <A, E>(test: (fixture: Fixture) => Effect.Effect<A, E, Jobs>) => Effect.Effect<A, E, R>
-}
-
 const connect = { command: "connect", input: { person: "maria-garcia", note: "Hello" } } as const
 const profile = { command: "get_profile", input: { person: "maria-garcia" } } as const
 
-const expectations = <R>(backend: Backend<R>) =>
+const expectations = <R>(backend: Backend<R, Jobs, Fixture>) =>
   layer(backend.services)(`Jobs (${backend.name})`, (it) => {
     it.effect("a job is created for an account of the caller's workspace only", () =>
       backend.withFixture(({ workspaceId, accountId, otherWorkspaceId }) =>

@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import * as Database from "../../src/platform/Database.ts"
 import * as Migrations from "../../src/platform/Migrations.ts"
 import * as PgliteClient from "../../src/platform/PgliteClient.ts"
+import type { TwoWorkspaces } from "./Backends.ts"
 
 const serverUrl = process.env["DATABASE_URL"]
 
@@ -172,4 +173,18 @@ export const reopenable: Effect.Effect<() => Layer.Layer<SqlClient.SqlClient>, n
     // Fresh: a new connection each time, never one memoized from an earlier build.
     return () => Layer.fresh(Layer.orDie(Layer.provideMerge(Migrations.layer, open())))
   }
+)
+
+/** A new workspace, its row alone (for the tables whose rows belong to one); returns its id. */
+export const newWorkspaceId: Effect.Effect<string, never, SqlClient.SqlClient> = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const id = crypto.randomUUID()
+  yield* sql`INSERT INTO workspaces ${sql.insert({ id, name: "Test", created_at: new Date().toISOString() })}`
+  return id
+}).pipe(Effect.orDie)
+
+/** Two new workspaces (rows alone): one to work in, and another that must not see its records. */
+export const twoWorkspaces: Effect.Effect<TwoWorkspaces, never, SqlClient.SqlClient> = Effect.map(
+  Effect.all([newWorkspaceId, newWorkspaceId]),
+  ([workspaceId, otherWorkspaceId]) => ({ workspaceId, otherWorkspaceId })
 )
