@@ -15,7 +15,7 @@ import * as SandboxDriver from "../../src/sandbox/SandboxDriver.ts"
 import { eventually } from "../support/Eventually.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { restartableServer } from "../webhooks/support.ts"
-import { jobAfter, jobNow, workspaceWithAccount } from "./support.ts"
+import { endedMovingClock, jobAfter, jobNow, workspaceWithAccount } from "./support.ts"
 
 const post = (text: string) => ({ text })
 
@@ -91,16 +91,8 @@ const restartWithWriteInFlight = (options: {
     return { ids, second, secondContext }
   })
 
-/** The job once it completes, moving the clock a day at a time past the budget it may wait for (a post a day while warming). */
-const completedEventually = (workspaceId: string, id: string) =>
-  Effect.gen(function*() {
-    for (let day = 0; day < 4; day++) {
-      const job = yield* jobAfter(workspaceId, id, 10)
-      if (job.status === "completed" || job.status === "failed" || job.status === "cancelled") return job
-      yield* TestClock.adjust(86_400_000)
-    }
-    return yield* jobNow(workspaceId, id)
-  })
+/** The job once it ended, moving the clock a day at a time past the budget it may wait for (a post a day while warming). */
+const completedEventually = (workspaceId: string, id: string) => endedMovingClock(workspaceId, id, 86_400_000, 4)
 
 /** How many times the network saw a post with this text. */
 const postsWithText = (text: string) =>

@@ -3,8 +3,9 @@
  * test needs, made-up people to invite, and job reads.
  */
 import { assert } from "@effect/vitest"
-import { Deferred, Effect, Layer } from "effect"
+import { Clock, Deferred, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import { isFinished } from "../../src/domain/Job.ts"
 import type { JobRecord } from "../../src/jobs/JobRow.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
@@ -92,6 +93,22 @@ export const jobNow = (workspaceId: string, id: string) =>
 /** The job once `ready` holds of it (background fibers are not driven by the test clock). */
 export const jobWhen = (workspaceId: string, id: string, ready: (job: JobRecord) => boolean) =>
   eventually(`job ${id}`, jobNow(workspaceId, id), ready)
+
+/**
+ * The job once it ended, moving the clock by `step` each time the account's actor says the job waits for a
+ * later instant (a budget's next day, a pacing gap), at most `steps` times: never after a fixed wait.
+ */
+export const endedMovingClock = (workspaceId: string, id: string, step: number, steps: number) =>
+  Effect.gen(function*() {
+    for (let moved = 0; moved < steps; moved++) {
+      const now = yield* Clock.currentTimeMillis
+      const job = yield* jobWhen(workspaceId, id, (job) =>
+        isFinished(job.status) || (job.waitingFor?.until != null && Date.parse(job.waitingFor.until) > now))
+      if (isFinished(job.status)) return job
+      yield* TestClock.adjust(step)
+    }
+    return yield* jobWhen(workspaceId, id, (job) => isFinished(job.status))
+  })
 
 /** Lets background fibers run (they are not driven by the test clock). */
 export const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))

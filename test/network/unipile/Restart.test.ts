@@ -12,7 +12,7 @@ import { UnipileClient } from "unipile-node-sdk"
 import { PACING_MAX_MS } from "../../../src/domain/Job.ts"
 import { Jobs } from "../../../src/jobs/Jobs.ts"
 import * as Store from "../../../src/network/unipile/Store.ts"
-import { alwaysOpen, DAY, jobAfter, jobNow } from "../../jobs/support.ts"
+import { alwaysOpen, DAY, endedMovingClock, jobAfter, jobNow } from "../../jobs/support.ts"
 import { eventually } from "../../support/Eventually.ts"
 import * as TestDatabase from "../../support/TestDatabase.ts"
 import { call, newWorkspace } from "../../support/TestServer.ts"
@@ -81,15 +81,7 @@ const restartWithWriteInFlight = (username: string, reached: boolean) =>
   })
 
 /** The job once it ends, moving the clock past pacing gaps. */
-const ended = (workspaceId: string, id: string) =>
-  Effect.gen(function*() {
-    for (let step = 0; step < 6; step++) {
-      const job = yield* jobAfter(workspaceId, id, 5)
-      if (job.status === "completed" || job.status === "failed") return job
-      yield* TestClock.adjust(PACING_MAX_MS)
-    }
-    return yield* jobNow(workspaceId, id)
-  })
+const ended = (workspaceId: string, id: string) => endedMovingClock(workspaceId, id, PACING_MAX_MS, 6)
 
 describe("a live write in flight when the process dies", () => {
   it.effect("that reached the network: completed with what the network shows, not sent again", () =>
