@@ -136,7 +136,7 @@ export class Governor extends Context.Service<Governor, {
         })
 
       const atServiceNow = <A>(query: (nowMs: number) => Effect.Effect<A>) => onServiceTime(Effect.flatMap(Time.now, (now) => query(now.ms)))
-      yield* Takeover.run({
+      const takeover = yield* Takeover.run({
         residents: actors,
         wake,
         dueWork: atServiceNow(store.dueAccounts),
@@ -163,8 +163,10 @@ export class Governor extends Context.Service<Governor, {
         unlookedBefore = unlooked
         for (const accountId of accounts) {
           const actor = residentHere(accountId)
+          // Not in memory: woken with the accounts taken over, under their limits (a dead runner's writes read
+          // as unlooked here, thousands at once, and woken directly they passed the cap on accounts in memory).
           if (actor === undefined) {
-            yield* wake(accountId)
+            yield* takeover.takeOver(accountId)
             continue
           }
           yield* accountActors.wake(actor)

@@ -21,13 +21,15 @@
  * keep busy. The accounts taken over (and those the safety net found) go
  * first: their work was due before the wake-ups that came since, and a dead
  * runner's accounts must not wait behind a whole opening of the survivor's own.
+ * Accounts the Governor finds with work no actor looked at (a lost message)
+ * join that first line too (`takeOver`), under the same limits.
  */
 import { Duration, Effect } from "effect"
 import { EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
 import * as Time from "../domain/Time.ts"
 import { GovernorSettings } from "./GovernorSettings.ts"
 
-/** Runs the takeover for the scope's lifetime. */
+/** Runs the takeover for the scope's lifetime; answers how to hand it an account to bring into memory. */
 export const run = (options: {
   /** The accounts whose actor lives on this runner. */
   readonly residents: ReadonlyMap<string, unknown>
@@ -104,4 +106,8 @@ export const run = (options: {
       Effect.forever,
       Effect.forkScoped
     )
+    return {
+      /** Queues an account of this runner, not in memory here, to be woken with those taken over. */
+      takeOver: (accountId: string) => Effect.sync(() => takenOver.add(accountId)).pipe(Effect.asVoid)
+    }
   })

@@ -131,7 +131,7 @@ describe("an account whose writes wait for an instant", () => {
       )
     }), { timeout: 120_000 })
 
-  it.effect("is not woken while the runner's writes wait for a slot, and is once they went out", () =>
+  it.effect("is not woken while the runner's writes wait for a slot, nor when its work reads as unlooked, and is once they went out", () =>
     Effect.gen(function*() {
       const open = yield* TestDatabase.reopenable
       const gate = yield* Deferred.make<void>()
@@ -161,6 +161,11 @@ describe("an account whose writes wait for an instant", () => {
           // (the takeover looks each second).
           yield* TestClock.adjust(opening - (yield* Clock.currentTimeMillis))
           assert.include(yield* (yield* JobStore).wakeUpsDue(opening, 1_000), accountId)
+          // Nor when its post reads as no actor looked at it (its message lost): the sweep for lost messages
+          // (every half second here) hands it to the takeover, which holds it back too.
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`UPDATE jobs SET status = 'queued', waiting_reason = NULL WHERE id = ${first}`
+          assert.include((yield* (yield* JobStore).unlooked(1_000)).map((job) => job.id), first)
           yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 3_000)))
           assert.isFalse(yield* governor.resident(accountId))
           // Once the writes went out, the wake-up brings it back and its post goes out.
@@ -170,7 +175,7 @@ describe("an account whose writes wait for an instant", () => {
           assert.isAtLeast(Date.parse(done.startedAt ?? ""), opening)
         }),
         gatedWrites(gate, writes),
-        { writeConcurrency: 1, takeoverWritesWaiting: 1 }
+        { writeConcurrency: 1, takeoverWritesWaiting: 1, unlookedEvery: Duration.millis(500) }
       )
     }), { timeout: 120_000 })
 })
