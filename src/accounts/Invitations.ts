@@ -18,34 +18,12 @@
  * invitations, a person's timeline and the cross-seat rule read those to the
  * person, and a job's ending and syncing both write here.
  */
-import { Effect, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { InvitationSent, InvitationWithdrawn } from "../domain/CommandResults.ts"
 import { InvitationSource, InvitationStatus } from "../domain/Invitation.ts"
 import type { SyncedInvitation } from "../network/Sync.ts"
 import { BigIntNumber, Nullable, NullableTimestamp, Timestamp } from "../platform/Rows.ts"
-
-/**
- * Records the invitation a completed `connect` of the account sent (its
- * completion effect, `Completions.ts`), inside the job's ending transaction.
- */
-export const recordSent = (sql: SqlClient.SqlClient, accountId: string, sent: typeof InvitationSent.Type) =>
-  sql`
-    INSERT INTO invitations (account_id, id, provider_id, name, note, status, source, sent_at)
-    VALUES (${accountId}, ${sent.invitationId}, ${sent.person.providerId}, ${sent.person.name}, ${sent.note}, 'pending',
-      'svc', ${sent.sentAt}::timestamptz)
-    ON CONFLICT (account_id, id) DO UPDATE SET source = 'svc', name = EXCLUDED.name, note = EXCLUDED.note`.pipe(
-    Effect.asVoid
-  )
-
-/**
- * Marks withdrawn the invitation a completed `withdraw_invite` of the account
- * withdrew (its completion effect), inside the job's ending transaction.
- */
-export const recordWithdrawn = (sql: SqlClient.SqlClient, accountId: string, withdrawn: typeof InvitationWithdrawn.Type) =>
-  sql`
-    UPDATE invitations SET status = 'withdrawn', resolved_at = ${withdrawn.withdrawnAt}::timestamptz
-    WHERE account_id = ${accountId} AND id = ${withdrawn.invitationId} AND status = 'pending'`.pipe(Effect.asVoid)
 
 const SyncedRow = Schema.Struct({
   source: InvitationSource,
@@ -53,29 +31,6 @@ const SyncedRow = Schema.Struct({
   statusBefore: Schema.NullOr(InvitationStatus)
 })
 const decodeSynced = Schema.decodeUnknownEffect(Schema.Array(SyncedRow))
-
-/**
- * Records an invitation as a sync found it. Returns its source, the person's
- * name when the service knows it, and its status before (null when it was
- * not recorded yet), from which the caller decides its events.
- */
-export const recordSynced = (sql: SqlClient.SqlClient, accountId: string, invitation: SyncedInvitation) =>
-  sql`
-    WITH before AS (SELECT status FROM invitations WHERE account_id = ${accountId} AND id = ${invitation.invitationId})
-    INSERT INTO invitations AS i (account_id, id, provider_id, note, status, source, sent_at, accepted_at, resolved_at)
-    VALUES (${accountId}, ${invitation.invitationId}, ${invitation.providerId}, ${invitation.note}, ${invitation.status},
-      'external', ${invitation.sentAt}::timestamptz, ${invitation.acceptedAt}::timestamptz,
-      ${invitation.resolvedAt}::timestamptz)
-    ON CONFLICT (account_id, id) DO UPDATE SET
-      status = CASE WHEN EXCLUDED.status = 'pending' THEN i.status ELSE EXCLUDED.status END,
-      accepted_at = COALESCE(EXCLUDED.accepted_at, i.accepted_at),
-      resolved_at = COALESCE(EXCLUDED.resolved_at, i.resolved_at)
-    RETURNING i.source, i.name, (SELECT status FROM before) AS "statusBefore"`.pipe(
-    Effect.flatMap(decodeSynced),
-    Effect.flatMap((rows) =>
-      rows.length === 1 ? Effect.succeed(rows[0]) : Effect.die(new Error(`invitation ${invitation.invitationId} not recorded`))
-    )
-  )
 
 /** An invitation as the account's list shows it. */
 export const InvitationListRow = Schema.Struct({
@@ -89,36 +44,7 @@ export const InvitationListRow = Schema.Struct({
 })
 const decodeList = Schema.decodeUnknownEffect(Schema.Array(InvitationListRow))
 
-/** The account's invitations of `status` (all of them for "all"), newest first, up to `limit`. */
-export const invitationsOf = (
-  sql: SqlClient.SqlClient,
-  accountId: string,
-  status: InvitationStatus | "all",
-  limit: number
-) =>
-  sql`
-    SELECT id, provider_id AS "providerId", note, status, source, sent_at AS "sentAt", resolved_at AS "resolvedAt"
-    FROM invitations
-    WHERE account_id = ${accountId} ${status === "all" ? sql`` : sql`AND status = ${status}`}
-    ORDER BY sent_at DESC, id LIMIT ${limit}`.pipe(Effect.flatMap(decodeList), Effect.orDie)
-
 const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Schema.String })))
-
-/**
- * The account's invitations pending longer than `autoWithdrawDays` at `nowIso`,
- * oldest first (whether their withdrawal was proposed already is the jobs'
- * to say: `JobStore.withdrawalsProposed`).
- */
-export const staleInvitations = (sql: SqlClient.SqlClient, accountId: string, autoWithdrawDays: number, nowIso: string) =>
-  sql`
-    SELECT i.id FROM invitations i
-    WHERE i.account_id = ${accountId} AND i.status = 'pending'
-      AND i.sent_at < ${nowIso}::timestamptz - ${autoWithdrawDays} * interval '1 day'
-    ORDER BY i.sent_at, i.id`.pipe(
-    Effect.flatMap(decodeIds),
-    Effect.map((rows) => rows.map((row) => row.id)),
-    Effect.orDie
-  )
 
 /** An accepted invitation: a new connection. */
 export const AcceptedRow = Schema.Struct({
@@ -238,3 +164,99 @@ export const pendingTo = (sql: SqlClient.SqlClient, providerId: string) =>
   sql`
     SELECT account_id::text AS "accountId", sent_at AS "sentAt" FROM invitations
     WHERE provider_id = ${providerId} AND status = 'pending'`.pipe(Effect.flatMap(decodePendingTo), Effect.orDie)
+
+/**
+ * The invitations' writes (a job's ending, a sync) and the inbox's reads of an
+ * account's invitations; each statement joins the caller's transaction when
+ * there is one.
+ */
+export class Invitations extends Context.Service<Invitations, {
+  /**
+   * Records the invitation a completed `connect` of the account sent (its
+   * completion effect, `jobs/Completions.ts`), inside the job's ending transaction.
+   */
+  readonly recordSent: (accountId: string, sent: typeof InvitationSent.Type) => Effect.Effect<void, SqlError.SqlError>
+  /**
+   * Marks withdrawn the invitation a completed `withdraw_invite` of the account
+   * withdrew (its completion effect), inside the job's ending transaction.
+   */
+  readonly recordWithdrawn: (accountId: string, withdrawn: typeof InvitationWithdrawn.Type) => Effect.Effect<void, SqlError.SqlError>
+  /**
+   * Records an invitation as a sync found it. Returns its source, the person's
+   * name when the service knows it, and its status before (null when it was
+   * not recorded yet), from which the caller decides its events.
+   */
+  readonly recordSynced: (accountId: string, invitation: SyncedInvitation) => Effect.Effect<
+    typeof SyncedRow.Type,
+    SqlError.SqlError | Schema.SchemaError
+  >
+  /** The account's invitations of `status` (all of them for "all"), newest first, up to `limit`. */
+  readonly listOf: (accountId: string, status: InvitationStatus | "all", limit: number) => Effect.Effect<
+    ReadonlyArray<typeof InvitationListRow.Type>
+  >
+  /**
+   * The account's invitations pending longer than `autoWithdrawDays` at `nowIso`,
+   * oldest first (whether their withdrawal was proposed already is the jobs'
+   * to say: `JobStore.withdrawalsProposed`).
+   */
+  readonly staleOf: (accountId: string, autoWithdrawDays: number, nowIso: string) => Effect.Effect<ReadonlyArray<string>>
+}>()("outreach/Invitations") {
+  /** Needs the `SqlClient`. */
+  static readonly layer = Layer.effect(
+    Invitations,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return Invitations.of({
+        recordSent: (accountId, sent) =>
+          sql`
+            INSERT INTO invitations (account_id, id, provider_id, name, note, status, source, sent_at)
+            VALUES (${accountId}, ${sent.invitationId}, ${sent.person.providerId}, ${sent.person.name}, ${sent.note}, 'pending',
+              'svc', ${sent.sentAt}::timestamptz)
+            ON CONFLICT (account_id, id) DO UPDATE SET source = 'svc', name = EXCLUDED.name, note = EXCLUDED.note`.pipe(
+            Effect.asVoid
+          ),
+
+        recordWithdrawn: (accountId, withdrawn) =>
+          sql`
+            UPDATE invitations SET status = 'withdrawn', resolved_at = ${withdrawn.withdrawnAt}::timestamptz
+            WHERE account_id = ${accountId} AND id = ${withdrawn.invitationId} AND status = 'pending'`.pipe(Effect.asVoid),
+
+        recordSynced: (accountId, invitation) =>
+          sql`
+            WITH before AS (SELECT status FROM invitations WHERE account_id = ${accountId} AND id = ${invitation.invitationId})
+            INSERT INTO invitations AS i (account_id, id, provider_id, note, status, source, sent_at, accepted_at, resolved_at)
+            VALUES (${accountId}, ${invitation.invitationId}, ${invitation.providerId}, ${invitation.note}, ${invitation.status},
+              'external', ${invitation.sentAt}::timestamptz, ${invitation.acceptedAt}::timestamptz,
+              ${invitation.resolvedAt}::timestamptz)
+            ON CONFLICT (account_id, id) DO UPDATE SET
+              status = CASE WHEN EXCLUDED.status = 'pending' THEN i.status ELSE EXCLUDED.status END,
+              accepted_at = COALESCE(EXCLUDED.accepted_at, i.accepted_at),
+              resolved_at = COALESCE(EXCLUDED.resolved_at, i.resolved_at)
+            RETURNING i.source, i.name, (SELECT status FROM before) AS "statusBefore"`.pipe(
+            Effect.flatMap(decodeSynced),
+            Effect.flatMap((rows) =>
+              rows.length === 1 ? Effect.succeed(rows[0]) : Effect.die(new Error(`invitation ${invitation.invitationId} not recorded`))
+            )
+          ),
+
+        listOf: (accountId, status, limit) =>
+          sql`
+            SELECT id, provider_id AS "providerId", note, status, source, sent_at AS "sentAt", resolved_at AS "resolvedAt"
+            FROM invitations
+            WHERE account_id = ${accountId} ${status === "all" ? sql`` : sql`AND status = ${status}`}
+            ORDER BY sent_at DESC, id LIMIT ${limit}`.pipe(Effect.flatMap(decodeList), Effect.orDie),
+
+        staleOf: (accountId, autoWithdrawDays, nowIso) =>
+          sql`
+            SELECT i.id FROM invitations i
+            WHERE i.account_id = ${accountId} AND i.status = 'pending'
+              AND i.sent_at < ${nowIso}::timestamptz - ${autoWithdrawDays} * interval '1 day'
+            ORDER BY i.sent_at, i.id`.pipe(
+            Effect.flatMap(decodeIds),
+            Effect.map((rows) => rows.map((row) => row.id)),
+            Effect.orDie
+          )
+      })
+    })
+  )
+}

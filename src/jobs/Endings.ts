@@ -18,14 +18,14 @@
 import { Array as Arr, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { recordSpends } from "../accounts/Budgets.ts"
+import { Budgets } from "../accounts/Budgets.ts"
 import type { NewEvent } from "../domain/Events.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus } from "../domain/Job.ts"
 import type { Category } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
-import { completeJob } from "./Completions.ts"
+import { JobCompletions } from "./Completions.ts"
 import { JobApprovals } from "./JobApprovals.ts"
 import type { JobRow } from "./JobRow.ts"
 import { type EndedJob, JobStore } from "./JobStore.ts"
@@ -111,6 +111,8 @@ export class JobEndings extends Context.Service<JobEndings, {
       const sql = yield* SqlClient.SqlClient
       const store = yield* JobStore
       const accounts = yield* AccountStore
+      const budgets = yield* Budgets
+      const completions = yield* JobCompletions
       const approvals = yield* JobApprovals
       const outbox = yield* Outbox
       const cancellable = [...cancellableStatuses]
@@ -118,8 +120,7 @@ export class JobEndings extends Context.Service<JobEndings, {
       /** What each owner records of these endings, in the endings' transaction. */
       const recordOwners = (done: ReadonlyArray<Finishing & { readonly row: JobRow }>, now: { readonly iso: string }) =>
         Effect.gen(function*() {
-          yield* recordSpends(
-            sql,
+          yield* budgets.recordSpends(
             done.flatMap(({ ending, job }) =>
               ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0
                 ? [{ accountId: job.accountId, category: ending.spend.category, units: ending.spend.units, jobId: job.id, atIso: now.iso }]
@@ -130,7 +131,7 @@ export class JobEndings extends Context.Service<JobEndings, {
           // link to that person: a job the Executor linked before it ran keeps its link.
           for (const { ending, job } of done) {
             if (ending._tag !== "Completed") continue
-            const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
+            const personId = yield* completions.complete(job.kind, { ...job, at: now.iso }, ending.result)
             if (personId !== undefined) yield* store.linkPerson(job.id, personId, "keep")
           }
           yield* accounts.setWriteGates(done.flatMap(({ ending, job }) =>
@@ -213,5 +214,5 @@ export class JobEndings extends Context.Service<JobEndings, {
   )
 
   /** `layerNoDeps` with its services' layers; needs the port `JobApprovals`, as `JobStore.layer` does. */
-  static readonly layer = JobEndings.layerNoDeps.pipe(Layer.provide([AccountStore.layer, JobStore.layer, Outbox.layer]))
+  static readonly layer = JobEndings.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Budgets.layer, JobCompletions.layer, JobStore.layer, Outbox.layer]))
 }

@@ -1,38 +1,20 @@
 /**
  * The `inbox_messages` table, its one owner (issue #19): the messages people
- * sent the accounts, as syncing recorded them with their triage. Statements
- * on the caller's `sql`, each joining its transaction when there is one.
+ * sent the accounts, as syncing recorded them with their triage. Syncing
+ * records them through the `Messages` service; the reads are handed the
+ * caller's `sql`. Each statement joins the caller's transaction when there is one.
  *
  * It sits with the people, not in `inbox/`, because the people need it
  * below the inbox in the import rule: whether a person has written to an
  * account decides whether a message to them is outreach (`People.claim`).
  * The inbox records and reads the messages through here.
  */
-import { Effect, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import type { InboundMessage } from "../network/Sync.ts"
 import { isUnsure, TriageClass, type TriageResult } from "../domain/TriageClass.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import { type AccountPerson, namesOf } from "../accounts/Invitations.ts"
-
-/**
- * Records a message a sync found, with its triage; false when it was
- * recorded before (then nothing changes).
- */
-export const recordReceived = (
-  sql: SqlClient.SqlClient,
-  accountId: string,
-  message: InboundMessage,
-  triaged: TriageResult
-) =>
-  sql<{ id: string }>`
-    INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
-      triage_class, suggested_reply, triage_confidence)
-    VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
-      ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
-      ${triaged.suggestedReply}, ${triaged.confidence})
-    ON CONFLICT (account_id, id) DO NOTHING
-    RETURNING id`.pipe(Effect.map((inserted) => inserted.length > 0))
 
 const decodeWrote = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ wrote: Schema.Boolean })))
 
@@ -140,3 +122,34 @@ export const receivedFrom = (sql: SqlClient.SqlClient, providerIds: ReadonlyArra
     Effect.flatMap(decodeReceivedFrom),
     Effect.orDie
   )
+
+/** The messages people sent the accounts, as syncing records them. */
+export class Messages extends Context.Service<Messages, {
+  /**
+   * Records a message a sync found, with its triage; false when it was
+   * recorded before (then nothing changes).
+   */
+  readonly recordReceived: (accountId: string, message: InboundMessage, triaged: TriageResult) => Effect.Effect<
+    boolean,
+    SqlError.SqlError
+  >
+}>()("outreach/Messages") {
+  /** Needs the `SqlClient`. */
+  static readonly layer = Layer.effect(
+    Messages,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return Messages.of({
+        recordReceived: (accountId, message, triaged) =>
+          sql<{ id: string }>`
+            INSERT INTO inbox_messages (account_id, id, chat_id, sender_provider_id, text, sent_at, in_reply_to,
+              triage_class, suggested_reply, triage_confidence)
+            VALUES (${accountId}, ${message.messageId}, ${message.chatId}, ${message.senderProviderId},
+              ${message.text}, ${message.sentAt}::timestamptz, ${message.inReplyTo}, ${triaged.class},
+              ${triaged.suggestedReply}, ${triaged.confidence})
+            ON CONFLICT (account_id, id) DO NOTHING
+            RETURNING id`.pipe(Effect.map((inserted) => inserted.length > 0))
+      })
+    })
+  )
+}

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { commands } from "../../src/domain/Commands.ts"
 import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
-import { completeJob } from "../../src/jobs/Completions.ts"
+import { JobCompletions } from "../../src/jobs/Completions.ts"
 import { layer as serverLayer } from "../support/TestServer.ts"
 import { strangers, workspaceWithAccount } from "../jobs/support.ts"
 
@@ -20,7 +20,9 @@ layer(serverLayer())("the command table's completion effects", (it) => {
       const stored = yield* Schema.encodeUnknownEffect(commands.connect.result)(sent)
       const job = { workspaceId, accountId, at: new Date(0).toISOString() }
 
-      const personId = yield* sql.withTransaction(completeJob(sql, "connect", job, stored))
+      const completions = yield* JobCompletions
+
+      const personId = yield* sql.withTransaction(completions.complete("connect", job, stored))
 
       const invitations = yield* sql`
         SELECT id, source, status FROM invitations WHERE account_id = ${accountId}`.pipe(
@@ -41,10 +43,11 @@ layer(serverLayer())("the command table's completion effects", (it) => {
       const job = { workspaceId, accountId, at: new Date(0).toISOString() }
       const ssi = yield* (yield* NetworkDriver).read(accountId, "ssi", {})
       const storedSsi = yield* Schema.encodeUnknownEffect(commands.ssi.result)(ssi)
+      const completions = yield* JobCompletions
 
-      assert.isUndefined(yield* completeJob(sql, "ssi", job, storedSsi))
-      assert.isUndefined(yield* completeJob(sql, "teleport", job, storedSsi))
-      assert.isUndefined(yield* completeJob(sql, "connect", job, storedSsi))
+      assert.isUndefined(yield* completions.complete("ssi", job, storedSsi))
+      assert.isUndefined(yield* completions.complete("teleport", job, storedSsi))
+      assert.isUndefined(yield* completions.complete("connect", job, storedSsi))
       const touched = yield* sql`SELECT 1 FROM people WHERE workspace_id = ${workspaceId}
         UNION ALL SELECT 1 FROM invitations WHERE account_id = ${accountId}`
       assert.strictEqual(touched.length, 0)
