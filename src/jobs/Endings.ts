@@ -2,11 +2,13 @@
  * A job's ending, the one way it goes: one transaction in which the jobs table
  * records the ending (`JobStore.markEnded`, guarded by the statuses the job may
  * move from and by its owner's fence), then each owner records what the ending
- * means to it, in this order:
+ * means to it, in this order, each owner a service whose statements join the
+ * transaction (they take the same `SqlClient` from their layers):
  *
- * - the budget it spent (`accounts/Budgets.ts`);
- * - its command's completion (`Completions.ts`: a connect's invitation, the
- *   person touched), and the job's link to that person (`JobStore`);
+ * - the budget it spent (`Budgets`);
+ * - its command's completion (`JobCompletions`: a connect's invitation in
+ *   `Invitations`, the person touched through `PersonTouches`), and the job's
+ *   link to that person (`JobStore`);
  * - the account's pacing gate (`AccountStore`);
  * - a cancelled job's pending approval, rejected (`JobApprovals`, the approvals' owner);
  * - the job's event (`Outbox`).

@@ -25,7 +25,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { invitationsTo, pendingTo } from "../accounts/Invitations.ts"
+import { Invitations } from "../accounts/Invitations.ts"
 import { foreignCursor } from "../domain/Cursor.ts"
 import { Invalid, Missing, relayed } from "../domain/Failures.ts"
 import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../domain/PersonRecord.ts"
@@ -35,7 +35,7 @@ import type { Person } from "../domain/NetworkModels.ts"
 import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
-import { hasWritten, messagesFrom, receivedFrom } from "./Messages.ts"
+import { Messages } from "./Messages.ts"
 import { PersonJobs } from "./PersonJobs.ts"
 
 /** What a touch knows of a person; `profileUrl` null: only an existing person is touched (the identifier alone cannot add one). */
@@ -229,6 +229,8 @@ export class People extends Context.Service<People, {
       const accounts = yield* AccountStore
       const personJobs = yield* PersonJobs
       const touches = yield* PersonTouches
+      const invitationStore = yield* Invitations
+      const messages = yield* Messages
 
       /**
        * Everything recorded about these people of the workspace: their jobs, the invitations and messages of
@@ -243,8 +245,8 @@ export class People extends Context.Service<People, {
           const personOf = new Map(people.map((person) => [person.providerId, person.id]))
           const providerIds = [...personOf.keys()]
           const jobs = yield* personJobs.about(workspaceId, people.map((person) => person.id))
-          const invitations = yield* invitationsTo(sql, providerIds)
-          const received = yield* receivedFrom(sql, providerIds)
+          const invitations = yield* invitationStore.sentTo(providerIds)
+          const received = yield* messages.receivedFrom(providerIds)
           const labels = yield* accounts.labelsOf([
             ...new Set([...jobs, ...invitations, ...received].map((fact) => fact.accountId))
           ])
@@ -346,10 +348,10 @@ export class People extends Context.Service<People, {
           const jobs = yield* personJobs.holding(personId, Time.toIso(nowMs - COLD_MESSAGE_HOLD_DAYS * DAY_MS))
           const coldSent = jobs.filter((hold) => hold.reason === "cold_message")
           // A cold message holds the person until they answer that account.
-          const answers = yield* messagesFrom(sql, coldSent.map((hold) => ({ accountId: hold.accountId, providerId, sinceIso: hold.since })))
+          const answers = yield* messages.messagesFrom(coldSent.map((hold) => ({ accountId: hold.accountId, providerId, sinceIso: hold.since })))
           const answered = (hold: { readonly accountId: string; readonly since: string }) =>
             answers.some((message) => message.accountId === hold.accountId && Date.parse(message.sentAt) >= Date.parse(hold.since))
-          const pending = yield* pendingTo(sql, providerId)
+          const pending = yield* invitationStore.pendingTo(providerId)
           const holds: ReadonlyArray<{ readonly accountId: string; readonly reason: HoldReason; readonly since: string }> = [
             ...jobs.filter((hold) => hold.reason === "in_flight"),
             ...pending.map((invitation) => ({ accountId: invitation.accountId, reason: "pending_invitation" as const, since: invitation.sentAt })),
@@ -384,7 +386,7 @@ export class People extends Context.Service<People, {
           if (personId === undefined) return yield* Effect.die(new Error(`person ${profile.providerId} not recorded`))
           const outreach = about === "invitation" ||
             // Someone who has written to the account is answered, not approached.
-            (profile.connectionDegree !== 1 && !(yield* hasWritten(sql, job.accountId, profile.providerId)))
+            (profile.connectionDegree !== 1 && !(yield* messages.hasWritten(job.accountId, profile.providerId)))
           const other = outreach ? yield* otherSeatHolding(job.workspaceId, job.accountId, personId, profile.providerId, now.ms) : undefined
           return { personId, other }
         }).pipe(Effect.orDie)
@@ -392,5 +394,5 @@ export class People extends Context.Service<People, {
 
       return People.of({ list, get, claim })
     })
-  ).pipe(Layer.provide([AccountStore.layer, PersonTouches.layer]))
+  ).pipe(Layer.provide([AccountStore.layer, Invitations.layer, Messages.layer, PersonTouches.layer]))
 }
