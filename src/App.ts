@@ -10,6 +10,8 @@ import { AccountChanges } from "./accounts/AccountChanges.ts"
 import { ActivityLog } from "./activity/ActivityLog.ts"
 import { Accounts } from "./accounts/Accounts.ts"
 import { AccountStore } from "./accounts/AccountStore.ts"
+import { Budgets } from "./accounts/Budgets.ts"
+import { Invitations } from "./accounts/Invitations.ts"
 import { WorkspaceTable } from "./accounts/WorkspaceTable.ts"
 import { defaultFor } from "./domain/WorkspaceNetwork.ts"
 import { Credentials } from "./auth/Credentials.ts"
@@ -21,6 +23,7 @@ import * as ApprovalExpiry from "./approvals/ApprovalExpiry.ts"
 import { Approvals } from "./approvals/Approvals.ts"
 import { ApprovalStore } from "./approvals/ApprovalStore.ts"
 import { ApprovalTable } from "./approvals/ApprovalTable.ts"
+import { JobCompletions } from "./jobs/Completions.ts"
 import { Executor } from "./jobs/Executor.ts"
 import { Forecasts } from "./jobs/Forecasts.ts"
 import { Governor } from "./jobs/Governor.ts"
@@ -33,6 +36,8 @@ import { JobStore } from "./jobs/JobStore.ts"
 import { JobWatch } from "./jobs/JobWatch.ts"
 import * as PeopleOnJobs from "./jobs/PeopleOnJobs.ts"
 import { NetworkDriver } from "./network/NetworkDriver.ts"
+import { Messages } from "./people/Messages.ts"
+import { PersonTouches } from "./people/People.ts"
 import { ApiKeys } from "./keys/ApiKeys.ts"
 import { Grants } from "./oauth/Grants.ts"
 import * as PerWorkspace from "./network/PerWorkspace.ts"
@@ -131,7 +136,9 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
     Jobs.layer, JobStore.layer, JobEndings.layer, JobWatch.layer, Governor.layer, Executor.layer, Idempotency.layer,
     Approvals.layer, ApprovalStore.layer, ApprovalExpiry.layer,
     WebhookDispatcher.layer, WebhookEndpoints.layer,
-    Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer, ActivityLog.layer
+    Inbox.layer, Reports.layer, Forecasts.layer, workflows, Draining.layer, ActivityLog.layer,
+    // The owners a job's ending records in (`jobs/Endings.ts`), each its table's one writer.
+    Budgets.layer, Invitations.layer, PersonTouches.layer, Messages.layer, JobCompletions.layer
   ).pipe(
     // jobs/ writes a job's own approval through its port, answered by the approvals' owner above it.
     Layer.provide(ApprovalTable.jobApprovals),

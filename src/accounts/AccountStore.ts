@@ -17,7 +17,7 @@ import * as Time from "../domain/Time.ts"
 import type { WorkingHours } from "../domain/WorkingHours.ts"
 import { BigIntNumber, EpochMillis, firstRow, Nullable } from "../platform/Rows.ts"
 import { accountColumns, AccountRow } from "./AccountRow.ts"
-import { limitOverridesOf, replaceLimitOverrides, usageOf } from "./Budgets.ts"
+import { Budgets } from "./Budgets.ts"
 import type { AccountUpdate, SignInLink } from "./Lifecycle.ts"
 import { WorkspaceTable } from "./WorkspaceTable.ts"
 
@@ -176,6 +176,7 @@ export class AccountStore extends Context.Service<AccountStore, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const workspaces = yield* WorkspaceTable
+      const budgets = yield* Budgets
       const select = sql.unsafe(accountColumns)
 
       const rowsWhere = (where: Statement.Fragment) =>
@@ -260,11 +261,11 @@ export class AccountStore extends Context.Service<AccountStore, {
 
         markRemoved: (id, nowMs) => update(id, { removed_at: Time.toIso(nowMs), link_hash: null, link_url: null }, nowMs),
 
-        overrides: (id) => limitOverridesOf(sql, id),
+        overrides: budgets.overridesOf,
 
-        replaceOverrides: (id, overrides) => replaceLimitOverrides(sql, id, overrides),
+        replaceOverrides: budgets.replaceOverrides,
 
-        usage: (row, nowMs) => usageOf(sql, row.id, row.timezone, nowMs),
+        usage: (row, nowMs) => budgets.usageOf(row.id, row.timezone, nowMs),
 
         modeOf,
 
@@ -343,5 +344,5 @@ export class AccountStore extends Context.Service<AccountStore, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = AccountStore.layerNoDeps.pipe(Layer.provide(WorkspaceTable.layer))
+  static readonly layer = AccountStore.layerNoDeps.pipe(Layer.provide([Budgets.layer, WorkspaceTable.layer]))
 }

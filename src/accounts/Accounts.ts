@@ -11,7 +11,6 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 import { Context, Effect, Layer, type Redacted } from "effect"
-import { SqlClient } from "effect/sql"
 import type { Account, Seats } from "../domain/AccountRecord.ts"
 import { Forbidden, Invalid, Missing, relayed, WrongState } from "../domain/Failures.ts"
 import { limitsFor, type Limit, type LimitUpdate, type Tier } from "../domain/Limits.ts"
@@ -23,7 +22,7 @@ import { capabilitiesOf } from "./Capabilities.ts"
 import { AccountChanges } from "./AccountChanges.ts"
 import { type AccountRow, toAccount } from "./AccountRow.ts"
 import { AccountStore } from "./AccountStore.ts"
-import { pendingCounts } from "./Invitations.ts"
+import { Invitations } from "./Invitations.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 import type { AccountPatch, Change, NetworkEvent, SignInLink } from "./Lifecycle.ts"
 
@@ -101,21 +100,21 @@ export class Accounts extends Context.Service<Accounts, {
     Missing | WrongState
   >
 }>()("outreach/Accounts") {
-  /** The service; its store, the outbox, the network driver, `AccountChanges` and the `SqlClient` left open. */
+  /** The service; its store, the invitations, the outbox, the network driver and `AccountChanges` left open. */
   static readonly layerNoDeps = Layer.effect(
     Accounts,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const store = yield* AccountStore
       const outbox = yield* Outbox
       const network = yield* NetworkDriver
       const changes = yield* AccountChanges
+      const invitations = yield* Invitations
 
       /** The accounts' API forms; their pending invitations counted in one query for them all. */
       const views = (rows: ReadonlyArray<AccountRow>) =>
         Effect.gen(function*() {
           const now = yield* Time.now
-          const pending = yield* pendingCounts(sql, rows.map((row) => row.id))
+          const pending = yield* invitations.pendingCounts(rows.map((row) => row.id))
           return yield* Effect.forEach(rows, (row) =>
             Effect.gen(function*() {
               const overrides = yield* store.overrides(row.id)
@@ -382,5 +381,5 @@ export class Accounts extends Context.Service<Accounts, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Accounts.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Outbox.layer]))
+  static readonly layer = Accounts.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Invitations.layer, Outbox.layer]))
 }

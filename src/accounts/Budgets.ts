@@ -3,42 +3,19 @@
  * has spent of each category in its current local day, ISO week and month
  * (the `budget_spend` rows written when jobs run). The one module with SQL
  * on `account_limits` and `budget_spend` (issue #19): jobs and syncs record
- * their spend here, inside their own transaction.
+ * their spend through the `Budgets` service, each statement joining the
+ * caller's transaction when there is one (a job's ending, a sync).
+ * Planning reads an account's budget with `budgetOf`, handed `sql` as it is
+ * with the account's row (`jobs/AccountFacts.ts`).
  */
-import { Array as Arr, Effect, Schema } from "effect"
-import type { SqlClient } from "effect/sql"
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { Category, type LimitOverride, periodStart, type Usage } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { LimitRow } from "./AccountRow.ts"
 
 const decodeOverrides = Schema.decodeUnknownEffect(Schema.Array(LimitRow))
-
-/** The account's `PUT /limits` overrides. */
-export const limitOverridesOf = (
-  sql: SqlClient.SqlClient,
-  accountId: string
-): Effect.Effect<ReadonlyArray<LimitOverride>> =>
-  sql`SELECT category, period, max_value AS "maxValue", is_enabled AS "isEnabled"
-      FROM account_limits WHERE account_id = ${accountId}`.pipe(Effect.flatMap(decodeOverrides), Effect.orDie)
-
-/** Replaces the account's `PUT /limits` overrides with these (none: the defaults hold again). */
-export const replaceLimitOverrides = (
-  sql: SqlClient.SqlClient,
-  accountId: string,
-  overrides: ReadonlyArray<LimitOverride>
-): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    yield* sql`DELETE FROM account_limits WHERE account_id = ${accountId}`
-    const rows = overrides.map((o) => ({
-      account_id: accountId,
-      category: o.category,
-      period: o.period,
-      max_value: o.maxValue,
-      is_enabled: o.isEnabled
-    }))
-    if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO account_limits ${sql.insert(rows)}`
-  }).pipe(Effect.orDie)
 
 const UsageRow = Schema.Struct({ category: Category, today: BigIntNumber, week: BigIntNumber, month: BigIntNumber })
 const decodeUsage = Schema.decodeUnknownEffect(Schema.Array(UsageRow))
@@ -63,10 +40,6 @@ const toUsage = (rows: ReadonlyArray<typeof UsageRow.Type>): Usage => {
   for (const row of rows) usage[row.category] = { today: row.today, week: row.week, month: row.month }
   return usage
 }
-
-/** The account's usage at `nowMs`, periods taken in its `timezone`. */
-export const usageOf = (sql: SqlClient.SqlClient, accountId: string, timezone: string, nowMs: number) =>
-  usageRows(sql, accountId, timezone, nowMs).pipe(Effect.flatMap(decodeUsage), Effect.map(toUsage), Effect.orDie)
 
 const Budget = Schema.Struct({ overrides: Schema.Array(LimitRow), usage: Schema.Array(UsageRow) })
 const decodeBudgets = Schema.decodeUnknownEffect(Schema.Array(Budget))
@@ -96,19 +69,63 @@ export interface Spend {
   readonly atIso: string
 }
 
-/** Records units spent, in one statement. */
-export const recordSpends = (sql: SqlClient.SqlClient, spends: ReadonlyArray<Spend>): Effect.Effect<void> =>
-  Arr.isReadonlyArrayNonEmpty(spends)
-    ? sql`INSERT INTO budget_spend ${
-      sql.insert(Arr.map(spends, (spend) => ({
-        account_id: spend.accountId,
-        category: spend.category,
-        units: spend.units,
-        job_id: spend.jobId,
-        spent_at: spend.atIso
-      })))
-    }`.pipe(Effect.asVoid, Effect.orDie)
-    : Effect.void
+/** The account's limit overrides, its usage, and the budgets its jobs and syncs spend. */
+export class Budgets extends Context.Service<Budgets, {
+  /** The account's `PUT /limits` overrides. */
+  readonly overridesOf: (accountId: string) => Effect.Effect<ReadonlyArray<LimitOverride>>
+  /** Replaces the account's `PUT /limits` overrides with these (none: the defaults hold again). */
+  readonly replaceOverrides: (accountId: string, overrides: ReadonlyArray<LimitOverride>) => Effect.Effect<void>
+  /** The account's usage at `nowMs`, periods taken in its `timezone`. */
+  readonly usageOf: (accountId: string, timezone: string, nowMs: number) => Effect.Effect<Usage>
+  /** Records units spent, in one statement. */
+  readonly recordSpends: (spends: ReadonlyArray<Spend>) => Effect.Effect<void>
+  /** Records units spent by the account. */
+  readonly recordSpend: (spend: Spend) => Effect.Effect<void>
+}>()("outreach/Budgets") {
+  /** Needs the `SqlClient`. */
+  static readonly layer = Layer.effect(
+    Budgets,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
 
-/** Records units spent by the account. */
-export const recordSpend = (sql: SqlClient.SqlClient, spend: Spend): Effect.Effect<void> => recordSpends(sql, [spend])
+      const recordSpends = (spends: ReadonlyArray<Spend>): Effect.Effect<void> =>
+        Arr.isReadonlyArrayNonEmpty(spends)
+          ? sql`INSERT INTO budget_spend ${
+            sql.insert(Arr.map(spends, (spend) => ({
+              account_id: spend.accountId,
+              category: spend.category,
+              units: spend.units,
+              job_id: spend.jobId,
+              spent_at: spend.atIso
+            })))
+          }`.pipe(Effect.asVoid, Effect.orDie)
+          : Effect.void
+
+      return Budgets.of({
+        overridesOf: (accountId) =>
+          sql`SELECT category, period, max_value AS "maxValue", is_enabled AS "isEnabled"
+              FROM account_limits WHERE account_id = ${accountId}`.pipe(Effect.flatMap(decodeOverrides), Effect.orDie),
+
+        replaceOverrides: (accountId, overrides) =>
+          Effect.gen(function*() {
+            yield* sql`DELETE FROM account_limits WHERE account_id = ${accountId}`
+            const rows = overrides.map((o) => ({
+              account_id: accountId,
+              category: o.category,
+              period: o.period,
+              max_value: o.maxValue,
+              is_enabled: o.isEnabled
+            }))
+            if (Arr.isArrayNonEmpty(rows)) yield* sql`INSERT INTO account_limits ${sql.insert(rows)}`
+          }).pipe(Effect.orDie),
+
+        usageOf: (accountId, timezone, nowMs) =>
+          usageRows(sql, accountId, timezone, nowMs).pipe(Effect.flatMap(decodeUsage), Effect.map(toUsage), Effect.orDie),
+
+        recordSpends,
+
+        recordSpend: (spend) => recordSpends([spend])
+      })
+    })
+  )
+}

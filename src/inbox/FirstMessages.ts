@@ -9,18 +9,20 @@
  * after page until `limit` are found or the invitations run out.
  */
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
 import type { JobStore } from "../jobs/JobStore.ts"
-import { acceptedInvitations, type AcceptedRow } from "../accounts/Invitations.ts"
-import { whoHaveWritten } from "../people/Messages.ts"
+import type { AcceptedRow, Invitations } from "../accounts/Invitations.ts"
+import type { Messages } from "../people/Messages.ts"
 
 /** How many accepted invitations are read at a time. */
 const PAGE = 500
 
 /** Up to `limit` new connections of the account ready for a first message, the latest accepted first. */
 export const readyForFirstMessage = (
-  sql: SqlClient.SqlClient,
-  jobs: JobStore["Service"],
+  owners: {
+    readonly invitations: Invitations["Service"]
+    readonly jobs: JobStore["Service"]
+    readonly messages: Messages["Service"]
+  },
   accountId: string,
   limit: number
 ) =>
@@ -28,10 +30,10 @@ export const readyForFirstMessage = (
     const ready: Array<AcceptedRow> = []
     let before: AcceptedRow | undefined
     while (ready.length < limit) {
-      const page = yield* acceptedInvitations(sql, accountId, PAGE, before)
+      const page = yield* owners.invitations.acceptedOf(accountId, PAGE, before)
       const people = [...new Set(page.map((row) => row.providerId))]
-      const messaged = yield* jobs.messagedAmong(accountId, people)
-      const wrote = yield* whoHaveWritten(sql, accountId, people)
+      const messaged = yield* owners.jobs.messagedAmong(accountId, people)
+      const wrote = yield* owners.messages.whoHaveWritten(accountId, people)
       ready.push(...page.filter((row) => !messaged.has(row.providerId) && !wrote.has(row.providerId)))
       if (page.length < PAGE) break
       before = page[page.length - 1]

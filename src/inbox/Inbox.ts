@@ -35,7 +35,7 @@ import { SqlClient } from "effect/sql"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { recordSpend } from "../accounts/Budgets.ts"
+import { Budgets } from "../accounts/Budgets.ts"
 import { type Invitation, INVITATION_LIST_MAX, type InvitationFilter } from "../domain/InboxRecords.ts"
 import type { Missing } from "../domain/Failures.ts"
 import { readableStatuses } from "../domain/Account.ts"
@@ -48,14 +48,14 @@ import { Jobs } from "../jobs/Jobs.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { planJob } from "../jobs/Plan.ts"
 import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
-import { touchPerson } from "../people/People.ts"
+import { PersonTouches } from "../people/People.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import { AppConfig } from "../platform/AppConfig.ts"
 import { Triage } from "../triage/Triage.ts"
 import { isUnsure, type TriageResult } from "../domain/TriageClass.ts"
 import { dueScan, InboxSettings, nextSyncAt, type SyncAttempt } from "./Cadence.ts"
-import { invitationsOf, recordSynced, staleInvitations } from "../accounts/Invitations.ts"
-import { recordReceived } from "../people/Messages.ts"
+import { Invitations } from "../accounts/Invitations.ts"
+import { Messages } from "../people/Messages.ts"
 
 /** How far each sync reaches back before the previous one's end. */
 export const SYNC_OVERLAP_MS = 60_000
@@ -103,6 +103,10 @@ export class Inbox extends Context.Service<Inbox, {
       const settings = yield* InboxSettings
       const changes = yield* AccountChanges
       const accounts = yield* AccountStore
+      const budgets = yield* Budgets
+      const invitationStore = yield* Invitations
+      const messageStore = yield* Messages
+      const people = yield* PersonTouches
 
       /** Records when the account is next due after an attempt at `nowMs`. */
       const scheduleNext = (accountId: string, attempt: SyncAttempt, nowMs: number) =>
@@ -142,9 +146,8 @@ export class Inbox extends Context.Service<Inbox, {
             yield* accounts.lockForSync(accountId)
             const events: Array<NewEvent> = []
             for (const invitation of invitations) {
-              const recorded = yield* recordSynced(sql, accountId, invitation)
-              yield* touchPerson(
-                sql,
+              const recorded = yield* invitationStore.recordSynced(accountId, invitation)
+              yield* people.touch(
                 workspaceId,
                 { providerId: invitation.providerId, profileUrl: profileUrls.get(invitation.providerId) ?? null },
                 invitation.resolvedAt ?? invitation.sentAt
@@ -164,10 +167,9 @@ export class Inbox extends Context.Service<Inbox, {
             }
             let received = 0
             for (const { message, triage: triaged } of messages) {
-              if (!(yield* recordReceived(sql, accountId, message, triaged))) continue
+              if (!(yield* messageStore.recordReceived(accountId, message, triaged))) continue
               received++
-              yield* touchPerson(
-                sql,
+              yield* people.touch(
                 workspaceId,
                 { providerId: message.senderProviderId, profileUrl: profileUrls.get(message.senderProviderId) ?? null },
                 message.sentAt
@@ -191,7 +193,7 @@ export class Inbox extends Context.Service<Inbox, {
               })
             }
             yield* outbox.append(workspaceId, events)
-            yield* recordSpend(sql, {
+            yield* budgets.recordSpend({
               accountId,
               category: "list_polls",
               units: 1,
@@ -217,7 +219,7 @@ export class Inbox extends Context.Service<Inbox, {
       const withdrawStale = (accountId: string, workspaceId: string, autoWithdrawDays: number | null, nowMs: number) =>
         Effect.gen(function*() {
           if (autoWithdrawDays === null) return 0
-          const pending = yield* staleInvitations(sql, accountId, autoWithdrawDays, Time.toIso(nowMs))
+          const pending = yield* invitationStore.staleOf(accountId, autoWithdrawDays, Time.toIso(nowMs))
           const proposed = yield* jobStore.withdrawalsProposed(accountId, pending)
           const stale = pending.filter((invitationId) => !proposed.has(invitationId))
           yield* Effect.forEach(stale, (invitationId) =>
@@ -330,7 +332,7 @@ export class Inbox extends Context.Service<Inbox, {
       const invitations = Effect.fn("Inbox.invitations")(
         function*(workspaceId: string, accountId: string, status: typeof InvitationFilter.Type) {
           if (!(yield* accounts.exists(workspaceId, accountId))) return yield* Effect.fail(accountNotFound(accountId))
-          return yield* invitationsOf(sql, accountId, status, INVITATION_LIST_MAX)
+          return yield* invitationStore.listOf(accountId, status, INVITATION_LIST_MAX)
         }
       )
 
@@ -339,5 +341,5 @@ export class Inbox extends Context.Service<Inbox, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Inbox.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, JobStore.layer, Jobs.layer, Outbox.layer]))
+  static readonly layer = Inbox.layerNoDeps.pipe(Layer.provide([AccountChanges.layer, AccountStore.layer, Budgets.layer, Invitations.layer, Messages.layer, PersonTouches.layer, JobStore.layer, Jobs.layer, Outbox.layer]))
 }

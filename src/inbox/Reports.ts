@@ -19,8 +19,8 @@ import { accountFacts } from "../jobs/AccountFacts.ts"
 import { expectedOn, Forecasts } from "../jobs/Forecasts.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import { acceptanceSince, pendingSentAt } from "../accounts/Invitations.ts"
-import { repliesSince } from "../people/Messages.ts"
+import { Invitations } from "../accounts/Invitations.ts"
+import { Messages } from "../people/Messages.ts"
 import { readyForFirstMessage } from "./FirstMessages.ts"
 
 const DAY_MS = 86_400_000
@@ -42,13 +42,15 @@ export class Reports extends Context.Service<Reports, {
       const network = yield* NetworkDriver
       const jobs = yield* JobStore
       const forecasts = yield* Forecasts
+      const invitationStore = yield* Invitations
+      const messages = yield* Messages
 
       const brief = Effect.fn("Reports.brief")(function*(workspaceId: string, accountId: string, hours: number) {
         const account = yield* accounts.get(workspaceId, accountId)
         const now = yield* Time.now
         const since = Time.toIso(now.ms - hours * 3_600_000)
-        const replies = yield* repliesSince(sql, accountId, since)
-        const ready = yield* readyForFirstMessage(sql, jobs, accountId, READY_MAX)
+        const replies = yield* messages.repliesSince(accountId, since)
+        const ready = yield* readyForFirstMessage({ invitations: invitationStore, jobs, messages }, accountId, READY_MAX)
         const open = yield* jobs.openCounts(accountId)
         const countOf = (status: string) =>
           open.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0)
@@ -104,8 +106,8 @@ export class Reports extends Context.Service<Reports, {
         const account = yield* accounts.get(workspaceId, accountId)
         const facts = yield* accountFacts(sql, accountId)
         const now = yield* Time.now
-        const pending = yield* pendingSentAt(sql, accountId)
-        const rate = yield* acceptanceSince(sql, accountId, Time.toIso(now.ms - 30 * DAY_MS))
+        const pending = yield* invitationStore.pendingSentAt(accountId)
+        const rate = yield* invitationStore.acceptanceSince(accountId, Time.toIso(now.ms - 30 * DAY_MS))
         const ssi = account.products.includes("sales_navigator")
           ? yield* network.read(accountId, "ssi", {}).pipe(Effect.orElseSucceed(() => null))
           : null
@@ -155,5 +157,5 @@ export class Reports extends Context.Service<Reports, {
   )
 
   /** `layerNoDeps` with its services' layers. */
-  static readonly layer = Reports.layerNoDeps.pipe(Layer.provide([Accounts.layer, JobStore.layer, Forecasts.layer]))
+  static readonly layer = Reports.layerNoDeps.pipe(Layer.provide([Accounts.layer, JobStore.layer, Forecasts.layer, Invitations.layer, Messages.layer]))
 }

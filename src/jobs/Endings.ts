@@ -2,11 +2,13 @@
  * A job's ending, the one way it goes: one transaction in which the jobs table
  * records the ending (`JobStore.markEnded`, guarded by the statuses the job may
  * move from and by its owner's fence), then each owner records what the ending
- * means to it, in this order:
+ * means to it, in this order, each owner a service whose statements join the
+ * transaction (they take the same `SqlClient` from their layers):
  *
- * - the budget it spent (`accounts/Budgets.ts`);
- * - its command's completion (`Completions.ts`: a connect's invitation, the
- *   person touched), and the job's link to that person (`JobStore`);
+ * - the budget it spent (`Budgets`);
+ * - its command's completion (`JobCompletions`: a connect's invitation in
+ *   `Invitations`, the person touched through `PersonTouches`), and the job's
+ *   link to that person (`JobStore`);
  * - the account's pacing gate (`AccountStore`);
  * - a cancelled job's pending approval, rejected (`JobApprovals`, the approvals' owner);
  * - the job's event (`Outbox`).
@@ -18,14 +20,14 @@
 import { Array as Arr, Context, Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { recordSpends } from "../accounts/Budgets.ts"
+import { Budgets } from "../accounts/Budgets.ts"
 import type { NewEvent } from "../domain/Events.ts"
 import { cancellableStatuses, type JobFailure, type JobStatus } from "../domain/Job.ts"
 import type { Category } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
-import { completeJob } from "./Completions.ts"
+import { JobCompletions } from "./Completions.ts"
 import { JobApprovals } from "./JobApprovals.ts"
 import type { JobRow } from "./JobRow.ts"
 import { type EndedJob, JobStore } from "./JobStore.ts"
@@ -111,6 +113,8 @@ export class JobEndings extends Context.Service<JobEndings, {
       const sql = yield* SqlClient.SqlClient
       const store = yield* JobStore
       const accounts = yield* AccountStore
+      const budgets = yield* Budgets
+      const completions = yield* JobCompletions
       const approvals = yield* JobApprovals
       const outbox = yield* Outbox
       const cancellable = [...cancellableStatuses]
@@ -118,8 +122,7 @@ export class JobEndings extends Context.Service<JobEndings, {
       /** What each owner records of these endings, in the endings' transaction. */
       const recordOwners = (done: ReadonlyArray<Finishing & { readonly row: JobRow }>, now: { readonly iso: string }) =>
         Effect.gen(function*() {
-          yield* recordSpends(
-            sql,
+          yield* budgets.recordSpends(
             done.flatMap(({ ending, job }) =>
               ending._tag === "Completed" && ending.spend !== null && ending.spend.units > 0
                 ? [{ accountId: job.accountId, category: ending.spend.category, units: ending.spend.units, jobId: job.id, atIso: now.iso }]
@@ -130,7 +133,7 @@ export class JobEndings extends Context.Service<JobEndings, {
           // link to that person: a job the Executor linked before it ran keeps its link.
           for (const { ending, job } of done) {
             if (ending._tag !== "Completed") continue
-            const personId = yield* completeJob(sql, job.kind, { ...job, at: now.iso }, ending.result)
+            const personId = yield* completions.complete(job.kind, { ...job, at: now.iso }, ending.result)
             if (personId !== undefined) yield* store.linkPerson(job.id, personId, "keep")
           }
           yield* accounts.setWriteGates(done.flatMap(({ ending, job }) =>
@@ -213,5 +216,5 @@ export class JobEndings extends Context.Service<JobEndings, {
   )
 
   /** `layerNoDeps` with its services' layers; needs the port `JobApprovals`, as `JobStore.layer` does. */
-  static readonly layer = JobEndings.layerNoDeps.pipe(Layer.provide([AccountStore.layer, JobStore.layer, Outbox.layer]))
+  static readonly layer = JobEndings.layerNoDeps.pipe(Layer.provide([AccountStore.layer, Budgets.layer, JobCompletions.layer, JobStore.layer, Outbox.layer]))
 }

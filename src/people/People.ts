@@ -1,7 +1,7 @@
 /**
  * People: the workspace's shared history with one person across all its
  * accounts. A person is a row per workspace and network identifier, touched
- * (`touchPerson`) whenever an account deals with them; their history is read
+ * (`PersonTouches`) whenever an account deals with them; their history is read
  * from the jobs, invitations and messages themselves (`History.ts`), so it
  * never disagrees with them.
  *
@@ -23,9 +23,9 @@
  * `Messages.ts`, `AccountStore`), once for a whole page.
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { AccountStore } from "../accounts/AccountStore.ts"
-import { invitationsTo, pendingTo } from "../accounts/Invitations.ts"
+import { Invitations } from "../accounts/Invitations.ts"
 import { foreignCursor } from "../domain/Cursor.ts"
 import { Invalid, Missing, relayed } from "../domain/Failures.ts"
 import { COLD_MESSAGE_HOLD_DAYS, type PersonRecord, TIMELINE_MAX, type TimelineEntry } from "../domain/PersonRecord.ts"
@@ -35,7 +35,7 @@ import type { Person } from "../domain/NetworkModels.ts"
 import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import { Timestamp } from "../platform/Rows.ts"
 import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
-import { hasWritten, messagesFrom, receivedFrom } from "./Messages.ts"
+import { Messages } from "./Messages.ts"
 import { PersonJobs } from "./PersonJobs.ts"
 
 /** What a touch knows of a person; `profileUrl` null: only an existing person is touched (the identifier alone cannot add one). */
@@ -56,39 +56,56 @@ const decodeIds = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ id: Sc
  * workspace and network identifier (`providerId`), whatever address was used;
  * what is known of them (name, headline, company) only ever grows, and their
  * first and latest activity widen to include each touch.
- *
- * Records that the workspace dealt with the person at `at` (ISO); returns the
- * person's id, or undefined when `profileUrl` is null and the person is not
- * known yet.
  */
-export const touchPerson = (sql: SqlClient.SqlClient, workspaceId: string, person: PersonFacts, at: string) =>
-  Effect.gen(function*() {
-    const name = person.name ?? null
-    const headline = person.headline ?? null
-    const company = person.company ?? null
-    const rows = person.profileUrl === null
-      ? yield* sql`
-        UPDATE people SET
-          name = COALESCE(${name}, name), headline = COALESCE(${headline}, headline), company = COALESCE(${company}, company),
-          first_seen_at = LEAST(first_seen_at, ${at}::timestamptz),
-          last_activity_at = GREATEST(last_activity_at, ${at}::timestamptz)
-        WHERE workspace_id = ${workspaceId} AND provider_id = ${person.providerId}
-        RETURNING id::text AS id`
-      : yield* sql`
-        INSERT INTO people AS p (id, workspace_id, provider_id, profile_url, name, headline, company, first_seen_at,
-          last_activity_at)
-        VALUES (${crypto.randomUUID()}, ${workspaceId}, ${person.providerId}, ${person.profileUrl}, ${name}, ${headline},
-          ${company}, ${at}::timestamptz, ${at}::timestamptz)
-        ON CONFLICT (workspace_id, provider_id) DO UPDATE SET
-          profile_url = EXCLUDED.profile_url,
-          name = COALESCE(EXCLUDED.name, p.name), headline = COALESCE(EXCLUDED.headline, p.headline),
-          company = COALESCE(EXCLUDED.company, p.company),
-          first_seen_at = LEAST(p.first_seen_at, EXCLUDED.first_seen_at),
-          last_activity_at = GREATEST(p.last_activity_at, EXCLUDED.last_activity_at)
-        RETURNING id::text AS id`
-    const decoded = yield* decodeIds(rows)
-    return decoded[0]?.id
-  })
+export class PersonTouches extends Context.Service<PersonTouches, {
+  /**
+   * Records that the workspace dealt with the person at `at` (ISO); returns the
+   * person's id, or undefined when `profileUrl` is null and the person is not
+   * known yet.
+   */
+  readonly touch: (workspaceId: string, person: PersonFacts, at: string) => Effect.Effect<
+    string | undefined,
+    SqlError.SqlError | Schema.SchemaError
+  >
+}>()("outreach/PersonTouches") {
+  /** Needs the `SqlClient`. */
+  static readonly layer = Layer.effect(
+    PersonTouches,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return PersonTouches.of({
+        touch: (workspaceId, person, at) =>
+          Effect.gen(function*() {
+            const name = person.name ?? null
+            const headline = person.headline ?? null
+            const company = person.company ?? null
+            const rows = person.profileUrl === null
+              ? yield* sql`
+                UPDATE people SET
+                  name = COALESCE(${name}, name), headline = COALESCE(${headline}, headline), company = COALESCE(${company}, company),
+                  first_seen_at = LEAST(first_seen_at, ${at}::timestamptz),
+                  last_activity_at = GREATEST(last_activity_at, ${at}::timestamptz)
+                WHERE workspace_id = ${workspaceId} AND provider_id = ${person.providerId}
+                RETURNING id::text AS id`
+              : yield* sql`
+                INSERT INTO people AS p (id, workspace_id, provider_id, profile_url, name, headline, company, first_seen_at,
+                  last_activity_at)
+                VALUES (${crypto.randomUUID()}, ${workspaceId}, ${person.providerId}, ${person.profileUrl}, ${name}, ${headline},
+                  ${company}, ${at}::timestamptz, ${at}::timestamptz)
+                ON CONFLICT (workspace_id, provider_id) DO UPDATE SET
+                  profile_url = EXCLUDED.profile_url,
+                  name = COALESCE(EXCLUDED.name, p.name), headline = COALESCE(EXCLUDED.headline, p.headline),
+                  company = COALESCE(EXCLUDED.company, p.company),
+                  first_seen_at = LEAST(p.first_seen_at, EXCLUDED.first_seen_at),
+                  last_activity_at = GREATEST(p.last_activity_at, EXCLUDED.last_activity_at)
+                RETURNING id::text AS id`
+            const decoded = yield* decodeIds(rows)
+            return decoded[0]?.id
+          })
+      })
+    })
+  )
+}
 
 /** `GET /v1/people` filters. */
 export interface PeopleSearch {
@@ -211,6 +228,9 @@ export class People extends Context.Service<People, {
 
       const accounts = yield* AccountStore
       const personJobs = yield* PersonJobs
+      const touches = yield* PersonTouches
+      const invitationStore = yield* Invitations
+      const messages = yield* Messages
 
       /**
        * Everything recorded about these people of the workspace: their jobs, the invitations and messages of
@@ -225,8 +245,8 @@ export class People extends Context.Service<People, {
           const personOf = new Map(people.map((person) => [person.providerId, person.id]))
           const providerIds = [...personOf.keys()]
           const jobs = yield* personJobs.about(workspaceId, people.map((person) => person.id))
-          const invitations = yield* invitationsTo(sql, providerIds)
-          const received = yield* receivedFrom(sql, providerIds)
+          const invitations = yield* invitationStore.sentTo(providerIds)
+          const received = yield* messages.receivedFrom(providerIds)
           const labels = yield* accounts.labelsOf([
             ...new Set([...jobs, ...invitations, ...received].map((fact) => fact.accountId))
           ])
@@ -328,10 +348,10 @@ export class People extends Context.Service<People, {
           const jobs = yield* personJobs.holding(personId, Time.toIso(nowMs - COLD_MESSAGE_HOLD_DAYS * DAY_MS))
           const coldSent = jobs.filter((hold) => hold.reason === "cold_message")
           // A cold message holds the person until they answer that account.
-          const answers = yield* messagesFrom(sql, coldSent.map((hold) => ({ accountId: hold.accountId, providerId, sinceIso: hold.since })))
+          const answers = yield* messages.messagesFrom(coldSent.map((hold) => ({ accountId: hold.accountId, providerId, sinceIso: hold.since })))
           const answered = (hold: { readonly accountId: string; readonly since: string }) =>
             answers.some((message) => message.accountId === hold.accountId && Date.parse(message.sentAt) >= Date.parse(hold.since))
-          const pending = yield* pendingTo(sql, providerId)
+          const pending = yield* invitationStore.pendingTo(providerId)
           const holds: ReadonlyArray<{ readonly accountId: string; readonly reason: HoldReason; readonly since: string }> = [
             ...jobs.filter((hold) => hold.reason === "in_flight"),
             ...pending.map((invitation) => ({ accountId: invitation.accountId, reason: "pending_invitation" as const, since: invitation.sentAt })),
@@ -356,7 +376,7 @@ export class People extends Context.Service<People, {
         const now = yield* Time.now
         return yield* Effect.gen(function*() {
           // The upsert holds the person's row to the end of the caller's transaction: one claim of a person at a time.
-          const personId = yield* touchPerson(sql, job.workspaceId, {
+          const personId = yield* touches.touch(job.workspaceId, {
             providerId: profile.providerId,
             profileUrl: profile.profileUrl,
             name: profile.name,
@@ -366,7 +386,7 @@ export class People extends Context.Service<People, {
           if (personId === undefined) return yield* Effect.die(new Error(`person ${profile.providerId} not recorded`))
           const outreach = about === "invitation" ||
             // Someone who has written to the account is answered, not approached.
-            (profile.connectionDegree !== 1 && !(yield* hasWritten(sql, job.accountId, profile.providerId)))
+            (profile.connectionDegree !== 1 && !(yield* messages.hasWritten(job.accountId, profile.providerId)))
           const other = outreach ? yield* otherSeatHolding(job.workspaceId, job.accountId, personId, profile.providerId, now.ms) : undefined
           return { personId, other }
         }).pipe(Effect.orDie)
@@ -374,5 +394,5 @@ export class People extends Context.Service<People, {
 
       return People.of({ list, get, claim })
     })
-  ).pipe(Layer.provide(AccountStore.layer))
+  ).pipe(Layer.provide([AccountStore.layer, Invitations.layer, Messages.layer, PersonTouches.layer]))
 }

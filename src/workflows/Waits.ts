@@ -26,8 +26,8 @@ import { JobStore } from "../jobs/JobStore.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
 import { Condition } from "../domain/Workflow.ts"
 import { isUnsure } from "../domain/TriageClass.ts"
-import { acceptedAmong, type AccountPerson } from "../accounts/Invitations.ts"
-import { type MessageFrom, messagesFrom } from "../people/Messages.ts"
+import { type AccountPerson, Invitations } from "../accounts/Invitations.ts"
+import { type MessageFrom, Messages } from "../people/Messages.ts"
 import { BigIntNumber, Nullable, Timestamp } from "../platform/Rows.ts"
 import { type WorkflowRow, WorkflowStore } from "./WorkflowStore.ts"
 
@@ -152,6 +152,8 @@ export class Waits extends Context.Service<Waits, {
 
         const store = yield* WorkflowStore
         const jobs = yield* JobStore
+        const invitations = yield* Invitations
+        const messageStore = yield* Messages
 
         /** The facts the conditions of these waits are tested against: one query per table, however many waits. */
         const factsFor = (waits: ReadonlyArray<{
@@ -179,9 +181,9 @@ export class Waits extends Context.Service<Waits, {
               }
               return [...earliest.values()]
             }
-            const accepted = yield* acceptedAmong(sql, peopleOf("accepted").map(({ accountId, providerId }) => ({ accountId, providerId })))
+            const accepted = yield* invitations.acceptedAmong(peopleOf("accepted").map(({ accountId, providerId }) => ({ accountId, providerId })))
             const messages = new Map<string, Array<MessageFrom>>()
-            for (const message of yield* messagesFrom(sql, peopleOf("replied", "unsureReply"))) {
+            for (const message of yield* messageStore.messagesFrom(peopleOf("replied", "unsureReply"))) {
               const key = pairKey(message)
               messages.set(key, [...(messages.get(key) ?? []), message])
             }
@@ -270,5 +272,5 @@ export class Waits extends Context.Service<Waits, {
             sql`DELETE FROM workflow_waits WHERE execution_id = ${executionId}`.pipe(Effect.asVoid, Effect.orDie)
         })
       })
-    ).pipe(Layer.provide([JobStore.layer, WorkflowStore.layer]))
+    ).pipe(Layer.provide([Invitations.layer, JobStore.layer, Messages.layer, WorkflowStore.layer]))
 }

@@ -6,7 +6,7 @@ import { InvitationSent } from "../../src/domain/CommandResults.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
 import { InboxSettings, SYNC_INTERVAL_MS } from "../../src/inbox/Cadence.ts"
 import { Inbox } from "../../src/inbox/Inbox.ts"
-import { completeJob } from "../../src/jobs/Completions.ts"
+import { JobCompletions } from "../../src/jobs/Completions.ts"
 import { PACING_MAX_MS } from "../../src/domain/Job.ts"
 import { Approvals } from "../../src/approvals/Approvals.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
@@ -197,7 +197,8 @@ layer(serverLayer())("syncing the inbox", (it) => {
       assert.strictEqual((yield* inbox.syncAccount(accountId))._tag, "Synced")
       // The job's ending (what JobStore.finish records in its transaction).
       const result = yield* Schema.encodeUnknownEffect(InvitationSent)(sent)
-      yield* sql.withTransaction(completeJob(sql, "connect", { workspaceId, accountId, at: new Date(0).toISOString() }, result))
+      const completions = yield* JobCompletions
+      yield* sql.withTransaction(completions.complete("connect", { workspaceId, accountId, at: new Date(0).toISOString() }, result))
       const listed = yield* call("GET", `/v1/accounts/${accountId}/invitations`, { token })
       assert.deepStrictEqual(listed.body.invitations.map((i: { source: string }) => i.source), ["svc"])
 
