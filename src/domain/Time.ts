@@ -40,8 +40,12 @@ export const liveNow: Effect.Effect<number> = Clock.currentTimeMillis.pipe(
   Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
 )
 
-/** A monotonic instant in real time (ms): for how long something took, it never jumps with the wall clock. */
+/**
+ * A monotonic instant in real time (ms, with the fraction the clock gives): for how long something took, it
+ * never jumps with the wall clock, and of two instants read one after the other the second is later (a lease
+ * refreshed right after it was doubted, in the same millisecond, counts as after).
+ */
 export const monotonicMs: Effect.Effect<number> = Clock.monotonicTimeNanos.pipe(
-  Effect.map((nanos) => Number(nanos / 1_000_000n)),
+  Effect.map((nanos) => Number(nanos) / 1_000_000),
   Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
 )

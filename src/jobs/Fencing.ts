@@ -105,7 +105,7 @@ export const make = (options: {
           const left = deadlineAt - now
           const lease = yield* leaseLeft(job.accountId)
           if (left <= 0 || lease <= left) {
-            return yield* new GaveUp({ reason: `the lease of its account's shard has ${lease} ms left, not more than the ${Math.max(0, left)} ms its deadline has` })
+            return yield* new GaveUp({ reason: `the lease of its account's shard has ${Math.round(lease)} ms left, not more than the ${Math.max(0, Math.round(left))} ms its deadline has` })
           }
           // Cut off at the deadline in real time (the call itself runs on the service's clock).
           const bounded = Effect.raceFirst(Effect.map(call, Option.some), Effect.as(Time.liveSleep(Duration.millis(left)), Option.none()))

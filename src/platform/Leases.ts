@@ -136,8 +136,8 @@ export const tracking = Layer.effectContext(Effect.gen(function*() {
       yield* lose({
         shards: "all",
         reason: gap > pauseMs
-          ? `this process did not run for ${gap} ms (stopped, frozen or starved)`
-          : `the wall clock jumped ${drift} ms`
+          ? `this process did not run for ${Math.round(gap)} ms (stopped, frozen or starved)`
+          : `the wall clock jumped ${Math.round(drift)} ms`
       })
     }
   })
