@@ -37,6 +37,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/OnFirstUse.test.ts",
   "test/inbox/Cadence.test.ts",
   "test/jobs/JobsContract.test.ts",
+  "test/jobs/JobsMemory.test.ts",
   "test/jobs/Plan.test.ts",
   "test/jobs/WriteTarget.test.ts",
   "test/keys/KeysMemory.test.ts",
