@@ -29,6 +29,7 @@ export const fast: ReadonlyArray<string> = [
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
   "test/http/ActivityRoutes.test.ts",
+  "test/http/IdentityRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
   "test/http/KeysRoutes.test.ts",
   "test/http/ServiceErrors.test.ts",
@@ -58,7 +59,8 @@ export const fast: ReadonlyArray<string> = [
   "test/webhooks/HeldDeliveries.test.ts",
   "test/webhooks/Receiver.test.ts",
   "test/webhooks/SafeTransport.test.ts",
-  "test/webhooks/Signature.test.ts"
+  "test/webhooks/Signature.test.ts",
+  "test/workspaces/WorkspacesMemory.test.ts"
 ]
 
 /** `npm run test:slow`: processes, the browser, the README, the bundle, the memory test. */
