@@ -22,6 +22,7 @@ export const fast: ReadonlyArray<string> = [
   "test/accounts/**/*.test.ts",
   "test/activity/ActivityMemory.test.ts",
   "test/api/**/*.test.ts",
+  "test/approvals/ApprovalsMemory.test.ts",
   "test/architecture/**/*.test.ts",
   "test/dashboard/Html.test.ts",
   "test/dashboard/WorkflowWords.test.ts",
