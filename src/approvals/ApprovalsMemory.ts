@@ -71,7 +71,7 @@ export const tableLayer = Layer.effectContext(Effect.sync(() => {
 }))
 
 /** Ordering by a key, then by id (as the table's `ORDER BY …, id`). */
-const byThenId = <K extends number>(key: (row: ApprovalRow) => K, direction: 1 | -1) => (a: ApprovalRow, b: ApprovalRow) =>
+const byThenId = (key: (row: ApprovalRow) => number, direction: 1 | -1) => (a: ApprovalRow, b: ApprovalRow) =>
   key(a) === key(b) ? (a.id < b.id ? -1 : 1) : (key(a) < key(b) ? -direction : direction)
 
 /** The in-memory `Approvals`; needs the approvals table, the in-memory jobs' table and watch, and the `ActivityLog`. */
