@@ -73,14 +73,14 @@ const decodeCursor = (cursor: string) => {
 export const approvalNotFound = (id: string) =>
   new Missing({ message: `No approval ${id} in this workspace.`, advice: { _tag: "ListApprovals" } })
 
-/** 410 for deciding an approval past its 72 hours. */
+/** The refusal of deciding an approval past its 72 hours (422 `approvalExpired`). */
 export const expired = (row: ApprovalRow) =>
   new Expired({
     message: `The approval expired at ${row.expiresAt} (72 hours after it was asked for); the write was not sent and its job failed.`,
     advice: { _tag: "CreateJobAgain", kind: row.kind }
   })
 
-/** 409 for deciding an approval that is no longer pending. */
+/** The refusal of deciding an approval that is no longer pending (409). */
 export const alreadyDecided = (row: ApprovalRow) =>
   new WrongState({ message: `The approval is already ${row.status}.`, advice: { _tag: "ReadItsJob", jobId: row.jobId } })
 
@@ -137,7 +137,7 @@ export const revisedInput = (kind: string, jobInput: unknown, text: string | und
     )
   })
 
-/** The write an approval is for, in words: "connect to maria-garcia". */
+/** The write an approval is for, in words: "invitation to maria-garcia". */
 const what = (row: ApprovalRow) => `${commandInWords(row.kind).toLowerCase()}${row.target === null ? "" : ` to ${row.target}`}`
 
 /** The activity entry of approving `row` (asked for as `id`; with `text` to send instead, when given) by `by`. */

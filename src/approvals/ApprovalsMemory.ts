@@ -74,7 +74,7 @@ export const tableLayer = Layer.effectContext(Effect.sync(() => {
 const byThenId = (key: (row: ApprovalRow) => number, direction: 1 | -1) => (a: ApprovalRow, b: ApprovalRow) =>
   key(a) === key(b) ? (a.id < b.id ? -1 : 1) : (key(a) < key(b) ? -direction : direction)
 
-/** The in-memory `Approvals`; needs the approvals table, the in-memory jobs' table and watch, and the `ActivityLog`. */
+/** The in-memory `Approvals`; needs the approvals table ({@link tableLayer}), the in-memory jobs' table and the `ActivityLog`. */
 export const layerNoDeps = Layer.effect(
   Approvals,
   Effect.gen(function*() {
@@ -128,7 +128,7 @@ export const layerNoDeps = Layer.effect(
         return after
       })
 
-    /** The approval still open for a decision; one past its time is expired now (its job fails) and answers 410. */
+    /** The approval still open for a decision; one past its time is expired now (its job fails) and refused. */
     const pending = (workspaceId: string, id: string) =>
       Effect.gen(function*() {
         const row = rows.find((candidate) => candidate.workspaceId === workspaceId && candidate.id === id.toLowerCase())
@@ -186,8 +186,8 @@ export const layerNoDeps = Layer.effect(
 )
 
 /**
- * The in-memory approvals on in-memory jobs for `accounts`, with the jobs (`Jobs`), their table and
- * watch; needs `Notices` and the `ActivityLog`.
+ * The in-memory approvals on in-memory jobs for `accounts`, with the jobs (`Jobs`) and their
+ * table; needs `Notices` and the `ActivityLog`.
  */
 export const withJobs = (accounts: ReadonlyArray<JobsMemory.MemoryAccount>) =>
   layerNoDeps.pipe(Layer.provideMerge(JobsMemory.layer(accounts)), Layer.provideMerge(tableLayer))

@@ -15,8 +15,8 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import type { Mode } from "../domain/Account.ts"
 import { cancellableStatuses, type JobFailure, isFinished } from "../domain/Job.ts"
-import { JobApprovals } from "./JobApprovals.ts"
 import * as Time from "../domain/Time.ts"
+import { JobApprovals } from "./JobApprovals.ts"
 import { type JobRow, toJobRecord } from "./JobRow.ts"
 import {
   cancelledByCaller,
@@ -89,6 +89,7 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
         if (mode === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
         const job = yield* newJobOf(request, mode)
         const now = yield* Time.now
+        const pending = job.approval === null ? null : { ...job.approval, id: crypto.randomUUID() }
         const row: JobRow = {
           id: crypto.randomUUID(),
           seq: rows.length + 1,
@@ -104,7 +105,7 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
           eta: null,
           waitingReason: null,
           waitingUntil: null,
-          approvalId: null,
+          approvalId: pending?.id ?? null,
           attemptStartedAt: null,
           fence: null,
           attempt: 0,
@@ -112,25 +113,21 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
           startedAt: null,
           finishedAt: null
         }
-        if (job.approval === null) {
-          rows.push(row)
-          return toJobRecord(row)
+        rows.push(row)
+        if (pending !== null) {
+          yield* approvals.insertPending({
+            id: pending.id,
+            workspaceId: job.workspaceId,
+            accountId: job.accountId,
+            jobId: row.id,
+            kind: job.kind,
+            target: pending.target,
+            text: pending.text,
+            createdIso: now.iso,
+            expiresAt: pending.expiresAt
+          })
         }
-        const approvalId = crypto.randomUUID()
-        const approved: JobRow = { ...row, approvalId }
-        rows.push(approved)
-        yield* approvals.insertPending({
-          id: approvalId,
-          workspaceId: job.workspaceId,
-          accountId: job.accountId,
-          jobId: approved.id,
-          kind: job.kind,
-          target: job.approval.target,
-          text: job.approval.text,
-          createdIso: now.iso,
-          expiresAt: job.approval.expiresAt
-        })
-        return toJobRecord(approved)
+        return toJobRecord(row)
       })
 
       const get = Effect.fn("JobsMemory.get")(function*(workspaceId: string, id: string, waitSeconds?: number) {
@@ -183,5 +180,5 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
     })
   )
 
-/** `layerNoDeps` with the job watch (which it gives too); needs `Notices` (in memory where there is no PostgreSQL) and `JobApprovals`. */
-export const layer = (accounts: ReadonlyArray<MemoryAccount>) => layerNoDeps(accounts).pipe(Layer.provideMerge(JobWatch.layer))
+/** `layerNoDeps` with the job watch; needs `Notices` (in memory where there is no PostgreSQL) and `JobApprovals`. */
+export const layer = (accounts: ReadonlyArray<MemoryAccount>) => layerNoDeps(accounts).pipe(Layer.provide(JobWatch.layer))
