@@ -4,7 +4,7 @@
  * send instead; or reject, optionally with a reason).
  */
 import { Context, Effect, Layer, Schema } from "effect"
-import { ActivityLog } from "../activity/ActivityLog.ts"
+import { ActivityLog, type NewActivity } from "../activity/ActivityLog.ts"
 import { foreignCursor } from "../domain/Cursor.ts"
 import { Expired, Invalid, Missing, WrongState } from "../domain/Failures.ts"
 import { commands, isCommandName } from "../domain/Commands.ts"
@@ -16,7 +16,7 @@ import { type JobRecord, toJobRecord } from "../jobs/JobRow.ts"
 import { JobStore } from "../jobs/JobStore.ts"
 import { JobWatch } from "../jobs/JobWatch.ts"
 import { withText } from "../jobs/WriteTarget.ts"
-import { type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
+import { type ApprovalFilters, type ApprovalRow, ApprovalStore, type Decision } from "./ApprovalStore.ts"
 import type { ApprovalQueueQuery } from "./ApprovalTable.ts"
 
 /** An approval in its API form. */
@@ -48,7 +48,7 @@ export interface ApprovalListing {
 }
 
 /** The API form at `nowMs`: a pending approval past its time is already expired. */
-const toRecord = (row: ApprovalRow, nowMs: number): ApprovalRecord => ({
+export const toRecord = (row: ApprovalRow, nowMs: number): ApprovalRecord => ({
   id: row.id,
   accountId: row.accountId,
   jobId: row.jobId,
@@ -62,23 +62,106 @@ const toRecord = (row: ApprovalRow, nowMs: number): ApprovalRecord => ({
   decidedAt: row.decidedAt
 })
 
+/** A listing's cursor: the position of the page's last approval (oldest first). */
 const encodeCursor = (row: ApprovalRow) => Buffer.from(`approval:${row.createdMs}:${row.id}`).toString("base64url")
+/** The position a cursor names; undefined for one this listing did not give. */
 const decodeCursor = (cursor: string) => {
   const match = /^approval:(\d+):([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
   return match === null ? undefined : { createdMs: Number(match[1]), id: match[2] }
 }
 
-const approvalNotFound = (id: string) =>
+export const approvalNotFound = (id: string) =>
   new Missing({ message: `No approval ${id} in this workspace.`, advice: { _tag: "ListApprovals" } })
 
-const expired = (row: ApprovalRow) =>
+/** The refusal of deciding an approval past its 72 hours (422 `approvalExpired`). */
+export const expired = (row: ApprovalRow) =>
   new Expired({
     message: `The approval expired at ${row.expiresAt} (72 hours after it was asked for); the write was not sent and its job failed.`,
     advice: { _tag: "CreateJobAgain", kind: row.kind }
   })
 
-const alreadyDecided = (row: ApprovalRow) =>
+/** The refusal of deciding an approval that is no longer pending (409). */
+export const alreadyDecided = (row: ApprovalRow) =>
   new WrongState({ message: `The approval is already ${row.status}.`, advice: { _tag: "ReadItsJob", jobId: row.jobId } })
+
+/**
+ * A page of the approvals, oldest first, from the cursor on: `fetch` reads the approvals the
+ * filters name (one more than the page, which tells whether there is a next).
+ */
+export const approvalsPage = (
+  listing: ApprovalListing,
+  fetch: (filters: ApprovalFilters) => Effect.Effect<ReadonlyArray<ApprovalRow>>
+) =>
+  Effect.gen(function*() {
+    const after = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
+    if (listing.cursor !== undefined && after === undefined) {
+      return yield* Effect.fail(foreignCursor("the oldest"))
+    }
+    const rows = yield* fetch({ status: listing.status, accountId: listing.accountId, after, limit: listing.limit + 1 })
+    const now = yield* Time.now
+    const page = rows.slice(0, listing.limit)
+    const last = page[page.length - 1]
+    return {
+      approvals: page.map((row) => toRecord(row, now.ms)),
+      nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last) : null
+    }
+  })
+
+/** A page of the people's queue, as the approvals are now, with who decided each. */
+export const queuePage = (found: Effect.Effect<{ readonly rows: ReadonlyArray<ApprovalRow>; readonly total: number }>) =>
+  Effect.gen(function*() {
+    const { rows, total } = yield* found
+    const now = yield* Time.now
+    return { approvals: rows.map((row) => ({ ...toRecord(row, now.ms), decidedBy: row.decidedBy })), total }
+  })
+
+/** The job's input with the person's text (none: as it is), checked against the command's schema. */
+export const revisedInput = (kind: string, jobInput: unknown, text: string | undefined) =>
+  Effect.gen(function*() {
+    if (text === undefined) return jobInput
+    const input = withText(kind, jobInput, text)
+    if (input === undefined || !isCommandName(kind)) {
+      return yield* Effect.fail(
+        new Invalid({ message: `A ${kind} sends no text, so there is none to replace.`, advice: { _tag: "ApproveWithoutText" } })
+      )
+    }
+    const decode = Schema.decodeUnknownEffect(commands[kind].input)
+    return yield* decode(input).pipe(
+      Effect.as(input),
+      Effect.mapError((issue) =>
+        new Invalid({
+          message: `The edited text does not fit a ${kind}: ${String(issue.message)}`,
+          advice: { _tag: "FixApprovedText" }
+        })
+      )
+    )
+  })
+
+/** The write an approval is for, in words: "invitation to maria-garcia". */
+const what = (row: ApprovalRow) => `${commandInWords(row.kind).toLowerCase()}${row.target === null ? "" : ` to ${row.target}`}`
+
+/** The activity entry of approving `row` (asked for as `id`; with `text` to send instead, when given) by `by`. */
+export const approvedActivity = (id: string, row: ApprovalRow, text: string | undefined, by: string): NewActivity => {
+  const edited = text !== undefined && text !== row.text
+  return {
+    workspaceId: row.workspaceId,
+    actor: by,
+    action: edited ? "approval.edited" : "approval.approved",
+    resource: { type: "approval", id },
+    summary: `${edited ? "edited and approved" : "approved"} the ${what(row)}`,
+    ...(edited ? { before: { text: row.text }, after: { text } } : { after: { text: row.text } })
+  }
+}
+
+/** The activity entry of rejecting `row` (asked for as `id`; for `reason`, when given) by `by`. */
+export const rejectedActivity = (id: string, row: ApprovalRow, reason: string | undefined, by: string): NewActivity => ({
+  workspaceId: row.workspaceId,
+  actor: by,
+  action: "approval.rejected",
+  resource: { type: "approval", id },
+  summary: `rejected the ${what(row)}${reason === undefined ? "" : `: ${reason}`}`,
+  after: { reason: reason ?? null }
+})
 
 export class Approvals extends Context.Service<Approvals, {
   readonly list: (workspaceId: string, listing: ApprovalListing) => Effect.Effect<
@@ -109,36 +192,14 @@ export class Approvals extends Context.Service<Approvals, {
       const governor = yield* Governor
       const watch = yield* JobWatch
       const activity = yield* ActivityLog
-      const what = (row: ApprovalRow) => `${commandInWords(row.kind).toLowerCase()}${row.target === null ? "" : ` to ${row.target}`}`
 
-      const list = Effect.fn("Approvals.list")(function*(workspaceId: string, listing: ApprovalListing) {
-        const after = listing.cursor === undefined ? undefined : decodeCursor(listing.cursor)
-        if (listing.cursor !== undefined && after === undefined) {
-          return yield* Effect.fail(foreignCursor("the oldest"))
-        }
-        const rows = yield* store.list(workspaceId, {
-          status: listing.status,
-          accountId: listing.accountId,
-          after,
-          limit: listing.limit + 1
-        })
-        const now = yield* Time.now
-        const page = rows.slice(0, listing.limit)
-        const last = page[page.length - 1]
-        return {
-          approvals: page.map((row) => toRecord(row, now.ms)),
-          nextCursor: rows.length > listing.limit && last !== undefined ? encodeCursor(last) : null
-        }
-      })
+      const list = Effect.fn("Approvals.list")((workspaceId: string, listing: ApprovalListing) =>
+        approvalsPage(listing, (filters) => store.list(workspaceId, filters))
+      )
 
-      const queue = Effect.fn("Approvals.queue")(function*(workspaceId: string, query: ApprovalQueueQuery) {
-        const found = yield* store.queue(workspaceId, query)
-        const now = yield* Time.now
-        return {
-          approvals: found.rows.map((row) => ({ ...toRecord(row, now.ms), decidedBy: row.decidedBy })),
-          total: found.total
-        }
-      })
+      const queue = Effect.fn("Approvals.queue")((workspaceId: string, query: ApprovalQueueQuery) =>
+        queuePage(store.queue(workspaceId, query))
+      )
 
       const pending = (workspaceId: string, id: string) =>
         Effect.gen(function*() {
@@ -177,23 +238,7 @@ export class Approvals extends Context.Service<Approvals, {
         Effect.gen(function*() {
           const job = yield* jobs.byId(row.jobId)
           if (job === undefined) return yield* Effect.fail(approvalNotFound(row.id))
-          if (text === undefined) return job.input
-          const input = withText(row.kind, job.input, text)
-          if (input === undefined || !isCommandName(row.kind)) {
-            return yield* Effect.fail(
-              new Invalid({ message: `A ${row.kind} sends no text, so there is none to replace.`, advice: { _tag: "ApproveWithoutText" } })
-            )
-          }
-          const decode = Schema.decodeUnknownEffect(commands[row.kind].input)
-          return yield* decode(input).pipe(
-            Effect.as(input),
-            Effect.mapError((issue) =>
-              new Invalid({
-                message: `The edited text does not fit a ${row.kind}: ${String(issue.message)}`,
-                advice: { _tag: "FixApprovedText" }
-              })
-            )
-          )
+          return yield* revisedInput(row.kind, job.input, text)
         })
 
       const approve = Effect.fn("Approvals.approve")(function*(
@@ -205,15 +250,7 @@ export class Approvals extends Context.Service<Approvals, {
         const row = yield* pending(workspaceId, id)
         const input = yield* revised(row, text)
         const outcome = yield* decided(row, { _tag: "Approve", text: text ?? null, input }, by)
-        const edited = text !== undefined && text !== row.text
-        yield* activity.record({
-          workspaceId,
-          actor: by,
-          action: edited ? "approval.edited" : "approval.approved",
-          resource: { type: "approval", id },
-          summary: `${edited ? "edited and approved" : "approved"} the ${what(row)}`,
-          ...(edited ? { before: { text: row.text }, after: { text } } : { after: { text: row.text } })
-        })
+        yield* activity.record(approvedActivity(id, row, text, by))
         return outcome
       })
 
@@ -225,14 +262,7 @@ export class Approvals extends Context.Service<Approvals, {
       ) {
         const row = yield* pending(workspaceId, id)
         const outcome = yield* decided(row, { _tag: "Reject", reason: reason ?? null }, by)
-        yield* activity.record({
-          workspaceId,
-          actor: by,
-          action: "approval.rejected",
-          resource: { type: "approval", id },
-          summary: `rejected the ${what(row)}${reason === undefined ? "" : `: ${reason}`}`,
-          after: { reason: reason ?? null }
-        })
+        yield* activity.record(rejectedActivity(id, row, reason, by))
         return outcome
       })
 

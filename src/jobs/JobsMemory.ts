@@ -5,13 +5,18 @@
  * account's mode asks for it, queued otherwise), read and long-polled,
  * listed newest first a page at a time, and cancelled by the same rules, as
  * `Jobs.ts` states them. Nothing runs the jobs: each stays as created until
- * it is cancelled.
+ * it is cancelled, or its approval decided. A job's approval is written
+ * through the port `JobApprovals`, as the stored jobs write theirs; the
+ * in-memory approvals (`approvals/ApprovalsMemory.ts`) answer it, and read and
+ * move the jobs through {@link JobTableMemory}, as the stored approvals do
+ * through `JobStore` and `JobEndings`.
  */
-import { Duration, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"
 import type { Mode } from "../domain/Account.ts"
 import { cancellableStatuses, type JobFailure, isFinished } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import { JobApprovals } from "./JobApprovals.ts"
 import { type JobRow, toJobRecord } from "./JobRow.ts"
 import {
   cancelledByCaller,
@@ -33,12 +38,24 @@ export interface MemoryAccount {
   readonly mode: Mode
 }
 
-/** The in-memory `Jobs` for `accounts`; needs `JobWatch` (which tells long-polls a job finished). */
+/** The in-memory jobs as the in-memory approvals see them: a job, and its moves when its approval is decided. */
+export class JobTableMemory extends Context.Service<JobTableMemory, {
+  readonly byId: (id: string) => Effect.Effect<JobRow | undefined>
+  /** An approved job: queued, with the input to send (`JobStore.release`). */
+  readonly release: (id: string, input: unknown) => Effect.Effect<void>
+  /** A job whose approval was rejected or expired: failed with `error`, its long-polls told. */
+  readonly fail: (id: string, error: JobFailure) => Effect.Effect<void>
+}>()("outreach/JobTableMemory") {}
+
+/**
+ * The in-memory `Jobs` for `accounts`, and the {@link JobTableMemory} under it; needs `JobWatch`
+ * (which tells long-polls a job finished) and `JobApprovals` (which keeps a job's approval).
+ */
 export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
-  Layer.effect(
-    Jobs,
+  Layer.effectContext(
     Effect.gen(function*() {
       const watch = yield* JobWatch
+      const approvals = yield* JobApprovals
       /** Oldest first; `seq` is the position, as the table's. */
       const rows: Array<JobRow> = []
 
@@ -52,21 +69,27 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
           return row === undefined ? Effect.fail(jobNotFound(id)) : Effect.succeed(row)
         })
 
-      /** Ends an open job as cancelled, and tells its long-polls. */
-      const cancelled = (row: JobRow, error: JobFailure) =>
+      /** Ends an open job (as cancelled or failed), and tells its long-polls; a cancelled job's pending approval is rejected. */
+      const ended = (row: JobRow, status: "cancelled" | "failed", error: JobFailure) =>
         Effect.gen(function*() {
           const now = yield* Time.now
-          const ended: JobRow = { ...row, status: "cancelled", error, finishedAt: now.iso, waitingReason: null, waitingUntil: null }
-          rows[rows.indexOf(row)] = ended
+          const done: JobRow = { ...row, status, error, finishedAt: now.iso, eta: null, waitingReason: null, waitingUntil: null }
+          rows[rows.indexOf(row)] = done
+          if (status === "cancelled") yield* approvals.rejectPendingOfJob(row.id, error.message, now.iso)
           yield* watch.finished(row.id)
-          return ended
+          return done
         })
+      const cancelled = (row: JobRow, error: JobFailure) => ended(row, "cancelled", error)
+      const byId = (id: string) => Effect.sync(() => rows.find((row) => row.id === id))
+      /** The job if it still awaits its approval (a decision moves only such a job). */
+      const awaiting = (id: string) => Effect.map(byId(id), (row) => row?.status === "awaiting_approval" ? row : undefined)
 
       const create = Effect.fn("JobsMemory.create")(function*(request: JobRequest) {
         const mode = modeOf(request)
         if (mode === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
         const job = yield* newJobOf(request, mode)
         const now = yield* Time.now
+        const pending = job.approval === null ? null : { ...job.approval, id: crypto.randomUUID() }
         const row: JobRow = {
           id: crypto.randomUUID(),
           seq: rows.length + 1,
@@ -82,7 +105,7 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
           eta: null,
           waitingReason: null,
           waitingUntil: null,
-          approvalId: job.approval === null ? null : crypto.randomUUID(),
+          approvalId: pending?.id ?? null,
           attemptStartedAt: null,
           fence: null,
           attempt: 0,
@@ -91,6 +114,19 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
           finishedAt: null
         }
         rows.push(row)
+        if (pending !== null) {
+          yield* approvals.insertPending({
+            id: pending.id,
+            workspaceId: job.workspaceId,
+            accountId: job.accountId,
+            jobId: row.id,
+            kind: job.kind,
+            target: pending.target,
+            text: pending.text,
+            createdIso: now.iso,
+            expiresAt: pending.expiresAt
+          })
+        }
         return toJobRecord(row)
       })
 
@@ -130,9 +166,19 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
         return open.length
       })
 
-      return Jobs.of({ create, get, list, cancel, cancelOpenOf })
+      const release = (id: string, input: unknown) =>
+        Effect.map(awaiting(id), (row) => {
+          if (row !== undefined) rows[rows.indexOf(row)] = { ...row, status: "queued", input }
+        })
+
+      const fail = (id: string, error: JobFailure) =>
+        Effect.flatMap(awaiting(id), (row) => row === undefined ? Effect.void : Effect.asVoid(ended(row, "failed", error)))
+
+      return Context.make(Jobs, Jobs.of({ create, get, list, cancel, cancelOpenOf })).pipe(
+        Context.add(JobTableMemory, JobTableMemory.of({ byId, release, fail }))
+      )
     })
   )
 
-/** `layerNoDeps` with the job watch; needs `Notices` (in memory where there is no PostgreSQL). */
+/** `layerNoDeps` with the job watch; needs `Notices` (in memory where there is no PostgreSQL) and `JobApprovals`. */
 export const layer = (accounts: ReadonlyArray<MemoryAccount>) => layerNoDeps(accounts).pipe(Layer.provide(JobWatch.layer))

@@ -16,15 +16,45 @@ import { ApiKeys } from "../keys/ApiKeys.ts"
 import { liveRefusal } from "../network/unipile/Config.ts"
 import { Sessions } from "../team/Sessions.ts"
 import { Users } from "../team/Users.ts"
-import { AppConfig } from "../platform/AppConfig.ts"
+import { AppConfig, type AppSettings } from "../platform/AppConfig.ts"
 
 /** The default number of seats of a new workspace. */
 export const defaultSeats = 5
 
 export { Workspace } from "../accounts/WorkspaceTable.ts"
 
-const notFound = (id: string) =>
+/** The failure of a workspace that is not there. */
+export const workspaceNotFound = (id: string) =>
   new Missing({ message: `No workspace ${id}.`, advice: { _tag: "ListWorkspaces" } })
+
+/**
+ * The network of a new workspace: the one asked for, or the default `OUTREACH_NETWORK` names;
+ * a live one is refused when this server cannot reach real seats (no Unipile settings, or the test clock).
+ */
+export const networkOfNew = (config: AppSettings, asked: WorkspaceNetwork | undefined) => {
+  const network = asked ?? defaultFor(config.network)
+  const refused = network === "live" ? liveRefusal(config) : undefined
+  return refused === undefined
+    ? Effect.succeed(network)
+    : Effect.fail(new Invalid({ message: `${refused}.`, advice: { _tag: "SandboxWorkspace" } }))
+}
+
+/** A workspace to create (`Workspaces.create`). */
+export interface NewWorkspace {
+  readonly name: string
+  readonly seats?: number | undefined
+  readonly network?: WorkspaceNetwork | undefined
+  readonly keyValue?: string | undefined
+}
+
+/** A person to add and sign in (`Workspaces.createSession`). */
+export interface NewSession {
+  readonly workspaceId: string
+  readonly email: string
+  readonly name: string
+  readonly role: Role
+  readonly ttlHours?: number | undefined
+}
 
 export class Workspaces extends Context.Service<Workspaces, {
   /**
@@ -32,24 +62,13 @@ export class Workspaces extends Context.Service<Workspaces, {
    * with an owner key (the given value, or a new one) and returns the key value once. A live
    * workspace is refused when this server cannot reach real seats (no Unipile settings, or the test clock).
    */
-  readonly create: (input: {
-    readonly name: string
-    readonly seats?: number | undefined
-    readonly network?: WorkspaceNetwork | undefined
-    readonly keyValue?: string | undefined
-  }) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }, Invalid>
+  readonly create: (input: NewWorkspace) => Effect.Effect<{ readonly workspace: Workspace; readonly keyValue: string }, Invalid>
   readonly list: Effect.Effect<ReadonlyArray<Workspace>>
   readonly get: (id: string) => Effect.Effect<Workspace, Missing>
   readonly setSeats: (id: string, seats: number) => Effect.Effect<Workspace, Missing>
   readonly setStatus: (id: string, status: Workspace["status"]) => Effect.Effect<Workspace, Missing>
   /** Adds a person and signs them in: returns a session token (shown once). */
-  readonly createSession: (input: {
-    readonly workspaceId: string
-    readonly email: string
-    readonly name: string
-    readonly role: Role
-    readonly ttlHours?: number | undefined
-  }) => Effect.Effect<{ readonly userId: string; readonly token: string }, Missing>
+  readonly createSession: (input: NewSession) => Effect.Effect<{ readonly userId: string; readonly token: string }, Missing>
 }>()("outreach/Workspaces") {
   static readonly layerNoDeps = Layer.effect(
     Workspaces,
@@ -62,17 +81,8 @@ export class Workspaces extends Context.Service<Workspaces, {
       const table = yield* WorkspaceTable
       const config = yield* AppConfig
 
-      const create = Effect.fn("Workspaces.create")(function*(input: {
-        readonly name: string
-        readonly seats?: number | undefined
-        readonly network?: WorkspaceNetwork | undefined
-        readonly keyValue?: string | undefined
-      }) {
-        const network = input.network ?? defaultFor(config.network)
-        const refused = network === "live" ? liveRefusal(config) : undefined
-        if (refused !== undefined) {
-          return yield* new Invalid({ message: `${refused}.`, advice: { _tag: "SandboxWorkspace" } })
-        }
+      const create = Effect.fn("Workspaces.create")(function*(input: NewWorkspace) {
+        const network = yield* networkOfNew(config, input.network)
         const now = yield* Time.now
         return yield* sql.withTransaction(Effect.gen(function*() {
           const workspace = yield* table.insert({
@@ -90,7 +100,7 @@ export class Workspaces extends Context.Service<Workspaces, {
       const list = table.list.pipe(Effect.withSpan("Workspaces.list"))
 
       const found = (id: string) => (row: Workspace | undefined) =>
-        row === undefined ? Effect.fail(notFound(id)) : Effect.succeed(row)
+        row === undefined ? Effect.fail(workspaceNotFound(id)) : Effect.succeed(row)
       const update = (id: string, change: WorkspaceChange) => Effect.flatMap(table.update(id, change), found(id))
 
       const get = Effect.fn("Workspaces.get")((id: string) => Effect.flatMap(table.get(id), found(id)))
@@ -100,13 +110,7 @@ export class Workspaces extends Context.Service<Workspaces, {
         update(id, { status }).pipe(Effect.tap(() => credentials.forgetWorkspace(id)))
       )
 
-      const createSession = Effect.fn("Workspaces.createSession")(function*(input: {
-        readonly workspaceId: string
-        readonly email: string
-        readonly name: string
-        readonly role: Role
-        readonly ttlHours?: number | undefined
-      }) {
+      const createSession = Effect.fn("Workspaces.createSession")(function*(input: NewSession) {
         yield* get(input.workspaceId)
         const now = yield* Time.now
         const token = yield* newSessionToken

@@ -12,6 +12,7 @@ import { Api } from "../../src/api/Api.ts"
 import { Draining } from "../../src/http/Draining.ts"
 import { JobsHandlers } from "../../src/http/JobsHandlers.ts"
 import * as IdempotencyMemory from "../../src/idempotency/IdempotencyMemory.ts"
+import * as ApprovalsMemory from "../../src/approvals/ApprovalsMemory.ts"
 import * as JobsMemory from "../../src/jobs/JobsMemory.ts"
 import { Notices } from "../../src/platform/Notices.ts"
 import { callerWorkspaceId } from "../support/AnyCaller.ts"
@@ -30,7 +31,7 @@ const services = inMemory(JobsHandlers.pipe(
     IdempotencyMemory.layer,
     Draining.layer
   ]),
-  Layer.provide(Notices.layer)
+  Layer.provide([Notices.layer, ApprovalsMemory.tableLayer])
 ))
 
 const client = HttpApiTest.groups(Api, ["jobs"])

@@ -1,143 +1,14 @@
-/**
- * What `Jobs` promises its callers, run against the stored service (the whole core on a
- * database) and against the in-memory one the fast route tests use: the same expectations, so
- * the fake cannot drift from the service it stands in for.
- */
-import { assert, layer } from "@effect/vitest"
-import { Effect, Fiber, Layer } from "effect"
+/** The stored `Jobs` (the whole core on a database), held to the jobs' spec (`JobsSpec.ts`). */
+import { Effect, Layer } from "effect"
 import * as App from "../../src/App.ts"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import { Invalid, Missing, WrongState } from "../../src/domain/Failures.ts"
-import { nextOf } from "../../src/http/ServiceErrors.ts"
-import * as Time from "../../src/domain/Time.ts"
-import { Jobs } from "../../src/jobs/Jobs.ts"
-import * as JobsMemory from "../../src/jobs/JobsMemory.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
-import { Notices } from "../../src/platform/Notices.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
-import type { Backend } from "../support/Backends.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
+import { jobsExpectations } from "./JobsSpec.ts"
 
-/** A workspace with one account (in `approve` mode, the default, and not yet signed in), and another workspace. */
-interface Fixture {
-  readonly workspaceId: string
-  readonly accountId: string
-  readonly otherWorkspaceId: string
-}
-
-const connect = { command: "connect", input: { person: "maria-garcia", note: "Hello" } } as const
-const profile = { command: "get_profile", input: { person: "maria-garcia" } } as const
-
-const expectations = <R>(backend: Backend<R, Jobs, Fixture>) =>
-  layer(backend.services)(`Jobs (${backend.name})`, (it) => {
-    it.effect("a job is created for an account of the caller's workspace only", () =>
-      backend.withFixture(({ workspaceId, accountId, otherWorkspaceId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const elsewhere = yield* Effect.flip(jobs.create({ workspaceId: otherWorkspaceId, accountId, ...connect }))
-          assert.instanceOf(elsewhere, Missing)
-          const unknown = yield* Effect.flip(jobs.create({ workspaceId, accountId: crypto.randomUUID(), ...connect }))
-          assert.instanceOf(unknown, Missing)
-          assert.match(nextOf(unknown.advice), /GET \/v1\/accounts/)
-        })))
-
-    it.effect("in approve mode a write waits for its approval and a read does not", () =>
-      backend.withFixture(({ workspaceId, accountId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const write = yield* jobs.create({ workspaceId, accountId, ...connect })
-          assert.strictEqual(write.status, "awaiting_approval")
-          assert.strictEqual(write.kind, "connect")
-          assert.deepStrictEqual(write.input, connect.input)
-          assert.deepStrictEqual(write.waitingFor, { reason: "approval", until: null })
-          assert.isString(write.approvalId)
-          assert.isNull(write.result)
-          const read = yield* jobs.create({ workspaceId, accountId, ...profile })
-          assert.isNull(read.approvalId)
-          assert.notStrictEqual(read.status, "awaiting_approval")
-        })))
-
-    it.effect("a job is read in its own workspace only", () =>
-      backend.withFixture(({ workspaceId, accountId, otherWorkspaceId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const created = yield* jobs.create({ workspaceId, accountId, ...connect })
-          assert.deepStrictEqual(yield* jobs.get(workspaceId, created.id), created)
-          assert.instanceOf(yield* Effect.flip(jobs.get(otherWorkspaceId, created.id)), Missing)
-          assert.instanceOf(yield* Effect.flip(jobs.get(workspaceId, crypto.randomUUID())), Missing)
-        })))
-
-    it.effect("jobs are listed newest first, a page at a time, filtered; a foreign cursor is 422", () =>
-      backend.withFixture(({ workspaceId, accountId, otherWorkspaceId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const first = yield* jobs.create({ workspaceId, accountId, ...connect })
-          const second = yield* jobs.create({ workspaceId, accountId, ...connect })
-          const third = yield* jobs.create({ workspaceId, accountId, ...profile })
-          const page = yield* jobs.list(workspaceId, { limit: 2 })
-          assert.deepStrictEqual(page.jobs.map((job) => job.id), [third.id, second.id])
-          assert.isString(page.nextCursor)
-          const rest = yield* jobs.list(workspaceId, { limit: 2, cursor: page.nextCursor ?? undefined })
-          assert.deepStrictEqual(rest.jobs.map((job) => job.id), [first.id])
-          assert.isNull(rest.nextCursor)
-          const writes = yield* jobs.list(workspaceId, { limit: 10, kind: "connect", status: "awaiting_approval", accountId })
-          assert.deepStrictEqual(writes.jobs.map((job) => job.id), [second.id, first.id])
-          assert.deepStrictEqual((yield* jobs.list(otherWorkspaceId, { limit: 10 })).jobs, [])
-          const foreign = yield* Effect.flip(jobs.list(workspaceId, { limit: 2, cursor: "bm90LWEtY3Vyc29y" }))
-          assert.instanceOf(foreign, Invalid)
-        })))
-
-    it.effect("a job that has not started is cancelled once; a second cancel is 409", () =>
-      backend.withFixture(({ workspaceId, accountId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const created = yield* jobs.create({ workspaceId, accountId, ...connect })
-          const cancelled = yield* jobs.cancel(workspaceId, created.id)
-          assert.strictEqual(cancelled.status, "cancelled")
-          assert.isNull(cancelled.waitingFor)
-          assert.isString(cancelled.finishedAt)
-          assert.deepStrictEqual(cancelled.error, {
-            type: "cancelled",
-            message: "The job was cancelled before it started.",
-            next: "Create the job again if it should still run."
-          })
-          assert.deepStrictEqual(yield* jobs.get(workspaceId, created.id), cancelled)
-          const again = yield* Effect.flip(jobs.cancel(workspaceId, created.id))
-          assert.instanceOf(again, WrongState)
-          assert.match(again.message, /cancelled; only a job that has not started can be cancelled/)
-        })))
-
-    it.effect("a long-poll answers the moment the job finishes", () =>
-      backend.withFixture(({ workspaceId, accountId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const created = yield* jobs.create({ workspaceId, accountId, ...connect })
-          const waiting = yield* Effect.forkChild(jobs.get(workspaceId, created.id, 30))
-          // The long-poll's own deadline is on real time, so is this pause.
-          yield* Time.liveSleep("50 millis")
-          yield* jobs.cancel(workspaceId, created.id)
-          const started = Date.now()
-          const answered = yield* Fiber.join(waiting)
-          assert.strictEqual(answered.status, "cancelled")
-          assert.isBelow(Date.now() - started, 5000)
-        })))
-
-    it.effect("removing an account cancels its open jobs", () =>
-      backend.withFixture(({ workspaceId, accountId }) =>
-        Effect.gen(function*() {
-          const jobs = yield* Jobs
-          const open = yield* jobs.create({ workspaceId, accountId, ...connect })
-          const closed = yield* jobs.create({ workspaceId, accountId, ...connect })
-          yield* jobs.cancel(workspaceId, closed.id)
-          assert.strictEqual(yield* jobs.cancelOpenOf(accountId), 1)
-          const removed = yield* jobs.get(workspaceId, open.id)
-          assert.strictEqual(removed.status, "cancelled")
-          assert.match(String(Object(removed.error).message), /account was removed/)
-        })))
-  })
-
-expectations({
+jobsExpectations({
   name: `stored, ${TestDatabase.backend}`,
   services: App.core.pipe(
     Layer.provideMerge(ServiceClock.layer),
@@ -152,15 +23,4 @@ expectations({
       const { account } = yield* (yield* Accounts).connect({ workspaceId: workspace.id, baseUrl: "http://127.0.0.1" })
       return yield* test({ workspaceId: workspace.id, accountId: account.id, otherWorkspaceId: other.workspace.id })
     }).pipe(Effect.orDie)
-})
-
-expectations({
-  name: "in memory",
-  services: Notices.layer,
-  withFixture: (test) => {
-    const fixture = { workspaceId: crypto.randomUUID(), accountId: crypto.randomUUID(), otherWorkspaceId: crypto.randomUUID() }
-    return test(fixture).pipe(
-      Effect.provide(JobsMemory.layer([{ workspaceId: fixture.workspaceId, accountId: fixture.accountId, mode: "approve" }]))
-    )
-  }
 })

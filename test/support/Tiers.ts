@@ -22,6 +22,7 @@ export const fast: ReadonlyArray<string> = [
   "test/accounts/**/*.test.ts",
   "test/activity/ActivityMemory.test.ts",
   "test/api/**/*.test.ts",
+  "test/approvals/ApprovalsMemory.test.ts",
   "test/architecture/**/*.test.ts",
   "test/dashboard/Html.test.ts",
   "test/dashboard/WorkflowWords.test.ts",
@@ -29,6 +30,8 @@ export const fast: ReadonlyArray<string> = [
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
   "test/http/ActivityRoutes.test.ts",
+  "test/http/ApprovalsRoutes.test.ts",
+  "test/http/IdentityRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
   "test/http/KeysRoutes.test.ts",
   "test/http/ServiceErrors.test.ts",
@@ -37,6 +40,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/OnFirstUse.test.ts",
   "test/inbox/Cadence.test.ts",
   "test/jobs/JobsContract.test.ts",
+  "test/jobs/JobsMemory.test.ts",
   "test/jobs/Plan.test.ts",
   "test/jobs/WriteTarget.test.ts",
   "test/keys/KeysMemory.test.ts",
@@ -57,7 +61,8 @@ export const fast: ReadonlyArray<string> = [
   "test/webhooks/HeldDeliveries.test.ts",
   "test/webhooks/Receiver.test.ts",
   "test/webhooks/SafeTransport.test.ts",
-  "test/webhooks/Signature.test.ts"
+  "test/webhooks/Signature.test.ts",
+  "test/workspaces/WorkspacesMemory.test.ts"
 ]
 
 /** `npm run test:slow`: processes, the browser, the README, the bundle, the memory test. */
