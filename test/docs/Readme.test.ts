@@ -92,6 +92,9 @@ const firstHourLayer = Layer.effect(
       .replaceAll("svc_…", key)
       .replaceAll("127.0.0.1:8080", `127.0.0.1:${port}`)
       .replaceAll("3000", String(hookPort))
+      // A person reads "Listening for webhooks" before going on; the script waits for the listener to listen,
+      // or an event sent before it is retried only a minute later (the first retry's delay).
+      .replace(/(webhooks:listen[^\n]*&)\n/, `$1\nuntil (echo > /dev/tcp/127.0.0.1/${hookPort}) 2>/dev/null; do sleep 0.1; done\n`)
     const walkthrough = yield* shell(script, embeddedEnv)
     yield* eventually(
       "the walkthrough to finish and its webhooks to arrive",
