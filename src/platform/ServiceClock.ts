@@ -80,37 +80,78 @@ export const systemClock: ServiceClock["Service"] = {
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ nowMs: BigIntNumber })))
 
 /**
- * The test clock on `sql`: resumes at the saved instant, or starts at the real
+ * Where a test clock keeps its instant, so a restart resumes at it, and how it hears of the moves
+ * made by other servers sharing it: the `sandbox_clock` table and `Notices` for the service
+ * ({@link layer}), memory for its fake (`ServiceClockMemory.ts`).
+ */
+export interface ClockStore {
+  /** The saved instant (epoch milliseconds), if any. */
+  readonly saved: Effect.Effect<number | undefined>
+  /** Saves the instant `ms`, moved at the real time `movedAt` (ISO 8601). */
+  readonly save: (ms: number, movedAt: string) => Effect.Effect<void>
+  /** Tells the servers sharing the clock that it moved to `ms`. */
+  readonly announce: (ms: number) => Effect.Effect<void>
+  /** The moves the others made: each element reads the instant the clock was moved to. */
+  readonly movedElsewhere: Stream.Stream<Effect.Effect<number>>
+}
+
+/** The test clock's store on `sql`, its moves shared through `Notices`. */
+const storedClock = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const notices = yield* Notices
+  const saved = sql`SELECT now_ms AS "nowMs" FROM sandbox_clock WHERE id = 1`.pipe(
+    Effect.flatMap(decodeRows),
+    Effect.map((rows) => rows[0]?.nowMs),
+    Effect.orDie
+  )
+  const store: ClockStore = {
+    saved,
+    save: (ms, movedAt) =>
+      sql`
+        INSERT INTO sandbox_clock (id, now_ms, updated_at) VALUES (1, ${ms}, ${movedAt}::timestamptz)
+        ON CONFLICT (id) DO UPDATE SET now_ms = excluded.now_ms, updated_at = excluded.updated_at`.pipe(Effect.orDie),
+    announce: (ms) => notices.publish(channels.clockMoved, String(ms)),
+    // After a gap in listening, the saved instant tells where the others moved it.
+    movedElsewhere: Stream.map(
+      notices.listen(channels.clockMoved),
+      (heard) => heard === resumed ? Effect.map(saved, (ms) => ms ?? 0) : Effect.succeed(Number(heard))
+    )
+  }
+  return store
+})
+
+/**
+ * Why the test clock at `current` refuses to move to `requested` (both epoch milliseconds): back
+ * in time, or beyond the latest instant a date can hold; `undefined` when it may move there.
+ */
+export const refusedMove = (current: number, requested: number): ClockWouldGoBack | undefined =>
+  requested >= current && requested <= maxInstant ? undefined : new ClockWouldGoBack({
+    now: current,
+    requested,
+    message: requested < current
+      ? `The clock is at ${Time.toIso(current)} and only moves forward.`
+      : "The clock cannot move that far."
+  })
+
+/**
+ * The test clock on `store`: resumes at the saved instant, or starts at the real
  * current time on first use. The returned context carries the `ServiceClock`,
  * the `Clock` and the tracking `Scheduler` the `TestClock` needs to wake
  * sleepers in order.
  */
-const makeTestClock = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const notices = yield* Notices
+export const makeTestClock = (store: ClockStore) => Effect.gen(function*() {
   const clockContext = yield* Layer.build(TestClock.layer({ warningDelay: neverWarn }))
   const testClock = yield* Effect.provideContext(TestClock.testClockWith(Effect.succeed), clockContext)
   const scheduler = Context.get(clockContext, Scheduler.Scheduler)
   const realNow = testClock.withLive(Clock.currentTimeMillis)
+  const save = (ms: number) => Effect.flatMap(realNow, (movedAt) => store.save(ms, Time.toIso(movedAt)))
 
-  const save = (ms: number) =>
-    Effect.gen(function*() {
-      const movedAt = Time.toIso(yield* realNow)
-      yield* sql`
-        INSERT INTO sandbox_clock (id, now_ms, updated_at) VALUES (1, ${ms}, ${movedAt}::timestamptz)
-        ON CONFLICT (id) DO UPDATE SET now_ms = excluded.now_ms, updated_at = excluded.updated_at`
-    }).pipe(Effect.orDie)
-
-  const readSaved = sql`SELECT now_ms AS "nowMs" FROM sandbox_clock WHERE id = 1`.pipe(
-    Effect.flatMap(decodeRows),
-    Effect.orDie
-  )
-  const saved = yield* readSaved
-  const start = saved.length > 0 ? saved[0].nowMs : yield* realNow
-  if (saved.length === 0) yield* save(start)
+  const saved = yield* store.saved
+  const start = saved ?? (yield* realNow)
+  if (saved === undefined) yield* save(start)
   yield* testClock.setTime(start)
   yield* Effect.logInfo(
-    `clock: test clock at ${Time.toIso(start)} (${saved.length > 0 ? "resumed" : "started at the real time"}); ` +
+    `clock: test clock at ${Time.toIso(start)} (${saved !== undefined ? "resumed" : "started at the real time"}); ` +
       "it moves only through POST /v1/sandbox/clock"
   )
 
@@ -120,28 +161,20 @@ const makeTestClock = Effect.gen(function*() {
     lock.withPermits(1)(Effect.gen(function*() {
       const current = testClock.currentTimeMillisUnsafe()
       const requested = target(current)
-      if (!(requested >= current) || requested > maxInstant) {
-        return yield* new ClockWouldGoBack({
-          now: current,
-          requested,
-          message: requested < current
-            ? `The clock is at ${Time.toIso(current)} and only moves forward.`
-            : "The clock cannot move that far."
-        })
-      }
+      const refused = refusedMove(current, requested)
+      if (refused !== undefined) return yield* refused
       // Saved first: if saving fails the clock has not moved, so both still agree; and
       // not interruptible (a client hanging up) between the save and the move.
       yield* Effect.uninterruptible(Effect.andThen(save(requested), testClock.setTime(requested)))
-      yield* notices.publish(channels.clockMoved, String(requested))
+      yield* store.announce(requested)
       return requested
     }))
 
   // Several servers on one database share one test clock: a move made on any of them is made here too.
-  yield* notices.listen(channels.clockMoved).pipe(
+  yield* store.movedElsewhere.pipe(
     Stream.runForEach((heard) =>
       lock.withPermits(1)(Effect.gen(function*() {
-        // After a gap in listening, the saved instant tells where the others moved it.
-        const to = heard === resumed ? (yield* readSaved)[0]?.nowMs ?? 0 : Number(heard)
+        const to = yield* heard
         if (to > testClock.currentTimeMillisUnsafe()) yield* testClock.setTime(to)
       }))
     ),
@@ -170,7 +203,7 @@ export const layer: Layer.Layer<ServiceClock | Notices, never, AppConfig | SqlCl
   Effect.gen(function*() {
     const config = yield* AppConfig
     return config.clock === "test"
-      ? Layer.effectContext(makeTestClock)
+      ? Layer.effectContext(Effect.flatMap(storedClock, makeTestClock))
       : Layer.succeed(ServiceClock, ServiceClock.of(systemClock))
   })
 ).pipe(Layer.provideMerge(Notices.layer))

@@ -48,6 +48,7 @@ export const fast: ReadonlyArray<string> = [
   "test/team/**/*.test.ts",
   "test/platform/AppConfig.test.ts",
   "test/platform/Recent.test.ts",
+  "test/platform/ServiceClockMemory.test.ts",
   "test/sandbox/Addresses.test.ts",
   "test/sandbox/Behaviour.test.ts",
   "test/sandbox/Models.test.ts",
