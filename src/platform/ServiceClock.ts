@@ -95,8 +95,8 @@ export interface ClockStore {
   readonly movedElsewhere: Stream.Stream<Effect.Effect<number>>
 }
 
-/** The test clock's store on `sql`, its moves shared through `Notices`. */
-const storedClock = Effect.gen(function*() {
+/** The test clock's store: the `sandbox_clock` table, its moves shared through `Notices` with every server of the database. */
+export const storedClock = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const notices = yield* Notices
   const saved = sql`SELECT now_ms AS "nowMs" FROM sandbox_clock WHERE id = 1`.pipe(
