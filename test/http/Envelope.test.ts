@@ -1,6 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Deferred, Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { HttpRouter } from "effect/http"
+import { serverDatabaseUrl } from "../support/TestDatabase.ts"
 import { call, layer as serverLayer, newWorkspace, type Reply } from "../support/TestServer.ts"
 
 const kaboom = HttpRouter.add("GET", "/test/defect", Effect.die(new Error("kaboom: secret internals")))
@@ -95,4 +97,22 @@ layer(serverLayer({ maxBodyBytes: 4096 }, kaboom))("every failure is answered in
       assert.deepStrictEqual(reply.body, { ok: true, status: "up", database: "up" })
       assert.isUndefined(reply.headers["ratelimit-limit"])
     }))
+
+  // PGlite has one connection: a transaction that holds it leaves the probe unanswered. The service's
+  // clock here is a test clock that does not move: the probe's 2 s count in real time all the same.
+  it.effect.skipIf(serverDatabaseUrl !== undefined)("the health check answers 503 in seconds when the database does not answer, whatever the service's clock", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const release = yield* Deferred.make<void>()
+      const holding = yield* Deferred.make<void>()
+      yield* sql.withTransaction(Deferred.succeed(holding, undefined).pipe(Effect.andThen(Deferred.await(release)))).pipe(Effect.forkChild)
+      yield* Deferred.await(holding)
+      const reply = yield* call("GET", "/healthz")
+      yield* Deferred.succeed(release, undefined)
+      assert.strictEqual(reply.status, 503, JSON.stringify(reply.body))
+      assert.deepStrictEqual(reply.body, {
+        ok: false,
+        error: { type: "unavailable", message: "The database does not answer.", next: "Retry in a few seconds." }
+      })
+    }), 20_000)
 })
