@@ -4,14 +4,12 @@
  * semaphore. Reads never queue behind an account's writes. Each read runs traced beneath the span
  * that handed it over (one job, one trace).
  */
-import { Effect, Option, Queue, type Tracer } from "effect"
+import { Effect, Option, Queue, Tracer } from "effect"
 import type { JobRow } from "./JobRow.ts"
 
 /** Who a read belongs to: its account's actor (`AccountActor.ts`). */
 export interface ReadOwner {
   readonly accountId: string
-  /** Its reads queued, running or waiting for an instant. */
-  reads: number
 }
 
 /** The pool's queue and fibers, for the scope's lifetime. */
@@ -24,7 +22,9 @@ export const make = <Owner extends ReadOwner>(options: {
   readonly stillHere: (owner: Owner) => boolean
   /** Whether a fiber of this process runs the job already. */
   readonly running: (jobId: string) => boolean
-  /** Told when a read handed over by `submit` is done with (run or not): the owner looks again. */
+  /** Told when a read is handed over by `submit`: it counts as the owner's open work until `done`. */
+  readonly opened: (owner: Owner) => Effect.Effect<void>
+  /** Told when a read handed over by `submit` is done with (run or not). */
   readonly done: (owner: Owner) => Effect.Effect<void>
 }) =>
   Effect.gen(function*() {
@@ -42,9 +42,11 @@ export const make = <Owner extends ReadOwner>(options: {
       Effect.suspend(() => {
         if (starting.has(jobId) || options.running(jobId)) return Effect.void
         starting.add(jobId)
-        owner.reads++
-        return Effect.flatMap(Effect.option(Effect.currentParentSpan), (from) =>
-          Effect.asVoid(Queue.offer(queue, { owner, jobId, known, from })))
+        return Effect.andThen(
+          options.opened(owner),
+          // `serviceOption`, not `option(currentParentSpan)`: without a parent span (a takeover's reads) that fails with an error and its stack trace.
+          Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (from) => Effect.asVoid(Queue.offer(queue, { owner, jobId, known, from })))
+        )
       })
 
     const reader = Queue.take(queue).pipe(
