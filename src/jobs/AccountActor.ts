@@ -331,27 +331,25 @@ export const make = (options: {
       })
 
     /**
-     * Counts a piece of the account's open work (a read); the actor looks again when the account's first one
-     * opens (it keeps the account in memory meanwhile) and when its last one is done (an account with nothing
-     * left may leave memory), not at each read of a burst.
+     * Ends a piece of an account's open work: the actor looks again when the account's last one is done (an
+     * account with nothing left may leave memory), or while it does not keep the account in memory yet (it
+     * keeps it while reads are open); not at every read of a burst.
      */
-    const opened = (actor: Actor) =>
-      Effect.suspend(() => ++actor.reads === 1 ? Effect.asVoid(Queue.offer(actor.mailbox, true)) : Effect.void)
-
-    /** Ends a piece of an account's open work (`opened`). */
     const doneWith = (actor: Actor) =>
-      Effect.suspend(() => --actor.reads === 0 ? Effect.asVoid(Queue.offer(actor.mailbox, true)) : Effect.void)
+      Effect.suspend(() => --actor.reads === 0 || !actor.kept ? Effect.asVoid(Queue.offer(actor.mailbox, true)) : Effect.void)
 
     /** Runs `work` (a read's wait for its turn) in the account's scope, counted as the account's open work. */
     const busyWith = (actor: Actor, work: Effect.Effect<void>) =>
-      Effect.andThen(opened(actor), FiberSet.run(actor.fibers, work.pipe(Effect.ensuring(doneWith(actor)))))
+      Effect.suspend(() => {
+        actor.reads++
+        return Effect.asVoid(FiberSet.run(actor.fibers, work.pipe(Effect.ensuring(doneWith(actor)))))
+      })
 
     const readPool = yield* ReadPool.make<Actor>({
       concurrency: settings.readConcurrency,
       run: (actor, jobId, known) => onServiceTime(runRead(actor, jobId, known)),
       stillHere: (actor) => actors.get(actor.accountId) === actor,
       running: (jobId) => inFlight.has(jobId),
-      opened,
       done: doneWith
     })
     const submitRead = readPool.submit

@@ -10,6 +10,8 @@ import type { JobRow } from "./JobRow.ts"
 /** Who a read belongs to: its account's actor (`AccountActor.ts`). */
 export interface ReadOwner {
   readonly accountId: string
+  /** Its reads queued, running or waiting for an instant. */
+  reads: number
 }
 
 /** The pool's queue and fibers, for the scope's lifetime. */
@@ -22,8 +24,6 @@ export const make = <Owner extends ReadOwner>(options: {
   readonly stillHere: (owner: Owner) => boolean
   /** Whether a fiber of this process runs the job already. */
   readonly running: (jobId: string) => boolean
-  /** Told when a read is handed over by `submit`: it counts as the owner's open work until `done`. */
-  readonly opened: (owner: Owner) => Effect.Effect<void>
   /** Told when a read handed over by `submit` is done with (run or not). */
   readonly done: (owner: Owner) => Effect.Effect<void>
 }) =>
@@ -42,11 +42,11 @@ export const make = <Owner extends ReadOwner>(options: {
       Effect.suspend(() => {
         if (starting.has(jobId) || options.running(jobId)) return Effect.void
         starting.add(jobId)
-        return Effect.andThen(
-          options.opened(owner),
-          // `serviceOption`, not `option(currentParentSpan)`: without a parent span (a takeover's reads) that fails with an error and its stack trace.
-          Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (from) => Effect.asVoid(Queue.offer(queue, { owner, jobId, known, from })))
-        )
+        owner.reads++
+        // `serviceOption`, not `option(currentParentSpan)`: without a parent span (a takeover's reads) that fails
+        // with an error, stack trace included, for every read.
+        return Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (from) =>
+          Effect.asVoid(Queue.offer(queue, { owner, jobId, known, from })))
       })
 
     const reader = Queue.take(queue).pipe(
