@@ -24,7 +24,7 @@
  * (`outcomeOf`): completed with its result if it did, run again if it surely
  * did not, and failed as `interrupted` only when the driver cannot tell.
  */
-import { Duration, Effect, Exit, FiberSet, Option, Queue, Random } from "effect"
+import { Duration, Effect, Exit, FiberSet, Option, Queue, Random, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { categoryOfJob } from "../domain/Commands.ts"
@@ -78,6 +78,10 @@ interface Actor {
   kept: boolean
   /** What it read of its account for planning, and until when (real time, epoch ms) it goes by it. */
   facts: { readonly loaded: LoadedFacts; readonly until: number } | undefined
+  /** One read of its facts at a time: its other reads wait for that one instead of reading the account again. */
+  readonly reading: Semaphore.Semaphore
+  /** How often the account changed (`changed`): facts read while it changed are not kept. */
+  changes: number
   /** While it sleeps between its writes: until when (epoch ms on the Clock), null without an end; else undefined. */
   sleepingUntil: number | null | undefined
   /**
@@ -236,20 +240,39 @@ export const make = (options: {
     const failUnstarted = (job: JobRow, error: JobFailure) =>
       finish(job, { _tag: "Failed", error, writesNotBefore: null }, runnableStatuses)
 
-    /**
-     * The account's facts now: read from the database at most every `factsFor` (real time), or when the
-     * account changed or its local day turned; in between, the actor counts its own jobs into them.
-     */
-    const factsOf = (actor: Actor) =>
+    /** The facts the actor keeps, as of now, while they hold (`factsOf`); else undefined, to be read again. */
+    const keptFacts = (actor: Actor) =>
       Effect.gen(function*() {
         const now = yield* Time.now
         const live = yield* Time.liveNow
         const kept = actor.facts
-        if (kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms)) return factsAt(kept.loaded, now.ms)
+        return kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms) ? factsAt(kept.loaded, now.ms) : undefined
+      })
+
+    /** Reads the account's facts and keeps them, unless the account changed meanwhile; undefined once it is removed. */
+    const readFacts = (actor: Actor) =>
+      Effect.gen(function*() {
+        const now = yield* Time.now
+        const changes = actor.changes
         const loaded = yield* loadFacts(sql, actor.accountId, now.ms)
-        actor.facts = loaded === undefined ? undefined : { loaded, until: live + Duration.toMillis(settings.factsFor) }
+        if (actor.changes === changes) {
+          const live = yield* Time.liveNow
+          actor.facts = loaded === undefined ? undefined : { loaded, until: live + Duration.toMillis(settings.factsFor) }
+        }
         return loaded === undefined ? undefined : factsAt(loaded, now.ms)
       })
+
+    /**
+     * The account's facts now: read from the database at most every `factsFor` (real time), or when the
+     * account changed or its local day turned; in between, the actor counts its own jobs into them. The
+     * account's reads that find them out of date together read them once (a burst's first reads would
+     * otherwise each read the account).
+     */
+    const factsOf = (actor: Actor) =>
+      Effect.flatMap(keptFacts(actor), (kept) =>
+        kept !== undefined ? Effect.succeed(kept) : actor.reading.withPermits(1)(
+          Effect.flatMap(keptFacts(actor), (again) => again !== undefined ? Effect.succeed(again) : readFacts(actor))
+        ))
 
     /**
      * Plans a job that has not started from its account's state now. A refusal fails it and a wait is
@@ -294,6 +317,12 @@ export const make = (options: {
         }
       }).pipe(Effect.catchCause((cause) => Effect.logError("read job crashed", cause)))
 
+    /** The account changed: what the actor read of it, or is reading, is read again. */
+    const forgetFacts = (actor: Actor) => {
+      actor.facts = undefined
+      actor.changes++
+    }
+
     /** Tells an actor its queue changed: it looks at it again. */
     const wakeActor = (actor: Actor) =>
       Effect.suspend(() => {
@@ -301,12 +330,13 @@ export const make = (options: {
         return Effect.asVoid(Queue.offer(actor.mailbox, true))
       })
 
-    /** Ends a piece of an account's open work: the actor looks again, so an account with nothing left may leave memory. */
+    /**
+     * Ends a piece of an account's open work: the actor looks again when the account's last one is done (an
+     * account with nothing left may leave memory), or while it does not keep the account in memory yet (it
+     * keeps it while reads are open); not at every read of a burst.
+     */
     const doneWith = (actor: Actor) =>
-      Effect.suspend(() => {
-        actor.reads--
-        return Queue.offer(actor.mailbox, true)
-      })
+      Effect.suspend(() => --actor.reads === 0 || !actor.kept ? Effect.asVoid(Queue.offer(actor.mailbox, true)) : Effect.void)
 
     /** Runs `work` (a read's wait for its turn) in the account's scope, counted as the account's open work. */
     const busyWith = (actor: Actor, work: Effect.Effect<void>) =>
@@ -572,6 +602,8 @@ export const make = (options: {
           parked: new Set(),
           kept: false,
           facts: undefined,
+          reading: yield* Semaphore.make(1),
+          changes: 0,
           sleepingUntil: undefined,
           epoch: undefined,
           takenAt: 0,
@@ -591,7 +623,7 @@ export const make = (options: {
       wake: wakeActor,
       /** The account changed: the actor forgets what it read of it, looks at its writes again and retries its reads. */
       changed: (actor: Actor) =>
-        Effect.andThen(Effect.andThen(Effect.sync(() => actor.facts = undefined), wakeActor(actor)), retryOpenReads(actor)),
+        Effect.andThen(Effect.andThen(Effect.sync(() => forgetFacts(actor)), wakeActor(actor)), retryOpenReads(actor)),
       retryOpenReads,
       submitRead,
       /** Whether an actor here holds the job: a fiber runs it, the read pool has it, or its actor keeps it queued. */

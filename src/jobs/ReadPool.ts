@@ -4,7 +4,7 @@
  * semaphore. Reads never queue behind an account's writes. Each read runs traced beneath the span
  * that handed it over (one job, one trace).
  */
-import { Effect, Option, Queue, type Tracer } from "effect"
+import { Effect, Option, Queue, Tracer } from "effect"
 import type { JobRow } from "./JobRow.ts"
 
 /** Who a read belongs to: its account's actor (`AccountActor.ts`). */
@@ -24,7 +24,7 @@ export const make = <Owner extends ReadOwner>(options: {
   readonly stillHere: (owner: Owner) => boolean
   /** Whether a fiber of this process runs the job already. */
   readonly running: (jobId: string) => boolean
-  /** Told when a read handed over by `submit` is done with (run or not): the owner looks again. */
+  /** Told when a read handed over by `submit` is done with (run or not). */
   readonly done: (owner: Owner) => Effect.Effect<void>
 }) =>
   Effect.gen(function*() {
@@ -43,7 +43,9 @@ export const make = <Owner extends ReadOwner>(options: {
         if (starting.has(jobId) || options.running(jobId)) return Effect.void
         starting.add(jobId)
         owner.reads++
-        return Effect.flatMap(Effect.option(Effect.currentParentSpan), (from) =>
+        // `serviceOption`, not `option(currentParentSpan)`: without a parent span (a takeover's reads) that fails
+        // with an error, stack trace included, for every read.
+        return Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (from) =>
           Effect.asVoid(Queue.offer(queue, { owner, jobId, known, from })))
       })
 
