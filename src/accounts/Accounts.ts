@@ -38,10 +38,18 @@ export interface SignInOutcome {
   readonly account: AccountView
 }
 
-const hashLink = (token: string) => createHash("sha256").update(token).digest("hex")
+/** How a sign-in link's token is kept: its hash alone. */
+export const hashLink = (token: string) => createHash("sha256").update(token).digest("hex")
+
+/** The answer for a sign-in link that is unknown, was used, or has expired. */
+export const linkUnknown = () =>
+  new Missing({ message: "This sign-in link is unknown or has expired.", advice: { _tag: "AskForNewLink" } })
+
+/** The network turned the sign-in down (a wrong code, say): the person may try again. */
+export const signInRejected = (message: string) => new Invalid({ message, advice: { _tag: "RetryCheckpoint" } })
 
 /** A new sign-in link under `baseUrl`: its token is in the address and only its hash is kept. */
-const newLink = (baseUrl: string): SignInLink => {
+export const newLink = (baseUrl: string): SignInLink => {
   const token = randomBytes(24).toString("base64url")
   return { hash: hashLink(token), url: `${baseUrl.replace(/\/$/, "")}/connect/${token}` }
 }
@@ -266,9 +274,7 @@ export class Accounts extends Context.Service<Accounts, {
         Effect.flatMap(Time.now, (now) => store.byLink(hashLink(token), now.ms)).pipe(
           Effect.flatMap((row) =>
             row === undefined
-              ? Effect.fail(
-                new Missing({ message: "This sign-in link is unknown or has expired.", advice: { _tag: "AskForNewLink" } })
-              )
+              ? Effect.fail(linkUnknown())
               : Effect.succeed(row)
           )
         )
@@ -299,7 +305,7 @@ export class Accounts extends Context.Service<Accounts, {
               }
             }
             case "Rejected":
-              return yield* new Invalid({ message: step.message, advice: { _tag: "RetryCheckpoint" } })
+              return yield* signInRejected(step.message)
           }
         })
 

@@ -11,7 +11,7 @@ import { Cause, Clock, Effect, Exit, Layer, Option, Schema } from "effect"
 import { commands } from "../domain/Commands.ts"
 import * as Time from "../domain/Time.ts"
 import { NetworkError, networkError } from "../network/NetworkErrors.ts"
-import { type CheckpointType, NetworkDriver, type SignInStep, type WriteOutcome } from "../network/NetworkDriver.ts"
+import { type CheckpointType, NetworkDriver, type NetworkDriverShape, type SignInStep, type WriteOutcome } from "../network/NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { messageReaches, reads, type Session } from "./Reads.ts"
 import { personIn } from "./Refs.ts"
@@ -58,6 +58,28 @@ export const checkpointFor = (username: string): CheckpointType | undefined => {
 
 const connected = (accountId: string): SignInStep => ({ _tag: "Connected", profile: sandboxProfile(accountId) })
 
+/**
+ * The sandbox's sign-in, which needs none of the network's state: the driver's, and the one the
+ * in-memory accounts (`accounts/AccountsMemory.ts`) sign in with, so the two cannot differ.
+ */
+export const sandboxSignIn = {
+  name: "sandbox",
+  signIn: ({ accountId, username }) =>
+    Effect.sync((): SignInStep => {
+      const checkpoint = checkpointFor(username)
+      return checkpoint === undefined
+        ? connected(accountId)
+        : { _tag: "Checkpoint", checkpoint, message: checkpointMessages[checkpoint] }
+    }),
+  passCheckpoint: ({ accountId, checkpoint, code }) =>
+    Effect.sync((): SignInStep =>
+      checkpoint === "in_app_approval" || code === passingCode
+        ? connected(accountId)
+        : { _tag: "Rejected", message: "The code is not right." }
+    ),
+  profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId))
+} satisfies Pick<NetworkDriverShape, "name" | "signIn" | "passCheckpoint" | "profileOf">
+
 /** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
 export const layer = Layer.effect(
   NetworkDriver,
@@ -66,21 +88,7 @@ export const layer = Layer.effect(
     const session = (accountId: string): Effect.Effect<Session> =>
       Effect.map(Clock.currentTimeMillis, (now) => ({ accountId, now, state }))
     return NetworkDriver.of({
-      name: "sandbox",
-      signIn: ({ accountId, username }) =>
-        Effect.sync((): SignInStep => {
-          const checkpoint = checkpointFor(username)
-          return checkpoint === undefined
-            ? connected(accountId)
-            : { _tag: "Checkpoint", checkpoint, message: checkpointMessages[checkpoint] }
-        }),
-      passCheckpoint: ({ accountId, checkpoint, code }) =>
-        Effect.sync((): SignInStep =>
-          checkpoint === "in_app_approval" || code === passingCode
-            ? connected(accountId)
-            : { _tag: "Rejected", message: "The code is not right." }
-        ),
-      profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId)),
+      ...sandboxSignIn,
       identify: (address) =>
         Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl })),
       messageReaches: (accountId, providerId) =>
