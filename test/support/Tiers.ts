@@ -19,7 +19,9 @@ export const all = "test/**/*.test.ts"
 
 /** `npm test`: files that need neither a database nor a process of their own. */
 export const fast: ReadonlyArray<string> = [
-  "test/accounts/**/*.test.ts",
+  "test/accounts/AccountRow.test.ts",
+  "test/accounts/AccountsMemory.test.ts",
+  "test/accounts/Lifecycle.test.ts",
   "test/activity/ActivityMemory.test.ts",
   "test/api/**/*.test.ts",
   "test/approvals/ApprovalsMemory.test.ts",
