@@ -32,6 +32,7 @@ export const fast: ReadonlyArray<string> = [
   "test/docs/Docs.test.ts",
   "test/domain/**/*.test.ts",
   "test/http/ActivityRoutes.test.ts",
+  "test/http/AccountsRoutes.test.ts",
   "test/http/ApprovalsRoutes.test.ts",
   "test/http/IdentityRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
