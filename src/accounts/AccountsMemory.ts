@@ -1,21 +1,21 @@
 /**
  * `Accounts` in memory, for fast tests of the account routes without a database: the stored
  * service's rules (`Lifecycle.ts` decides every change, `AccountRow.ts` gives the API form, the
- * links are made and hashed by `Accounts.ts`), for one process. Every workspace has the seats a new
- * one gets (`defaultSeats`), and a connect takes one only while one is free; removed accounts are
- * gone. Accounts sign in as the sandbox's do (`SandboxDriver.sandboxSignIn`: the same checkpoints,
- * codes and profiles) and show the sandbox's capabilities. What comes from elsewhere in the stored
- * service is left out: no job runs here, so nothing is spent of a budget; no sync runs, so no
- * invitation is pending; and the events a change emits are not kept (there is no outbox).
+ * links are made and hashed by `Accounts.ts`), for one process. Every workspace has the seats it
+ * is given (the tests give what a new workspace gets), and a connect takes one only while one is
+ * free; removed accounts are gone. Accounts sign in through the network's sign-in it is given (the
+ * tests give the sandbox's, `SandboxDriver.sandboxSignIn`, so the checkpoints, codes and profiles
+ * are the stored service's on the sandbox) and show that network's capabilities. What comes from
+ * elsewhere in the stored service is left out: no job runs here, so nothing is spent of a budget;
+ * no sync runs, so no invitation is pending; and the events a change emits are not kept (there is
+ * no outbox).
  */
 import { Effect, Layer, Result } from "effect"
 import type { LimitOverride, LimitUpdate } from "../domain/Limits.ts"
 import { limitsFor } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { defaultWorkingHours, type WorkingHours } from "../domain/WorkingHours.ts"
-import type { AccountProfile, SignInStep } from "../network/NetworkDriver.ts"
-import { sandboxSignIn } from "../sandbox/SandboxDriver.ts"
-import { defaultSeats } from "../workspaces/Workspaces.ts"
+import type { AccountProfile, NetworkDriverShape, SignInStep } from "../network/NetworkDriver.ts"
 import { type AccountRow, toAccount } from "./AccountRow.ts"
 import { accountNotFound, Accounts, hashLink, linkUnknown, newLink, signInRejected } from "./Accounts.ts"
 import { capabilitiesOf } from "./Capabilities.ts"
@@ -92,10 +92,14 @@ const newRow = (input: {
   createdAt: Time.toIso(input.nowMs)
 })
 
-/** The in-memory `Accounts`, empty; needs nothing. */
-export const layer = Layer.sync(Accounts, () => {
+/** The part of a network driver the accounts sign in through. */
+export type SignIn = Pick<NetworkDriverShape, "name" | "capabilities" | "signIn" | "passCheckpoint" | "profileOf">
+
+/** The in-memory `Accounts`, empty, signing in through `network`, with `seats` in every workspace; needs nothing. */
+export const layer = (options: { readonly network: SignIn; readonly seats: number }) => Layer.sync(Accounts, () => {
+  const { network, seats } = options
   const accounts = new Map<string, Kept>()
-  const capabilities = capabilitiesOf(sandboxSignIn)
+  const capabilities = capabilitiesOf(network)
 
   const inWorkspace = (workspaceId: string) =>
     [...accounts.values()]
@@ -131,7 +135,7 @@ export const layer = Layer.sync(Accounts, () => {
 
   const completeConnection = (workspaceId: string, id: string, profile?: Partial<AccountProfile>) =>
     Effect.gen(function*() {
-      const reported = yield* sandboxSignIn.profileOf(id)
+      const reported = yield* network.profileOf(id)
       return yield* signedIn(workspaceId, id, (row) => Lifecycle.completedProfile(row, reported, profile))
     })
 
@@ -166,7 +170,7 @@ export const layer = Layer.sync(Accounts, () => {
         const pending = kept.filter((one) => one.row.status === "connecting").length
         return {
           accounts: yield* Effect.forEach(kept, view),
-          seats: { used: kept.length - pending, pending, total: defaultSeats }
+          seats: { used: kept.length - pending, pending, total: seats }
         }
       }),
 
@@ -176,7 +180,7 @@ export const layer = Layer.sync(Accounts, () => {
         const workingHours = input.workingHours ?? defaultWorkingHours(input.timezone ?? "UTC")
         const now = yield* Time.now
         const link = Lifecycle.issuedLink(newLink(input.baseUrl), now.ms)
-        yield* Effect.fromResult(Lifecycle.seatFree(inWorkspace(input.workspaceId).length, defaultSeats))
+        yield* Effect.fromResult(Lifecycle.seatFree(inWorkspace(input.workspaceId).length, seats))
         const id = crypto.randomUUID()
         const row = newRow({
           id,
@@ -216,7 +220,7 @@ export const layer = Layer.sync(Accounts, () => {
       Effect.gen(function*() {
         const kept = yield* find(workspaceId, id)
         yield* Effect.fromResult(Lifecycle.awaitingSignIn(kept.row, (yield* Time.now).ms))
-        const step = yield* sandboxSignIn.signIn({
+        const step = yield* network.signIn({
           accountId: kept.row.id,
           username: credentials.username,
           password: credentials.password,
@@ -229,7 +233,7 @@ export const layer = Layer.sync(Accounts, () => {
       Effect.gen(function*() {
         const kept = yield* find(workspaceId, id)
         const checkpoint = yield* Effect.fromResult(Lifecycle.checkpointToPass(kept.row))
-        const step = yield* sandboxSignIn.passCheckpoint({ accountId: kept.row.id, checkpoint, code })
+        const step = yield* network.passCheckpoint({ accountId: kept.row.id, checkpoint, code })
         return yield* signInOutcome(workspaceId, id, step)
       }),
 

@@ -60,7 +60,7 @@ const connected = (accountId: string): SignInStep => ({ _tag: "Connected", profi
 
 /**
  * The sandbox's sign-in, which needs none of the network's state: the driver's, and the one the
- * in-memory accounts (`accounts/AccountsMemory.ts`) sign in with, so the two cannot differ.
+ * tests give the in-memory accounts (`accounts/AccountsMemory.ts`), so the two sign in alike.
  */
 export const sandboxSignIn = {
   name: "sandbox",

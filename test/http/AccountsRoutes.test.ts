@@ -21,14 +21,15 @@ import { AccountsHandlers } from "../../src/http/AccountsHandlers.ts"
 import * as JobsMemory from "../../src/jobs/JobsMemory.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { Notices } from "../../src/platform/Notices.ts"
-import { passingCode } from "../../src/sandbox/SandboxDriver.ts"
+import { passingCode, sandboxSignIn } from "../../src/sandbox/SandboxDriver.ts"
+import { defaultSeats } from "../../src/workspaces/Workspaces.ts"
 import { callerWorkspaceId } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
 
 const foreignWorkspaceId = "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f"
 
 const services = inMemory(AccountsHandlers.pipe(
-  Layer.provideMerge(Layer.mergeAll(AccountsMemory.layer, ActivityMemory.layer, JobsMemory.layer([]))),
+  Layer.provideMerge(Layer.mergeAll(AccountsMemory.layer({ network: sandboxSignIn, seats: defaultSeats }), ActivityMemory.layer, JobsMemory.layer([]))),
   Layer.provide([Notices.layer, ApprovalsMemory.tableLayer, AppConfig.layerWith({})])
 ))
 
