@@ -58,6 +58,10 @@ export const checkpointFor = (username: string): CheckpointType | undefined => {
 
 const connected = (accountId: string): SignInStep => ({ _tag: "Connected", profile: sandboxProfile(accountId) })
 
+/** Who a sandbox address names: its network identifier and canonical profile address (no state: the address alone says). */
+export const identify: NetworkDriver["Service"]["identify"] = (address) =>
+  Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl }))
+
 /** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
 export const layer = Layer.effect(
   NetworkDriver,
@@ -81,8 +85,7 @@ export const layer = Layer.effect(
             : { _tag: "Rejected", message: "The code is not right." }
         ),
       profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId)),
-      identify: (address) =>
-        Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl })),
+      identify,
       messageReaches: (accountId, providerId) =>
         Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
       read: (accountId, command, input) =>
