@@ -38,6 +38,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/WebhooksRoutes.test.ts",
   "test/http/NotServing.test.ts",
   "test/http/OnFirstUse.test.ts",
+  "test/http/PeopleRoutes.test.ts",
   "test/http/SandboxClockRoutes.test.ts",
   "test/inbox/Cadence.test.ts",
   "test/jobs/JobsContract.test.ts",
