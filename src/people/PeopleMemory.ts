@@ -8,16 +8,18 @@
  *
  * The stored people read their history from the other owners (accounts, jobs, invitations,
  * messages); here those stand in through {@link PeopleSeeds}: the workspace's accounts (their
- * label) and the messages syncing recorded from people (a timeline's `message_received`, an
- * account's `messagesReceived`). The jobs and invitations of a timeline, and the cross-seat rule
- * of `claim` (one transaction with the job's own, `jobs/PersonClaim.ts`), need the job store:
- * they are tested on the database (`test/people/People.test.ts`), and `claim` here dies.
+ * label), and what syncing recorded: the messages people sent (a timeline's `message_received`,
+ * an account's `messagesReceived`) and the invitations the accounts sent (`invitation`,
+ * `invitation_accepted`, an account's `invited` or `connected`). The jobs of a timeline (and the
+ * messages and invitations they sent), and the cross-seat rule of `claim` (one transaction with
+ * the job's own, `jobs/PersonClaim.ts`), need the job store: they are tested on the database
+ * (`test/people/People.test.ts`), and `claim` here dies.
  */
 import { Context, Effect, Layer } from "effect"
 import * as Time from "../domain/Time.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
-import type { InboundMessage } from "../network/Sync.ts"
+import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
 import type { FoundFacts } from "./People.ts"
 import {
   pageOf,
@@ -41,6 +43,11 @@ export class PeopleSeeds extends Context.Service<PeopleSeeds, {
   readonly account: (workspaceId: string, label: string) => Effect.Effect<string>
   /** A message a person sent the account, as syncing records it; false when it was recorded before. */
   readonly received: (accountId: string, message: InboundMessage, triaged: TriageResult) => Effect.Effect<boolean>
+  /**
+   * An invitation the account sent, as syncing records it (`external` when new): a status only moves on
+   * from pending, and what is known of its acceptance and resolution is kept.
+   */
+  readonly synced: (accountId: string, invitation: SyncedInvitation) => Effect.Effect<void>
 }>()("outreach/PeopleSeeds") {}
 
 interface Stored extends PersonRow {
@@ -48,6 +55,7 @@ interface Stored extends PersonRow {
 }
 
 type Received = FoundFacts["received"][number]
+type Sent = FoundFacts["invitations"][number]
 
 /** An instant as the table gives it back (a `timestamptz` read as ISO, to the millisecond). */
 const instant = (iso: string) => Time.toIso(Date.parse(iso))
@@ -64,6 +72,7 @@ export const layer = Layer.effectContext(Effect.gen(function*() {
   const people: Array<Stored> = []
   const accounts = new Map<string, { readonly workspaceId: string; readonly label: string }>()
   const received: Array<Received> = []
+  const invitations: Array<Sent> = []
 
   const touch = (workspaceId: string, person: PersonFacts, at: string) =>
     Effect.sync(() => {
@@ -102,7 +111,7 @@ export const layer = Layer.effectContext(Effect.gen(function*() {
     const providerIds = new Set(rows.map((row) => row.providerId))
     return workspaceFacts(workspaceId, rows, {
       jobs: [],
-      invitations: [],
+      invitations: invitations.filter((invitation) => providerIds.has(invitation.providerId)),
       received: received.filter((message) => providerIds.has(message.providerId))
     }, accounts)
   }
@@ -157,6 +166,34 @@ export const layer = Layer.effectContext(Effect.gen(function*() {
       return true
     })
 
+  const synced = (accountId: string, invitation: SyncedInvitation) =>
+    Effect.sync(() => {
+      const index = invitations.findIndex((known) => known.accountId === accountId && known.invitationId === invitation.invitationId)
+      const known = invitations[index]
+      const acceptedAt = invitation.acceptedAt === null ? null : instant(invitation.acceptedAt)
+      const resolvedAt = invitation.resolvedAt === null ? null : instant(invitation.resolvedAt)
+      if (known === undefined) {
+        invitations.push({
+          accountId,
+          providerId: invitation.providerId,
+          invitationId: invitation.invitationId,
+          status: invitation.status,
+          source: "external",
+          note: invitation.note,
+          sentAt: instant(invitation.sentAt),
+          acceptedAt,
+          resolvedAt
+        })
+      } else {
+        invitations[index] = {
+          ...known,
+          status: invitation.status === "pending" ? known.status : invitation.status,
+          acceptedAt: acceptedAt ?? known.acceptedAt,
+          resolvedAt: resolvedAt ?? known.resolvedAt
+        }
+      }
+    })
+
   return Context.make(
     People,
     People.of({
@@ -166,6 +203,6 @@ export const layer = Layer.effectContext(Effect.gen(function*() {
     })
   ).pipe(
     Context.add(PersonTouches, PersonTouches.of({ touch })),
-    Context.add(PeopleSeeds, PeopleSeeds.of({ account, received: receive }))
+    Context.add(PeopleSeeds, PeopleSeeds.of({ account, received: receive, synced }))
   )
 }))

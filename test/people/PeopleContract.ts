@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import { Invalid, Missing } from "../../src/domain/Failures.ts"
 import type { TriageResult } from "../../src/domain/TriageClass.ts"
 import { nextOf } from "../../src/http/ServiceErrors.ts"
-import type { InboundMessage } from "../../src/network/Sync.ts"
+import type { InboundMessage, SyncedInvitation } from "../../src/network/Sync.ts"
 import { People, type PersonFacts, PersonTouches } from "../../src/people/People.ts"
 import { rng } from "../../src/sandbox/Random.ts"
 import { memberFrom } from "../../src/sandbox/SandboxPeople.ts"
@@ -23,6 +23,8 @@ export interface PeopleFixture extends TwoWorkspaces {
   readonly account: (workspaceId: string, label: string) => Effect.Effect<string>
   /** A message a person sent the account, recorded as syncing records it; false when it was recorded before. */
   readonly received: (accountId: string, message: InboundMessage, triaged: TriageResult) => Effect.Effect<boolean>
+  /** An invitation the account sent, recorded as syncing records it. */
+  readonly synced: (accountId: string, invitation: SyncedInvitation) => Effect.Effect<void>
 }
 
 const at = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 9, minutes)).toISOString()
@@ -209,5 +211,68 @@ export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches
           const listed = (yield* people.list(workspaceId, everyone)).people
           assert.deepStrictEqual(listed.find((p) => p.id === id), person)
           assert.deepStrictEqual(listed.find((p) => p.id !== id)?.accounts, [])
+        })))
+
+    it.effect("the invitations the workspace's accounts sent a person, and their acceptance, are in the timeline; each account stands by its latest", () =>
+      backend.withFixture(({ workspaceId, otherWorkspaceId, account, synced }) =>
+        Effect.gen(function*() {
+          const touches = yield* PersonTouches
+          const people = yield* People
+          const ada = yield* account(workspaceId, "Ada")
+          const grace = yield* account(workspaceId, "Grace")
+          const stranger = yield* account(otherWorkspaceId, "Stranger")
+          const maria = member("people-invitations", 0, { name: "María García" })
+          const id = (yield* touches.touch(workspaceId, maria, at(0))) ?? ""
+          const invitation = (invitationId: string, minutes: number): SyncedInvitation => ({
+            invitationId,
+            providerId: maria.providerId,
+            note: null,
+            status: "pending",
+            sentAt: at(minutes),
+            acceptedAt: null,
+            resolvedAt: null
+          })
+          yield* synced(ada, { ...invitation("i1", 1), note: "Glad to connect" })
+          yield* synced(grace, invitation("i2", 2))
+          yield* synced(stranger, invitation("i3", 3))
+          yield* synced(ada, { ...invitation("i1", 1), status: "accepted", acceptedAt: at(4), resolvedAt: at(4) })
+          // A later sync that still sees it pending does not take the acceptance back.
+          yield* synced(ada, invitation("i1", 1))
+
+          const { person, timeline } = yield* people.get(workspaceId, id)
+          assert.deepStrictEqual(timeline, [
+            { kind: "invitation_accepted", at: at(4), accountId: ada, accountLabel: "Ada", invitationId: "i1" },
+            {
+              kind: "invitation",
+              at: at(2),
+              accountId: grace,
+              accountLabel: "Grace",
+              invitationId: "i2",
+              status: "pending",
+              source: "external",
+              note: null,
+              resolvedAt: null
+            },
+            {
+              kind: "invitation",
+              at: at(1),
+              accountId: ada,
+              accountLabel: "Ada",
+              invitationId: "i1",
+              status: "accepted",
+              source: "external",
+              note: "Glad to connect",
+              resolvedAt: at(4)
+            }
+          ])
+          const quiet = { messagesSent: 0, messagesReceived: 0 } as const
+          assert.deepStrictEqual(person.accounts, [
+            { accountId: ada, label: "Ada", relationship: "connected", invitation: "accepted", ...quiet, lastActivityAt: at(4) },
+            { accountId: grace, label: "Grace", relationship: "invited", invitation: "pending", ...quiet, lastActivityAt: at(2) }
+          ])
+          // Grace's invitation withdrawn: she stands with the person as if she had never written.
+          yield* synced(grace, { ...invitation("i2", 2), status: "withdrawn", resolvedAt: at(5) })
+          const after = (yield* people.get(workspaceId, id)).person.accounts.find((seat) => seat.accountId === grace)
+          assert.deepInclude(after, { relationship: "none", invitation: "withdrawn", lastActivityAt: at(2) })
         })))
   })

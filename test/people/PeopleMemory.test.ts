@@ -11,6 +11,6 @@ peopleExpectations({
   withFixture: (test) =>
     Effect.gen(function*() {
       const seeds = yield* PeopleMemory.PeopleSeeds
-      return yield* test({ ...twoWorkspaceIds(), account: seeds.account, received: seeds.received })
+      return yield* test({ ...twoWorkspaceIds(), account: seeds.account, received: seeds.received, synced: seeds.synced })
     }).pipe(Effect.provide(PeopleMemory.layer.pipe(Layer.provide(SandboxAddresses))))
 })
