@@ -37,6 +37,17 @@ const member = (salt: string, i: number, known: Omit<PersonFacts, "providerId" |
 
 const everyone = { limit: 100 }
 
+/** Two seats of the workspace (Ada and Grace), one of the other workspace, and María, a person the workspace touched. */
+const seatsAndMaria = (fixture: PeopleFixture, salt: string) =>
+  Effect.gen(function*() {
+    const ada = yield* fixture.account(fixture.workspaceId, "Ada")
+    const grace = yield* fixture.account(fixture.workspaceId, "Grace")
+    const stranger = yield* fixture.account(fixture.otherWorkspaceId, "Stranger")
+    const maria = member(salt, 0, { name: "María García" })
+    const id = (yield* (yield* PersonTouches).touch(fixture.workspaceId, maria, at(0))) ?? ""
+    return { ada, grace, stranger, maria, id }
+  })
+
 export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches, PeopleFixture>) =>
   layer(backend.services)(`People (${backend.name})`, (it) => {
     it.effect("a person is one per workspace and network identifier; what is known only grows, activity widens to each touch", () =>
@@ -158,17 +169,12 @@ export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches
         })))
 
     it.effect("the messages a person sent the workspace's accounts are in their record and timeline; other workspaces' are not", () =>
-      backend.withFixture(({ workspaceId, otherWorkspaceId, account, received }) =>
+      backend.withFixture((fixture) =>
         Effect.gen(function*() {
-          const touches = yield* PersonTouches
           const people = yield* People
-          const ada = yield* account(workspaceId, "Ada")
-          const grace = yield* account(workspaceId, "Grace")
-          const stranger = yield* account(otherWorkspaceId, "Stranger")
-          const maria = member("people-history", 0, { name: "María García" })
-          const other = member("people-history", 1, { name: "Jon Harbor" })
-          const id = (yield* touches.touch(workspaceId, maria, at(0))) ?? ""
-          yield* touches.touch(workspaceId, other, at(1))
+          const { ada, grace, stranger, maria, id } = yield* seatsAndMaria(fixture, "people-history")
+          const received = fixture.received
+          yield* (yield* PersonTouches).touch(fixture.workspaceId, member("people-history", 1, { name: "Jon Harbor" }), at(1))
           const message = (messageId: string, minutes: number, text: string): InboundMessage => ({
             chatId: `chat-${messageId}`,
             messageId,
@@ -185,7 +191,7 @@ export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches
           assert.isTrue(yield* received(ada, message("m3", 4, "See you then"), unsure))
           assert.isTrue(yield* received(stranger, message("m4", 5, "Not yours"), meeting))
 
-          const { person, timeline } = yield* people.get(workspaceId, id)
+          const { person, timeline } = yield* people.get(fixture.workspaceId, id)
           assert.deepStrictEqual(timeline.map((entry) => [entry.kind, entry.at, entry.accountId]), [
             ["message_received", at(4), ada],
             ["message_received", at(3), grace],
@@ -208,21 +214,17 @@ export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches
             { accountId: grace, label: "Grace", ...messaged, messagesReceived: 1, lastActivityAt: at(3) }
           ])
           // The list shows each person's accounts as their record does; someone who wrote to no one has none.
-          const listed = (yield* people.list(workspaceId, everyone)).people
+          const listed = (yield* people.list(fixture.workspaceId, everyone)).people
           assert.deepStrictEqual(listed.find((p) => p.id === id), person)
           assert.deepStrictEqual(listed.find((p) => p.id !== id)?.accounts, [])
         })))
 
     it.effect("the invitations the workspace's accounts sent a person, and their acceptance, are in the timeline; each account stands by its latest", () =>
-      backend.withFixture(({ workspaceId, otherWorkspaceId, account, synced }) =>
+      backend.withFixture((fixture) =>
         Effect.gen(function*() {
-          const touches = yield* PersonTouches
           const people = yield* People
-          const ada = yield* account(workspaceId, "Ada")
-          const grace = yield* account(workspaceId, "Grace")
-          const stranger = yield* account(otherWorkspaceId, "Stranger")
-          const maria = member("people-invitations", 0, { name: "María García" })
-          const id = (yield* touches.touch(workspaceId, maria, at(0))) ?? ""
+          const { ada, grace, stranger, maria, id } = yield* seatsAndMaria(fixture, "people-invitations")
+          const synced = fixture.synced
           const invitation = (invitationId: string, minutes: number): SyncedInvitation => ({
             invitationId,
             providerId: maria.providerId,
@@ -239,7 +241,7 @@ export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches
           // A later sync that still sees it pending does not take the acceptance back.
           yield* synced(ada, invitation("i1", 1))
 
-          const { person, timeline } = yield* people.get(workspaceId, id)
+          const { person, timeline } = yield* people.get(fixture.workspaceId, id)
           assert.deepStrictEqual(timeline, [
             { kind: "invitation_accepted", at: at(4), accountId: ada, accountLabel: "Ada", invitationId: "i1" },
             {
@@ -272,7 +274,7 @@ export const peopleExpectations = <R>(backend: Backend<R, People | PersonTouches
           ])
           // Grace's invitation withdrawn: she stands with the person as if she had never written.
           yield* synced(grace, { ...invitation("i2", 2), status: "withdrawn", resolvedAt: at(5) })
-          const after = (yield* people.get(workspaceId, id)).person.accounts.find((seat) => seat.accountId === grace)
+          const after = (yield* people.get(fixture.workspaceId, id)).person.accounts.find((seat) => seat.accountId === grace)
           assert.deepInclude(after, { relationship: "none", invitation: "withdrawn", lastActivityAt: at(2) })
         })))
   })
