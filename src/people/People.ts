@@ -34,7 +34,7 @@ import * as Time from "../domain/Time.ts"
 import type { Person } from "../domain/NetworkModels.ts"
 import { driverOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import { Timestamp } from "../platform/Rows.ts"
-import { accountsOf, type Facts, factsOf, timelineOf } from "./History.ts"
+import { accountsOf, type Facts, factsOf, type InvitationFact, type JobFact, type ReceivedFact, timelineOf } from "./History.ts"
 import { Messages } from "./Messages.ts"
 import { PersonJobs } from "./PersonJobs.ts"
 
@@ -141,7 +141,8 @@ const DAY_MS = 86_400_000
 /** Which hold is named when several seats hold the person: the strongest first. */
 const holdRank: Record<HoldReason, number> = { in_flight: 1, pending_invitation: 2, cold_message: 3 }
 
-const PersonRow = Schema.Struct({
+/** A person as the `people` table keeps them (without their workspace). */
+export const PersonRow = Schema.Struct({
   id: Schema.String,
   providerId: Schema.String,
   profileUrl: Schema.String,
@@ -151,7 +152,7 @@ const PersonRow = Schema.Struct({
   firstSeenAt: Timestamp,
   lastActivityAt: Timestamp
 })
-type PersonRow = typeof PersonRow.Type
+export type PersonRow = typeof PersonRow.Type
 const decodePeople = Schema.decodeUnknownEffect(Schema.Array(PersonRow))
 
 const badCursor = foreignCursor("the latest activity")
@@ -164,8 +165,91 @@ const decodeCursor = (cursor: string) => {
   return match === null || Number.isNaN(Date.parse(match[1])) ? undefined : { at: match[1], id: match[2] }
 }
 
-const personNotFound = (id: string) =>
+/** Where a page of `search` starts: after the cursor's person (latest activity, then id, both descending), or at the top. */
+export const pageStart = (search: PeopleSearch): Effect.Effect<{ readonly at: string; readonly id: string } | undefined, Invalid> => {
+  if (search.cursor === undefined) return Effect.succeed(undefined)
+  const after = decodeCursor(search.cursor)
+  return after === undefined ? Effect.fail(badCursor) : Effect.succeed(after)
+}
+
+/** The person `search.profile` names, by the workspace's network; text that names no one is 400 naming the field. */
+export const searchedProfile = (network: NetworkDriver["Service"], workspaceId: string, search: PeopleSearch) =>
+  search.profile === undefined ? Effect.succeed(undefined) : Effect.flatMap(driverOf(network, workspaceId), (driver) =>
+    driver.identify(search.profile ?? "").pipe(
+      Effect.mapError((error) =>
+        // Well-formed text (as the document describes it) that names no one: 422, not 400.
+        new Invalid(relayed({ message: `query.profile: ${error.message}`, next: error.next }))
+      )
+    ))
+
+/** The words of `q`, each of which must be in the person's name, headline, company or profile address. */
+export const searchWords = (search: PeopleSearch): ReadonlyArray<string> =>
+  (search.q ?? "").split(/\s+/u).filter((word) => word.length > 0)
+
+/** A page of `limit` people out of `rows` (up to `limit + 1` of them, in order), and the cursor of the next page. */
+export const pageOf = (rows: ReadonlyArray<PersonRow>, limit: number) => {
+  const page = rows.slice(0, limit)
+  const last = page[page.length - 1]
+  return { page, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null }
+}
+
+/** The answer for a person that is not in the workspace. */
+export const personNotFound = (id: string) =>
   new Missing({ message: `No person ${id} in this workspace.`, advice: { _tag: "SearchPeople" } })
+
+/** What each owner recorded about some people, before it is sorted by workspace and named. */
+export interface FoundFacts {
+  readonly jobs: ReadonlyArray<Omit<JobFact, "accountLabel">>
+  readonly invitations: ReadonlyArray<Omit<InvitationFact, "personId" | "accountLabel"> & { readonly providerId: string }>
+  readonly received: ReadonlyArray<Omit<ReceivedFact, "personId" | "accountLabel"> & { readonly providerId: string }>
+}
+
+/**
+ * The workspace's facts about these people: each named by its account's label; invitations and messages to the
+ * person from accounts of other workspaces are not this workspace's.
+ */
+export const workspaceFacts = (
+  workspaceId: string,
+  people: ReadonlyArray<PersonRow>,
+  found: FoundFacts,
+  labels: ReadonlyMap<string, { readonly workspaceId: string; readonly label: string }>
+): Facts => {
+  const personOf = new Map(people.map((person) => [person.providerId, person.id]))
+  const named = <F extends { readonly accountId: string; readonly providerId: string }>(fact: F) => {
+    const account = labels.get(fact.accountId)
+    const personId = personOf.get(fact.providerId)
+    return account === undefined || account.workspaceId !== workspaceId || personId === undefined
+      ? []
+      : [{ ...fact, personId, accountLabel: account.label }]
+  }
+  return {
+    jobs: found.jobs.flatMap((job) => {
+      const account = labels.get(job.accountId)
+      return account === undefined ? [] : [{ ...job, accountLabel: account.label }]
+    }),
+    invitations: found.invitations.flatMap(named),
+    received: found.received.flatMap(named)
+  }
+}
+
+/** The person as the contract shows them, with how each account stands with them. */
+export const recordOf = (row: PersonRow, facts: Facts): PersonRecord => ({
+  id: row.id,
+  providerId: row.providerId,
+  profileUrl: row.profileUrl,
+  name: row.name,
+  headline: row.headline,
+  company: row.company,
+  firstSeenAt: row.firstSeenAt,
+  lastActivityAt: row.lastActivityAt,
+  accounts: accountsOf(factsOf(facts, row.id))
+})
+
+/** The person and their timeline, newest first, as `GET /v1/people/{id}` answers. */
+export const withTimeline = (row: PersonRow, facts: Facts) => ({
+  person: recordOf(row, facts),
+  timeline: timelineOf(facts).slice(0, TIMELINE_MAX)
+})
 
 /** The refusal of a write that would reach a person another seat holds, naming that seat. */
 export const otherSeatRefusal = (name: string, other: OtherSeat): JobFailure => {
@@ -242,55 +326,20 @@ export class People extends Context.Service<People, {
             const none: Facts = { jobs: [], invitations: [], received: [] }
             return none
           }
-          const personOf = new Map(people.map((person) => [person.providerId, person.id]))
-          const providerIds = [...personOf.keys()]
+          const providerIds = people.map((person) => person.providerId)
           const jobs = yield* personJobs.about(workspaceId, people.map((person) => person.id))
           const invitations = yield* invitationStore.sentTo(providerIds)
           const received = yield* messages.receivedFrom(providerIds)
           const labels = yield* accounts.labelsOf([
             ...new Set([...jobs, ...invitations, ...received].map((fact) => fact.accountId))
           ])
-          // Invitations and messages to the person from accounts of other workspaces are not this workspace's.
-          const named = <F extends { readonly accountId: string; readonly providerId: string }>(fact: F) => {
-            const account = labels.get(fact.accountId)
-            const personId = personOf.get(fact.providerId)
-            return account === undefined || account.workspaceId !== workspaceId || personId === undefined
-              ? []
-              : [{ ...fact, personId, accountLabel: account.label }]
-          }
-          const facts: Facts = {
-            jobs: jobs.flatMap((job) => {
-              const account = labels.get(job.accountId)
-              return account === undefined ? [] : [{ ...job, accountLabel: account.label }]
-            }),
-            invitations: invitations.flatMap(named),
-            received: received.flatMap(named)
-          }
-          return facts
+          return workspaceFacts(workspaceId, people, { jobs, invitations, received }, labels)
         })
 
-      const recordOf = (row: PersonRow, facts: Facts): PersonRecord => ({
-        id: row.id,
-        providerId: row.providerId,
-        profileUrl: row.profileUrl,
-        name: row.name,
-        headline: row.headline,
-        company: row.company,
-        firstSeenAt: row.firstSeenAt,
-        lastActivityAt: row.lastActivityAt,
-        accounts: accountsOf(factsOf(facts, row.id))
-      })
-
       const list = Effect.fn("People.list")(function*(workspaceId: string, search: PeopleSearch) {
-        const after = search.cursor === undefined ? undefined : decodeCursor(search.cursor)
-        if (search.cursor !== undefined && after === undefined) return yield* Effect.fail(badCursor)
-        const profile = search.profile === undefined ? undefined : yield* (yield* driverOf(network, workspaceId)).identify(search.profile).pipe(
-          Effect.mapError((error) =>
-            // Well-formed text (as the document describes it) that names no one: 422, not 400.
-            new Invalid(relayed({ message: `query.profile: ${error.message}`, next: error.next }))
-          )
-        )
-        const words = (search.q ?? "").split(/\s+/u).filter((word) => word.length > 0)
+        const after = yield* pageStart(search)
+        const profile = yield* searchedProfile(network, workspaceId, search)
+        const words = searchWords(search)
         const rows = yield* sql`
           SELECT p.id::text AS id, p.provider_id AS "providerId", p.profile_url AS "profileUrl", p.name, p.headline,
             p.company, p.first_seen_at AS "firstSeenAt", p.last_activity_at AS "lastActivityAt"
@@ -314,13 +363,9 @@ export class People extends Context.Service<People, {
           Effect.flatMap(decodePeople),
           Effect.orDie
         )
-        const page = rows.slice(0, search.limit)
+        const { page, nextCursor } = pageOf(rows, search.limit)
         const facts = yield* factsAbout(workspaceId, page)
-        const last = page[page.length - 1]
-        return {
-          people: page.map((row) => recordOf(row, facts)),
-          nextCursor: rows.length > search.limit && last !== undefined ? encodeCursor(last) : null
-        }
+        return { people: page.map((row) => recordOf(row, facts)), nextCursor }
       })
 
       const get = Effect.fn("People.get")(function*(workspaceId: string, id: string) {
@@ -334,7 +379,7 @@ export class People extends Context.Service<People, {
         const row = rows[0]
         if (row === undefined) return yield* Effect.fail(personNotFound(id))
         const facts = yield* factsAbout(workspaceId, [row])
-        return { person: recordOf(row, facts), timeline: timelineOf(facts).slice(0, TIMELINE_MAX) }
+        return withTimeline(row, facts)
       })
 
       /**

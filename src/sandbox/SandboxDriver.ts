@@ -80,6 +80,10 @@ export const sandboxSignIn = {
   profileOf: (accountId) => Effect.sync(() => sandboxProfile(accountId))
 } satisfies Pick<NetworkDriverShape, "name" | "signIn" | "passCheckpoint" | "profileOf">
 
+/** Who a sandbox address names: its network identifier and canonical profile address (no state: the address alone says). */
+export const identify: NetworkDriver["Service"]["identify"] = (address) =>
+  Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl }))
+
 /** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
 export const layer = Layer.effect(
   NetworkDriver,
@@ -89,8 +93,7 @@ export const layer = Layer.effect(
       Effect.map(Clock.currentTimeMillis, (now) => ({ accountId, now, state }))
     return NetworkDriver.of({
       ...sandboxSignIn,
-      identify: (address) =>
-        Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl })),
+      identify,
       messageReaches: (accountId, providerId) =>
         Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
       read: (accountId, command, input) =>
