@@ -69,7 +69,7 @@ export class PeopleApi extends HttpApiGroup.make("people")
         "whatever address was used: the network's identifier (`providerId`) decides who is who. Filters combine (all must match).",
         "",
         "Latest activity first, paged with `cursor` and `limit`. A person whose activity changes while you page moves to the front,",
-        "so a long walk may miss them; start again from the first page to see the latest. 400 `badRequest`: a cursor this API did not give out,",
+        "so a long walk may miss them; start again from the first page to see the latest. 422 `unprocessable`: a cursor this API did not give out,",
         "or a `profile` that names no person."
       ].join("\n")
     })),
