@@ -2,22 +2,17 @@
  * The stored `Approvals` (the whole core on a database, on the service's test clock so that 72
  * hours can pass), held to the approvals' spec (`ApprovalsContract.ts`).
  */
-import { Effect, Layer } from "effect"
-import * as App from "../../src/App.ts"
+import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import { storedCore } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { approvalsExpectations } from "./ApprovalsContract.ts"
 
 approvalsExpectations({
   name: `stored, ${TestDatabase.backend}`,
-  services: App.core.pipe(
-    Layer.provideMerge(ServiceClock.layer),
-    Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, clock: "test" }))
-  ),
+  services: storedCore({ clock: "test" }),
   withFixture: (test) =>
     Effect.gen(function*() {
       const workspaces = yield* Workspaces

@@ -8,26 +8,20 @@
  * hold a row.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Fiber, Latch, Layer } from "effect"
+import { Effect, Fiber, Latch } from "effect"
 import { SqlClient } from "effect/sql"
-import * as App from "../../src/App.ts"
 import { Accounts } from "../../src/accounts/Accounts.ts"
 import * as Time from "../../src/domain/Time.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import { JobEndings } from "../../src/jobs/Endings.ts"
 import { JobStore } from "../../src/jobs/JobStore.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { isDatabaseBusy } from "../../src/platform/Causes.ts"
 import { sessionSettings } from "../../src/platform/Database.ts"
-import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import { storedCore } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 
-const services = App.core.pipe(
-  Layer.provideMerge(ServiceClock.layer),
-  Layer.provideMerge(TestDatabase.layer),
-  Layer.provideMerge(AppConfig.layerWith({ inboxSync: false }))
-)
+const services = storedCore()
 
 /** Two writes of a fresh account waiting for their approval (approve mode): no actor touches them. */
 const twoWaitingWrites = Effect.gen(function*() {

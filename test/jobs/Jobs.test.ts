@@ -1,20 +1,14 @@
 /** The stored `Jobs` (the whole core on a database), held to the jobs' spec (`JobsSpec.ts`). */
-import { Effect, Layer } from "effect"
-import * as App from "../../src/App.ts"
+import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
-import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import { storedCore } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { jobsExpectations } from "./JobsSpec.ts"
 
 jobsExpectations({
   name: `stored, ${TestDatabase.backend}`,
-  services: App.core.pipe(
-    Layer.provideMerge(ServiceClock.layer),
-    Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false }))
-  ),
+  services: storedCore(),
   withFixture: (test) =>
     Effect.gen(function*() {
       const workspaces = yield* Workspaces

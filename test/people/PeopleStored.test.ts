@@ -2,24 +2,18 @@
  * The stored `People` (the whole core on a database, the sandbox's network), held to the people's
  * spec (`PeopleContract.ts`): accounts connected, and messages and invitations recorded as syncing records them.
  */
-import { Effect, Layer } from "effect"
-import * as App from "../../src/App.ts"
+import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
 import { Invitations } from "../../src/accounts/Invitations.ts"
 import { Messages } from "../../src/people/Messages.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
-import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import { storedCore } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { peopleExpectations } from "./PeopleContract.ts"
 
 peopleExpectations({
   name: `stored, ${TestDatabase.backend}`,
-  services: App.core.pipe(
-    Layer.provideMerge(ServiceClock.layer),
-    Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, clock: "test" }))
-  ),
+  services: storedCore({ clock: "test" }),
   withFixture: (test) =>
     Effect.gen(function*() {
       const workspaces = yield* Workspaces
