@@ -40,6 +40,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/OnFirstUse.test.ts",
   "test/http/SandboxClockRoutes.test.ts",
   "test/inbox/Cadence.test.ts",
+  "test/jobs/ForecastsMemory.test.ts",
   "test/jobs/JobsContract.test.ts",
   "test/jobs/JobsMemory.test.ts",
   "test/jobs/Plan.test.ts",
