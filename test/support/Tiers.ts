@@ -31,6 +31,7 @@ export const fast: ReadonlyArray<string> = [
   "test/domain/**/*.test.ts",
   "test/http/ActivityRoutes.test.ts",
   "test/http/ApprovalsRoutes.test.ts",
+  "test/http/ForecastRoutes.test.ts",
   "test/http/IdentityRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
   "test/http/KeysRoutes.test.ts",
