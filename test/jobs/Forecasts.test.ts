@@ -4,12 +4,10 @@
  * connected and completed as the sandbox completes one, its warm-up passed by three weeks on the
  * clock (whole weeks: the spec's working hours depend on the weekday), then set as the spec asks.
  */
-import { Effect, Layer } from "effect"
-import * as App from "../../src/App.ts"
+import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import { AppConfig } from "../../src/platform/AppConfig.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
-import { Workspaces } from "../../src/workspaces/Workspaces.ts"
+import { storedCore, twoStoredWorkspaces } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { forecastsExpectations } from "./ForecastsContract.ts"
 
@@ -17,21 +15,13 @@ const THREE_WEEKS_MS = 21 * 86_400_000
 
 forecastsExpectations({
   name: `stored, ${TestDatabase.backend}`,
-  services: App.core.pipe(
-    Layer.provideMerge(ServiceClock.layer),
-    Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(AppConfig.layerWith({ inboxSync: false, clock: "test" }))
-  ),
+  services: storedCore,
   withFixture: (test) =>
     Effect.gen(function*() {
-      const workspaces = yield* Workspaces
       const accounts = yield* Accounts
       const clock = yield* ServiceClock.ServiceClock
-      const { workspace } = yield* workspaces.create({ name: "Forecast" })
-      const other = yield* workspaces.create({ name: "Elsewhere" })
       return yield* test({
-        workspaceId: workspace.id,
-        otherWorkspaceId: other.workspace.id,
+        ...yield* twoStoredWorkspaces("Forecast"),
         account: (seed) =>
           Effect.gen(function*() {
             const { account } = yield* accounts.connect({ workspaceId: seed.workspaceId, baseUrl: "http://127.0.0.1" })
