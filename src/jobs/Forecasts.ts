@@ -114,121 +114,157 @@ export class Forecasts extends Context.Service<Forecasts, {
             .filter((row) => row.status !== "running" && isWriteCommand(row.kind))
             .reduce((sum, row) => sum + row.count, 0) - open.filter((job) => job.status !== "running").length)
 
-      const forecast = Effect.fn("Forecasts.forecast")(function*(workspaceId: string, accountId: string, request: ForecastRequest) {
-        const offset = request.cursor === undefined ? 0 : cursors.decode(request.cursor)
-        if (offset === undefined) return yield* foreignCursor("the first write expected")
-        const parsed = request.assume === undefined ? Result.succeed([]) : parseAssume(request.assume)
-        if (Result.isFailure(parsed)) return yield* badAssume(parsed.failure)
-        return yield* run(workspaceId, accountId, parsed.success, offset, request.limit ?? FORECAST_PAGE_DEFAULT)
-      })
-
-      const ofJob = Effect.fn("Forecasts.ofJob")(function*(workspaceId: string, accountId: string, jobId: string) {
-        const whole = yield* run(workspaceId, accountId, [], 0, FORECAST_CAP)
-        const write = whole.writes.find((entry) => entry.jobId === jobId) ?? whole.awaitingApproval.find((entry) => entry.jobId === jobId)
-        return write?.summary ?? null
-      })
-
-      const run = Effect.fnUntraced(function*(
-        workspaceId: string,
-        accountId: string,
-        assumed: ReadonlyArray<Assumption>,
-        offset: number,
-        limit: number
-      ) {
-        if (!(yield* accounts.exists(workspaceId, accountId))) return yield* accountNotFound(accountId)
-        const now = yield* Time.now
-        const facts = yield* loadFacts(sql, accountId, now.ms)
-        if (facts === undefined) return yield* accountNotFound(accountId)
+      /** What the forecast reads of the account: its facts now and its open writes; undefined when it is not the workspace's. */
+      const read: ForecastReader = Effect.fnUntraced(function*(workspaceId: string, accountId: string, nowMs: number) {
+        if (!(yield* accounts.exists(workspaceId, accountId))) return undefined
+        const facts = yield* loadFacts(sql, accountId, nowMs)
+        if (facts === undefined) return undefined
         const fetched = yield* store.openWritesOf(accountId, FORECAST_CAP + 1)
         const open = fetched.slice(0, FORECAST_CAP)
-        const over = yield* beyondCap(accountId, fetched.length, open)
-
-        // A write on the network now sets the pacing gate when it ends.
-        const gate = facts.row.writesNotBefore
-        const loaded: LoadedFacts = open.some((job) => job.status === "running")
-          ? { ...facts, row: { ...facts.row, writesNotBefore: Math.max(gate ?? 0, now.ms + EXPECTED_GAP_MS) } }
-          : facts
-        const queued = open.filter((job) => job.status === "queued" || job.status === "scheduled")
-        const awaiting = open.filter((job) => job.status === "awaiting_approval")
-        const hypothetical = assumed.flatMap(({ command, count }, line) =>
-          Array.from({ length: count }, (_, n): ForecastWrite => ({
-            id: `assumed:${line}:${n}`,
-            category: commands[command].category,
-            about: null
-          }))
-        )
-        const outlook = simulate(loaded, [...queued.map(asForecastWrite), ...hypothetical], now.ms)
-        const approved: Outlook | undefined = awaiting.length === 0
-          ? undefined
-          : simulate(loaded, open.filter((job) => job.status !== "running").map(asForecastWrite), now.ms)
-
-        const timezone = facts.row.timezone
-        const jobs = new Map(open.map((job) => [job.id, job]))
-        const byId = new Map<string, WriteOutlook>(outlook.writes.map((write) => [write.id, write]))
-        // The queue's own writes (the assumed ones are summed up apart), worded for the page only.
-        const real = outlook.writes.filter((write) => jobs.has(write.id))
-        const page = real.slice(offset, offset + limit).flatMap((write): Array<WriteForecast> => {
-          const job = jobs.get(write.id)
-          return job === undefined ? [] : [{
-            jobId: job.id,
-            kind: job.kind,
-            category: write.category,
-            status: job.status,
-            expectedStart: isoOrNull(write.start),
-            waitsFor: write.waitsFor,
-            fails: write.fails?.type ?? null,
-            ahead: write.ahead,
-            aheadInCategory: write.aheadInCategory,
-            summary: summaryOf(write, timezone, now.ms)
-          }]
-        })
-        const approvedById = new Map(approved?.writes.map((write) => [write.id, write]))
-        const result: Forecast = {
-          accountId,
-          from: now.iso,
-          timezone,
-          pacingGapSeconds: EXPECTED_GAP_MS / 1000,
-          emptyAt: isoOrNull(outlook.emptyAt),
-          total: real.length,
-          beyondCap: over,
-          writes: page,
-          nextCursor: offset + limit < real.length ? cursors.encode(offset + limit) : null,
-          awaitingApproval: awaiting.map((job) => {
-            const start = approvedById.get(job.id)?.start ?? null
-            return {
-              jobId: job.id,
-              kind: job.kind,
-              category: categoryOfJob(job.kind, job.input),
-              earliestStart: isoOrNull(start),
-              summary: start === null
-                ? "after approval: cannot be foreseen"
-                : `after approval, at the earliest ${whenLocal(timezone, start, now.ms)} (${timezone})`
-            }
-          }),
-          assumed: assumed.map(({ command, count }, line) => {
-            const first = byId.get(`assumed:${line}:0`)
-            const last = byId.get(`assumed:${line}:${count - 1}`)
-            return {
-              command,
-              count,
-              category: commands[command].category,
-              firstStart: isoOrNull(first?.start ?? null),
-              lastStart: isoOrNull(last?.start ?? null)
-            }
-          }),
-          days: outlook.days.map((day) => ({
-            date: day.date,
-            categories: [...day.starts].map(([category, writes]) => ({ category, writes, budget: day.budgets.get(category) ?? 0 }))
-          })),
-          limits: forecastLimits
-        }
-        return result
+        return { facts, open, beyondCap: yield* beyondCap(accountId, fetched.length, open) }
       })
 
-      return Forecasts.of({ forecast, ofJob })
+      return forecastsOf(read)
     })
   )
 
   /** `layerNoDeps` with its services' layers. */
   static readonly layer = Forecasts.layerNoDeps.pipe(Layer.provide([JobStore.layer, AccountStore.layer]))
+}
+
+/** What a forecast is made from: the account's facts at the forecast's now, its first `FORECAST_CAP` open writes in creation order, and how many more there are. */
+export interface ForecastInput {
+  readonly facts: LoadedFacts
+  readonly open: ReadonlyArray<OpenWrite>
+  readonly beyondCap: number
+}
+
+/** Reads a forecast's input at `nowMs`; undefined when the account is not the workspace's (or was removed). */
+export type ForecastReader = (workspaceId: string, accountId: string, nowMs: number) => Effect.Effect<ForecastInput | undefined>
+
+/**
+ * `Forecasts` on a reader of the account's facts and open writes: the request's rules (cursor,
+ * `assume`), the simulation and the answer's wording, one place for the stored service and its
+ * in-memory fake (`ForecastsMemory.ts`).
+ */
+export const forecastsOf = (read: ForecastReader) => {
+  const forecast = Effect.fn("Forecasts.forecast")(function*(workspaceId: string, accountId: string, request: ForecastRequest) {
+    const offset = request.cursor === undefined ? 0 : cursors.decode(request.cursor)
+    if (offset === undefined) return yield* foreignCursor("the first write expected")
+    const parsed = request.assume === undefined ? Result.succeed([]) : parseAssume(request.assume)
+    if (Result.isFailure(parsed)) return yield* badAssume(parsed.failure)
+    return yield* run(workspaceId, accountId, parsed.success, offset, request.limit ?? FORECAST_PAGE_DEFAULT)
+  })
+
+  const ofJob = Effect.fn("Forecasts.ofJob")(function*(workspaceId: string, accountId: string, jobId: string) {
+    const whole = yield* run(workspaceId, accountId, [], 0, FORECAST_CAP)
+    const write = whole.writes.find((entry) => entry.jobId === jobId) ?? whole.awaitingApproval.find((entry) => entry.jobId === jobId)
+    return write?.summary ?? null
+  })
+
+  const run = Effect.fnUntraced(function*(
+    workspaceId: string,
+    accountId: string,
+    assumed: ReadonlyArray<Assumption>,
+    offset: number,
+    limit: number
+  ) {
+    const now = yield* Time.now
+    const input = yield* read(workspaceId, accountId, now.ms)
+    if (input === undefined) return yield* accountNotFound(accountId)
+    return forecastFrom(accountId, input, assumed, offset, limit, now)
+  })
+
+  return Forecasts.of({ forecast, ofJob })
+}
+
+/** The forecast of one page of the account's writes from what was read of it, at `now`. Pure. */
+const forecastFrom = (
+  accountId: string,
+  { facts, open, beyondCap: over }: ForecastInput,
+  assumed: ReadonlyArray<Assumption>,
+  offset: number,
+  limit: number,
+  now: { readonly ms: number; readonly iso: string }
+): Forecast => {
+  // A write on the network now sets the pacing gate when it ends.
+  const gate = facts.row.writesNotBefore
+  const loaded: LoadedFacts = open.some((job) => job.status === "running")
+    ? { ...facts, row: { ...facts.row, writesNotBefore: Math.max(gate ?? 0, now.ms + EXPECTED_GAP_MS) } }
+    : facts
+  const queued = open.filter((job) => job.status === "queued" || job.status === "scheduled")
+  const awaiting = open.filter((job) => job.status === "awaiting_approval")
+  const hypothetical = assumed.flatMap(({ command, count }, line) =>
+    Array.from({ length: count }, (_, n): ForecastWrite => ({
+      id: `assumed:${line}:${n}`,
+      category: commands[command].category,
+      about: null
+    }))
+  )
+  const outlook = simulate(loaded, [...queued.map(asForecastWrite), ...hypothetical], now.ms)
+  const approved: Outlook | undefined = awaiting.length === 0
+    ? undefined
+    : simulate(loaded, open.filter((job) => job.status !== "running").map(asForecastWrite), now.ms)
+
+  const timezone = facts.row.timezone
+  const jobs = new Map(open.map((job) => [job.id, job]))
+  const byId = new Map<string, WriteOutlook>(outlook.writes.map((write) => [write.id, write]))
+  // The queue's own writes (the assumed ones are summed up apart), worded for the page only.
+  const real = outlook.writes.filter((write) => jobs.has(write.id))
+  const page = real.slice(offset, offset + limit).flatMap((write): Array<WriteForecast> => {
+    const job = jobs.get(write.id)
+    return job === undefined ? [] : [{
+      jobId: job.id,
+      kind: job.kind,
+      category: write.category,
+      status: job.status,
+      expectedStart: isoOrNull(write.start),
+      waitsFor: write.waitsFor,
+      fails: write.fails?.type ?? null,
+      ahead: write.ahead,
+      aheadInCategory: write.aheadInCategory,
+      summary: summaryOf(write, timezone, now.ms)
+    }]
+  })
+  const approvedById = new Map(approved?.writes.map((write) => [write.id, write]))
+  const result: Forecast = {
+    accountId,
+    from: now.iso,
+    timezone,
+    pacingGapSeconds: EXPECTED_GAP_MS / 1000,
+    emptyAt: isoOrNull(outlook.emptyAt),
+    total: real.length,
+    beyondCap: over,
+    writes: page,
+    nextCursor: offset + limit < real.length ? cursors.encode(offset + limit) : null,
+    awaitingApproval: awaiting.map((job) => {
+      const start = approvedById.get(job.id)?.start ?? null
+      return {
+        jobId: job.id,
+        kind: job.kind,
+        category: categoryOfJob(job.kind, job.input),
+        earliestStart: isoOrNull(start),
+        summary: start === null
+          ? "after approval: cannot be foreseen"
+          : `after approval, at the earliest ${whenLocal(timezone, start, now.ms)} (${timezone})`
+      }
+    }),
+    assumed: assumed.map(({ command, count }, line) => {
+      const first = byId.get(`assumed:${line}:0`)
+      const last = byId.get(`assumed:${line}:${count - 1}`)
+      return {
+        command,
+        count,
+        category: commands[command].category,
+        firstStart: isoOrNull(first?.start ?? null),
+        lastStart: isoOrNull(last?.start ?? null)
+      }
+    }),
+    days: outlook.days.map((day) => ({
+      date: day.date,
+      categories: [...day.starts].map(([category, writes]) => ({ category, writes, budget: day.budgets.get(category) ?? 0 }))
+    })),
+    limits: forecastLimits
+  }
+  return result
 }

@@ -58,6 +58,9 @@ export const OpenCount = Schema.Struct({ status: Schema.String, kind: Schema.Str
 export type OpenCount = typeof OpenCount.Type
 const decodeOpenCounts = Schema.decodeUnknownEffect(Schema.Array(OpenCount))
 
+/** The statuses of an open job, as `openWritesOf`'s and `openCounts`' SQL list them. */
+export const openWriteStatuses: ReadonlySet<JobStatus> = new Set<JobStatus>(["queued", "scheduled", "awaiting_approval", "running"])
+
 /** An open write as the forecast reads it: no more than planning needs. */
 export const OpenWrite = Schema.Struct({ id: Schema.String, kind: Schema.String, status: JobStatus, input: Schema.Unknown })
 export type OpenWrite = typeof OpenWrite.Type

@@ -17,6 +17,7 @@ import type { Mode } from "../domain/Account.ts"
 import { cancellableStatuses, type JobFailure, isFinished } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { JobApprovals } from "./JobApprovals.ts"
+import { openWriteStatuses, type OpenWrite } from "./JobStore.ts"
 import { type JobRow, toJobRecord } from "./JobRow.ts"
 import {
   cancelledByCaller,
@@ -45,6 +46,8 @@ export class JobTableMemory extends Context.Service<JobTableMemory, {
   readonly release: (id: string, input: unknown) => Effect.Effect<void>
   /** A job whose approval was rejected or expired: failed with `error`, its long-polls told. */
   readonly fail: (id: string, error: JobFailure) => Effect.Effect<void>
+  /** The account's open writes in creation order, as `JobStore.openWritesOf` reads them (the in-memory forecast's). */
+  readonly openWritesOf: (accountId: string) => Effect.Effect<ReadonlyArray<OpenWrite>>
 }>()("outreach/JobTableMemory") {}
 
 /**
@@ -174,8 +177,15 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
       const fail = (id: string, error: JobFailure) =>
         Effect.flatMap(awaiting(id), (row) => row === undefined ? Effect.void : Effect.asVoid(ended(row, "failed", error)))
 
+      const openWritesOf = (accountId: string) =>
+        Effect.sync(() =>
+          rows
+            .filter((row) => row.accountId === accountId && row.isWrite && openWriteStatuses.has(row.status))
+            .map(({ id, kind, status, input }): OpenWrite => ({ id, kind, status, input }))
+        )
+
       return Context.make(Jobs, Jobs.of({ create, get, list, cancel, cancelOpenOf })).pipe(
-        Context.add(JobTableMemory, JobTableMemory.of({ byId, release, fail }))
+        Context.add(JobTableMemory, JobTableMemory.of({ byId, release, fail, openWritesOf }))
       )
     })
   )

@@ -5,8 +5,7 @@
 import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
-import { Workspaces } from "../../src/workspaces/Workspaces.ts"
-import { storedCore } from "../support/StoredCore.ts"
+import { storedCore, twoStoredWorkspaces } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
 import { approvalsExpectations } from "./ApprovalsContract.ts"
 
@@ -15,15 +14,13 @@ approvalsExpectations({
   services: storedCore({ clock: "test" }),
   withFixture: (test) =>
     Effect.gen(function*() {
-      const workspaces = yield* Workspaces
       const clock = yield* ServiceClock.ServiceClock
-      const { workspace } = yield* workspaces.create({ name: "Approvals" })
-      const other = yield* workspaces.create({ name: "Elsewhere" })
-      const { account } = yield* (yield* Accounts).connect({ workspaceId: workspace.id, baseUrl: "http://127.0.0.1" })
+      const { workspaceId, otherWorkspaceId } = yield* twoStoredWorkspaces("Approvals")
+      const { account } = yield* (yield* Accounts).connect({ workspaceId, baseUrl: "http://127.0.0.1" })
       return yield* test({
-        workspaceId: workspace.id,
+        workspaceId,
         accountId: account.id,
-        otherWorkspaceId: other.workspace.id,
+        otherWorkspaceId,
         advance: (ms) => Effect.asVoid(Effect.orDie(clock.advance(ms)))
       })
     }).pipe(Effect.orDie)
