@@ -16,7 +16,7 @@
  * (`test/people/People.test.ts`), and `claim` here dies.
  */
 import { Context, Effect, Layer } from "effect"
-import * as Time from "../domain/Time.ts"
+import { keepSynced, instant, type KeptInvitation } from "../accounts/SyncedInvitation.ts"
 import type { TriageResult } from "../domain/TriageClass.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
 import type { InboundMessage, SyncedInvitation } from "../network/Sync.ts"
@@ -55,10 +55,6 @@ interface Stored extends PersonRow {
 }
 
 type Received = FoundFacts["received"][number]
-type Sent = FoundFacts["invitations"][number]
-
-/** An instant as the table gives it back (a `timestamptz` read as ISO, to the millisecond). */
-const instant = (iso: string) => Time.toIso(Date.parse(iso))
 
 /** Latest activity first, then the greater id (as the table's `ORDER BY last_activity_at DESC, id DESC`). */
 const latestFirst = (a: PersonRow, b: PersonRow) =>
@@ -72,7 +68,7 @@ export const layer = Layer.effectContext(Effect.gen(function*() {
   const people: Array<Stored> = []
   const accounts = new Map<string, { readonly workspaceId: string; readonly label: string }>()
   const received: Array<Received> = []
-  const invitations: Array<Sent> = []
+  const invitations: Array<KeptInvitation> = []
 
   const touch = (workspaceId: string, person: PersonFacts, at: string) =>
     Effect.sync(() => {
@@ -166,33 +162,7 @@ export const layer = Layer.effectContext(Effect.gen(function*() {
       return true
     })
 
-  const synced = (accountId: string, invitation: SyncedInvitation) =>
-    Effect.sync(() => {
-      const index = invitations.findIndex((known) => known.accountId === accountId && known.invitationId === invitation.invitationId)
-      const known = invitations[index]
-      const acceptedAt = invitation.acceptedAt === null ? null : instant(invitation.acceptedAt)
-      const resolvedAt = invitation.resolvedAt === null ? null : instant(invitation.resolvedAt)
-      if (known === undefined) {
-        invitations.push({
-          accountId,
-          providerId: invitation.providerId,
-          invitationId: invitation.invitationId,
-          status: invitation.status,
-          source: "external",
-          note: invitation.note,
-          sentAt: instant(invitation.sentAt),
-          acceptedAt,
-          resolvedAt
-        })
-      } else {
-        invitations[index] = {
-          ...known,
-          status: invitation.status === "pending" ? known.status : invitation.status,
-          acceptedAt: acceptedAt ?? known.acceptedAt,
-          resolvedAt: resolvedAt ?? known.resolvedAt
-        }
-      }
-    })
+  const synced = (accountId: string, invitation: SyncedInvitation) => Effect.sync(() => keepSynced(invitations, accountId, invitation))
 
   return Context.make(
     People,

@@ -1,0 +1,71 @@
+/**
+ * `Inbox` in memory, for fast tests of the invitations route without a database: the stored
+ * inbox's rules for one process. An account of another workspace, or none, is not found
+ * (`accountNotFound`); the list is the account's invitations of one status (or all), newest first
+ * by `sentAt` then by id, up to `INVITATION_LIST_MAX`, as `Invitations.listOf` reads them.
+ *
+ * What the list shows comes from elsewhere in the stored service (accounts connecting, syncing,
+ * `connect` jobs ending); here it enters through {@link InboxSeeds}: the workspace's accounts, and
+ * invitations as syncing records them (by the stored rule, `accounts/SyncedInvitation.ts`).
+ * Syncing itself (`syncAccount`, `syncDue`: the network, the Governor's budgets, the outbox, in
+ * one transaction) needs the database: it is tested there (`test/inbox/Inbox.test.ts`), and here
+ * it dies.
+ */
+import { Context, Effect, Layer } from "effect"
+import { accountNotFound } from "../accounts/Accounts.ts"
+import { keepSynced, type KeptInvitation } from "../accounts/SyncedInvitation.ts"
+import { INVITATION_LIST_MAX } from "../domain/InboxRecords.ts"
+import type { SyncedInvitation } from "../network/Sync.ts"
+import { Inbox } from "./Inbox.ts"
+
+/** What the in-memory inbox knows of the other owners the stored inbox asks. */
+export class InboxSeeds extends Context.Service<InboxSeeds, {
+  /** A new account of the workspace; its id. */
+  readonly account: (workspaceId: string) => Effect.Effect<string>
+  /** An invitation the account sent, as syncing records it. */
+  readonly synced: (accountId: string, invitation: SyncedInvitation) => Effect.Effect<void>
+}>()("outreach/InboxSeeds") {}
+
+/** Newest first, then the smaller id (as the table's `ORDER BY sent_at DESC, id`). */
+const newestFirst = (a: KeptInvitation, b: KeptInvitation) =>
+  Date.parse(b.sentAt) - Date.parse(a.sentAt) || (a.invitationId < b.invitationId ? -1 : a.invitationId > b.invitationId ? 1 : 0)
+
+const syncing = () => Effect.die(new Error("Syncing records through the network, budgets and outbox in one transaction: the stored inbox only"))
+
+/** The in-memory `Inbox` and {@link InboxSeeds}; needs nothing. */
+export const layer = Layer.effectContext(Effect.sync(() => {
+  const accounts = new Map<string, string>()
+  const invitations: Array<KeptInvitation> = []
+
+  const list = Effect.fn("InboxMemory.invitations")(function*(workspaceId: string, accountId: string, status: string) {
+    // A uuid, whatever the case of its letters (as the table's uuid column compares).
+    const id = accountId.toLowerCase()
+    if (accounts.get(id) !== workspaceId) return yield* Effect.fail(accountNotFound(accountId))
+    return invitations
+      .filter((kept) => kept.accountId === id && (status === "all" || kept.status === status))
+      .toSorted(newestFirst)
+      .slice(0, INVITATION_LIST_MAX)
+      .map((kept) => ({
+        id: kept.invitationId,
+        providerId: kept.providerId,
+        note: kept.note,
+        status: kept.status,
+        source: kept.source,
+        sentAt: kept.sentAt,
+        resolvedAt: kept.resolvedAt
+      }))
+  })
+
+  const account = (workspaceId: string) =>
+    Effect.sync(() => {
+      const id = crypto.randomUUID()
+      accounts.set(id, workspaceId)
+      return id
+    })
+
+  const synced = (accountId: string, invitation: SyncedInvitation) => Effect.sync(() => keepSynced(invitations, accountId, invitation))
+
+  return Context.make(Inbox, Inbox.of({ syncAccount: syncing, syncDue: Effect.suspend(syncing), invitations: list })).pipe(
+    Context.add(InboxSeeds, InboxSeeds.of({ account, synced }))
+  )
+}))
