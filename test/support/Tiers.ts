@@ -36,6 +36,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/ApprovalsRoutes.test.ts",
   "test/http/ForecastRoutes.test.ts",
   "test/http/IdentityRoutes.test.ts",
+  "test/http/InboxRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
   "test/http/KeysRoutes.test.ts",
   "test/http/ServiceErrors.test.ts",

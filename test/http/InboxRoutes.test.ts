@@ -1,0 +1,131 @@
+/**
+ * The inbox routes' contract, fast: the service's own handlers (`http/InboxHandlers.ts`) behind the
+ * contract's middleware, called with the typed client in memory (`HttpApiTest`), on the in-memory
+ * inbox (held to the stored one by `test/inbox/InboxContract.ts`); accounts and the invitations
+ * they sent are seeded as connecting and syncing record them. Each test checks status codes, the
+ * envelope and error types as the spec states them, bad input included.
+ *
+ * The Daily brief and the Health report (`Reports`) have no fake yet: they gather the account,
+ * its warm-up row, the job store's open counts, the forecast, messages, invitations and SSI at
+ * once. Here they are only called with malformed input, which the contract turns away before any
+ * service is asked; the `Reports` given dies if it is ever reached.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { HttpApiTest } from "effect/http-api"
+import { Api } from "../../src/api/Api.ts"
+import { INVITATION_LIST_MAX } from "../../src/domain/InboxRecords.ts"
+import { InboxHandlers } from "../../src/http/InboxHandlers.ts"
+import * as InboxMemory from "../../src/inbox/InboxMemory.ts"
+import { Reports } from "../../src/inbox/Reports.ts"
+import type { SyncedInvitation } from "../../src/network/Sync.ts"
+import { callerWorkspaceId } from "../support/AnyCaller.ts"
+import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
+import { pendingInvitation } from "../inbox/InboxContract.ts"
+
+const unreached = () => Effect.die(new Error("the Daily brief and the Health report have no fake: only bad input reaches them here"))
+
+const services = inMemory(InboxHandlers.pipe(
+  Layer.provideMerge(InboxMemory.layer),
+  Layer.provide(Layer.succeed(Reports)(Reports.of({ brief: unreached, healthReport: unreached })))
+))
+
+const client = HttpApiTest.groups(Api, ["inbox"])
+
+/** A new account of the workspace (the caller's unless told) that sent these invitations. */
+const accountWith = (invitations: ReadonlyArray<SyncedInvitation>, workspaceId = callerWorkspaceId) =>
+  Effect.gen(function*() {
+    const seeds = yield* InboxMemory.InboxSeeds
+    const accountId = yield* seeds.account(workspaceId)
+    yield* Effect.forEach(invitations, (invitation) => seeds.synced(accountId, invitation), { discard: true })
+    return accountId
+  })
+
+const ids = (list: ReadonlyArray<{ readonly id: string }>) => list.map((invitation) => invitation.id)
+
+layer(services)("the inbox routes in memory", (it) => {
+  it.effect("GET invitations answers 200 with the pending ones by default, newest first; status filters, all lists every one", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const id = yield* accountWith([
+        pendingInvitation("inv-old", 1, "Hello"),
+        pendingInvitation("inv-new", 5),
+        { ...pendingInvitation("inv-yes", 3), status: "accepted", acceptedAt: "2026-11-21T08:00:00.000Z", resolvedAt: "2026-11-21T08:00:00.000Z" }
+      ])
+      const [answer, response] = yield* api.inbox.invitations({ params: { id }, query: {}, responseMode: "decoded-and-response" })
+      assert.strictEqual(response.status, 200)
+      assert.isTrue(answer.ok)
+      assert.deepStrictEqual(ids(answer.invitations), ["inv-new", "inv-old"])
+      assert.deepStrictEqual(answer.invitations[1], {
+        id: "inv-old",
+        providerId: "ACo-inv-old",
+        note: "Hello",
+        status: "pending",
+        source: "external",
+        sentAt: "2026-11-20T09:01:00.000Z",
+        resolvedAt: null
+      })
+      const accepted = yield* api.inbox.invitations({ params: { id }, query: { status: "accepted" } })
+      assert.deepStrictEqual(accepted.invitations.map(({ id, resolvedAt }) => [id, resolvedAt]), [["inv-yes", "2026-11-21T08:00:00.000Z"]])
+      assert.deepStrictEqual(ids((yield* api.inbox.invitations({ params: { id }, query: { status: "all" } })).invitations), [
+        "inv-new",
+        "inv-yes",
+        "inv-old"
+      ])
+      assert.deepStrictEqual((yield* api.inbox.invitations({ params: { id }, query: { status: "declined" } })).invitations, [])
+    }))
+
+  it.effect(`GET invitations lists ${INVITATION_LIST_MAX} at most, the newest`, () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const id = yield* accountWith(
+        Array.from({ length: INVITATION_LIST_MAX + 5 }, (_, i) => pendingInvitation(`inv-${String(i).padStart(3, "0")}`, i))
+      )
+      const { invitations } = yield* api.inbox.invitations({ params: { id }, query: {} })
+      assert.strictEqual(invitations.length, INVITATION_LIST_MAX)
+      assert.strictEqual(invitations[0]?.id, `inv-${INVITATION_LIST_MAX + 4}`)
+    }))
+
+  it.effect("an unknown account, or another workspace's, is 404 notFound", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const elsewhere = yield* accountWith([pendingInvitation("inv-theirs", 1)], crypto.randomUUID())
+      for (const id of [crypto.randomUUID(), elsewhere]) {
+        const response = yield* api.inbox.invitations({ params: { id }, query: {}, responseMode: "response-only" })
+        const error = assertEnvelope(yield* read(response), 404, "notFound")
+        assert.strictEqual(error.message, `No account ${id} in this workspace.`)
+        assert.strictEqual(error.next, "List the workspace's accounts with GET /v1/accounts.")
+      }
+      const typed = yield* Effect.flip(api.inbox.invitations({ params: { id: elsewhere }, query: {} }))
+      assert.strictEqual(typed._tag, "NotFound")
+    }))
+
+  it.effect("a malformed id, status or look-back is 400 badRequest naming what is wrong, on every inbox route", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const id = yield* accountWith([])
+      const invitations = api.inbox.invitations({ params: { id }, query: {}, responseMode: "response-only" })
+      for (const [path, field] of [
+        [`/v1/accounts/${id}/invitations?status=open`, "status"],
+        [`/v1/accounts/${id}/invitations?status=`, "status"],
+        ["/v1/accounts/not-an-id/invitations", "id"]
+      ]) {
+        const answer = yield* read(yield* invitations.pipe(sending({ path })))
+        assert.include(assertEnvelope(answer, 400, "badRequest").message, field, path)
+      }
+      const brief = api.inbox.brief({ params: { id }, query: {}, responseMode: "response-only" })
+      for (const [path, field] of [
+        [`/v1/accounts/${id}/brief?hours=0`, "hours"],
+        [`/v1/accounts/${id}/brief?hours=169`, "hours"],
+        [`/v1/accounts/${id}/brief?hours=1.5`, "hours"],
+        [`/v1/accounts/${id}/brief?hours=day`, "hours"],
+        ["/v1/accounts/not-an-id/brief", "id"]
+      ]) {
+        const answer = yield* read(yield* brief.pipe(sending({ path })))
+        assert.include(assertEnvelope(answer, 400, "badRequest").message, field, path)
+      }
+      const healthReport = api.inbox.healthReport({ params: { id }, responseMode: "response-only" })
+      const report = yield* read(yield* healthReport.pipe(sending({ path: "/v1/accounts/not-an-id/health-report" })))
+      assert.include(assertEnvelope(report, 400, "badRequest").message, "id")
+    }))
+})
