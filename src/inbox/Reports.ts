@@ -8,12 +8,14 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Accounts } from "../accounts/Accounts.ts"
 import { warmupOf } from "../accounts/AccountRow.ts"
+import type { Account as AccountSchema } from "../domain/AccountRecord.ts"
 import type { Brief, HealthReport } from "../domain/InboxRecords.ts"
+import type { Limit } from "../domain/Limits.ts"
 import type { Missing } from "../domain/Failures.ts"
 import { headline, inPriorityOrder, suggestedOpener } from "../domain/Brief.ts"
 import { invitationsOf, networkOf, recommendationsOf, weakestPillar } from "../domain/HealthReport.ts"
 import * as Time from "../domain/Time.ts"
-import { rampFactor, warmupFinishesOn } from "../domain/Warmup.ts"
+import { rampFactor, type Warmup, warmupFinishesOn } from "../domain/Warmup.ts"
 import { localDate, startOfNextLocalDay } from "../domain/WorkingHours.ts"
 import { accountFacts } from "../jobs/AccountFacts.ts"
 import { expectedOn, Forecasts } from "../jobs/Forecasts.ts"
@@ -23,10 +25,73 @@ import { Invitations } from "../accounts/Invitations.ts"
 import { Messages } from "../people/Messages.ts"
 import { readyForFirstMessage } from "./FirstMessages.ts"
 
+type Account = typeof AccountSchema.Type
+
 const DAY_MS = 86_400_000
 
 /** How many new connections the brief lists at most. */
 const READY_MAX = 50
+
+/** The SSI of an account with Sales Navigator, as the network reads it (null without it, or when the network refuses). */
+export const ssiOf = (network: NetworkDriver["Service"], account: Account) =>
+  account.products.includes("sales_navigator")
+    ? network.read(account.id, "ssi", {}).pipe(Effect.orElseSucceed(() => null))
+    : Effect.succeed(null)
+
+/** What the Health report is read from: the account, its warm-up and limits in force, its invitations and its SSI. */
+export interface HealthFacts {
+  readonly account: Account
+  readonly warmup: Warmup | null
+  readonly limits: ReadonlyArray<Limit>
+  readonly nowMs: number
+  /** The account's pending invitations, when each was sent (epoch ms). */
+  readonly pending: ReadonlyArray<{ readonly sentAtMs: number }>
+  /** What it sent in the last 30 days, and how much of it was accepted. */
+  readonly rate: { readonly sent: number; readonly accepted: number }
+  readonly ssi: HealthReport["ssi"]
+}
+
+/** The Health report of these facts. */
+export const healthReportOf = (facts: HealthFacts): HealthReport => {
+  const { account, ssi, warmup, nowMs, rate } = facts
+  const invitations = invitationsOf(facts.pending, account.settings.autoWithdrawDays, nowMs)
+  const warming = warmup !== null && account.warmup.day >= 1 && account.warmup.day < account.warmup.of
+  const finishesOn = warming ? warmupFinishesOn(warmup, account.workingHours.timezone) : null
+  const weeklyInvites = facts.limits.find((limit) => limit.category === "invites" && limit.period === "weekly")
+  const network_ = networkOf(account.connections)
+  return {
+    account,
+    network: network_,
+    invitations,
+    ssi,
+    warmup: finishesOn === null ? null : {
+      day: account.warmup.day,
+      of: account.warmup.of,
+      finishesOn,
+      todayInvites: account.budgets?.invites.today ?? 0,
+      note: `Day ${account.warmup.day} of ${account.warmup.of}: budgets run at ${
+        Math.round(rampFactor(account.warmup.day) * 100)
+      }% of their limits and reach them on ${finishesOn}.`
+    },
+    recommendations: recommendationsOf({
+      status: account.status,
+      healthLevel: account.health.level,
+      healthReason: account.health.reason,
+      network: network_.size,
+      pending: invitations.pending,
+      stale: invitations.stale,
+      autoWithdrawDays: account.settings.autoWithdrawDays,
+      sentLast30Days: rate.sent,
+      acceptedLast30Days: rate.accepted,
+      minInviteQuality: account.settings.minInviteQuality,
+      warmupDay: account.warmup.day,
+      warmupOf: account.warmup.of,
+      warmupFinishesOn: finishesOn,
+      weeklyInvites: weeklyInvites === undefined || !weeklyInvites.isEnabled ? null : weeklyInvites.maxValue,
+      weakestSsi: ssi === null ? null : weakestPillar(ssi.pillars)
+    })
+  }
+}
 
 export class Reports extends Context.Service<Reports, {
   /** The Daily brief; replies of the last `hours` hours. */
@@ -106,50 +171,15 @@ export class Reports extends Context.Service<Reports, {
         const account = yield* accounts.get(workspaceId, accountId)
         const facts = yield* accountFacts(sql, accountId)
         const now = yield* Time.now
-        const pending = yield* invitationStore.pendingSentAt(accountId)
-        const rate = yield* invitationStore.acceptanceSince(accountId, Time.toIso(now.ms - 30 * DAY_MS))
-        const ssi = account.products.includes("sales_navigator")
-          ? yield* network.read(accountId, "ssi", {}).pipe(Effect.orElseSucceed(() => null))
-          : null
-        const invitations = invitationsOf(pending, account.settings.autoWithdrawDays, now.ms)
-        const warmup = facts === undefined ? null : warmupOf(facts.row)
-        const warming = warmup !== null && account.warmup.day >= 1 && account.warmup.day < account.warmup.of
-        const finishesOn = warming ? warmupFinishesOn(warmup, account.workingHours.timezone) : null
-        const weeklyInvites = facts?.account.limits.find((limit) => limit.category === "invites" && limit.period === "weekly")
-        const network_ = networkOf(account.connections)
-        const report: HealthReport = {
+        return healthReportOf({
           account,
-          network: network_,
-          invitations,
-          ssi,
-          warmup: finishesOn === null ? null : {
-            day: account.warmup.day,
-            of: account.warmup.of,
-            finishesOn,
-            todayInvites: account.budgets?.invites.today ?? 0,
-            note: `Day ${account.warmup.day} of ${account.warmup.of}: budgets run at ${
-              Math.round(rampFactor(account.warmup.day) * 100)
-            }% of their limits and reach them on ${finishesOn}.`
-          },
-          recommendations: recommendationsOf({
-            status: account.status,
-            healthLevel: account.health.level,
-            healthReason: account.health.reason,
-            network: network_.size,
-            pending: invitations.pending,
-            stale: invitations.stale,
-            autoWithdrawDays: account.settings.autoWithdrawDays,
-            sentLast30Days: rate?.sent ?? 0,
-            acceptedLast30Days: rate?.accepted ?? 0,
-            minInviteQuality: account.settings.minInviteQuality,
-            warmupDay: account.warmup.day,
-            warmupOf: account.warmup.of,
-            warmupFinishesOn: finishesOn,
-            weeklyInvites: weeklyInvites === undefined || !weeklyInvites.isEnabled ? null : weeklyInvites.maxValue,
-            weakestSsi: ssi === null ? null : weakestPillar(ssi.pillars)
-          })
-        }
-        return report
+          warmup: facts === undefined ? null : warmupOf(facts.row),
+          limits: facts?.account.limits ?? [],
+          nowMs: now.ms,
+          pending: yield* invitationStore.pendingSentAt(accountId),
+          rate: yield* invitationStore.acceptanceSince(accountId, Time.toIso(now.ms - 30 * DAY_MS)),
+          ssi: yield* ssiOf(network, account)
+        })
       })
 
       return Reports.of({ brief, healthReport })
