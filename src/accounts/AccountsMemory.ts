@@ -10,7 +10,7 @@
  * no sync runs, so no invitation is pending; and the events a change emits are not kept (there is
  * no outbox).
  */
-import { Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer, Result } from "effect"
 import type { LimitOverride, LimitUpdate } from "../domain/Limits.ts"
 import { limitsFor } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
@@ -95,8 +95,17 @@ const newRow = (input: {
 /** The part of a network driver the accounts sign in through. */
 export type SignIn = Pick<NetworkDriverShape, "name" | "capabilities" | "signIn" | "passCheckpoint" | "profileOf">
 
-/** The in-memory `Accounts`, empty, signing in through `network`, with `seats` in every workspace; needs nothing. */
-export const layer = (options: { readonly network: SignIn; readonly seats: number }) => Layer.sync(Accounts, () => {
+/** The rows the in-memory accounts keep, for the in-memory services that read an account's row (the reports' warm-up). */
+export class AccountRowsMemory extends Context.Service<AccountRowsMemory, {
+  /** The account's row; undefined once it is removed. */
+  readonly row: (id: string) => Effect.Effect<AccountRow | undefined>
+}>()("outreach/AccountRowsMemory") {}
+
+/**
+ * The in-memory `Accounts`, empty, signing in through `network`, with `seats` in every workspace, and
+ * {@link AccountRowsMemory} over its rows; needs nothing.
+ */
+export const layer = (options: { readonly network: SignIn; readonly seats: number }) => Layer.effectContext(Effect.sync(() => {
   const { network, seats } = options
   const accounts = new Map<string, Kept>()
   const capabilities = capabilitiesOf(network)
@@ -163,7 +172,7 @@ export const layer = (options: { readonly network: SignIn; readonly seats: numbe
       }
     })
 
-  return Accounts.of({
+  const accountsOf = Accounts.of({
     list: (workspaceId) =>
       Effect.gen(function*() {
         const kept = inWorkspace(workspaceId)
@@ -258,4 +267,7 @@ export const layer = (options: { readonly network: SignIn; readonly seats: numbe
     networkEvent: (workspaceId, id, event: NetworkEvent) =>
       transition(workspaceId, id, (kept, nowMs) => Lifecycle.networkEvent(kept.row, nowMs, event))
   })
-})
+  return Context.make(Accounts, accountsOf).pipe(
+    Context.add(AccountRowsMemory, AccountRowsMemory.of({ row: (id) => Effect.sync(() => accounts.get(id.toLowerCase())?.row) }))
+  )
+}))

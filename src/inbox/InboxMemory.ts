@@ -26,13 +26,21 @@ export class InboxSeeds extends Context.Service<InboxSeeds, {
   readonly synced: (accountId: string, invitation: SyncedInvitation) => Effect.Effect<void>
 }>()("outreach/InboxSeeds") {}
 
+/** The in-memory inbox's invitations as the in-memory reports read them (as `Invitations` answers the stored ones). */
+export class InboxInvitationsMemory extends Context.Service<InboxInvitationsMemory, {
+  /** The account's pending invitations, with when each was sent (epoch ms). */
+  readonly pendingSentAt: (accountId: string) => Effect.Effect<ReadonlyArray<{ readonly sentAtMs: number }>>
+  /** How many invitations the account sent since `sinceIso`, and how many of them were accepted. */
+  readonly acceptanceSince: (accountId: string, sinceIso: string) => Effect.Effect<{ readonly sent: number; readonly accepted: number }>
+}>()("outreach/InboxInvitationsMemory") {}
+
 /** Newest first, then the smaller id (as the table's `ORDER BY sent_at DESC, id`). */
 const newestFirst = (a: KeptInvitation, b: KeptInvitation) =>
   Date.parse(b.sentAt) - Date.parse(a.sentAt) || (a.invitationId < b.invitationId ? -1 : a.invitationId > b.invitationId ? 1 : 0)
 
 const syncing = () => Effect.die(new Error("Syncing records through the network, budgets and outbox in one transaction: the stored inbox only"))
 
-/** The in-memory `Inbox` and {@link InboxSeeds}; needs nothing. */
+/** The in-memory `Inbox`, {@link InboxSeeds} and {@link InboxInvitationsMemory}; needs nothing. */
 export const layer = Layer.effectContext(Effect.sync(() => {
   const accounts = new Map<string, string>()
   const invitations: Array<KeptInvitation> = []
@@ -65,7 +73,19 @@ export const layer = Layer.effectContext(Effect.sync(() => {
 
   const synced = (accountId: string, invitation: SyncedInvitation) => Effect.sync(() => keepSynced(invitations, accountId, invitation))
 
+  const ofAccount = (accountId: string) => invitations.filter((kept) => kept.accountId === accountId.toLowerCase())
+
+  const pendingSentAt = (accountId: string) =>
+    Effect.sync(() => ofAccount(accountId).filter((kept) => kept.status === "pending").map((kept) => ({ sentAtMs: Date.parse(kept.sentAt) })))
+
+  const acceptanceSince = (accountId: string, sinceIso: string) =>
+    Effect.sync(() => {
+      const sent = ofAccount(accountId).filter((kept) => Date.parse(kept.sentAt) >= Date.parse(sinceIso))
+      return { sent: sent.length, accepted: sent.filter((kept) => kept.status === "accepted").length }
+    })
+
   return Context.make(Inbox, Inbox.of({ syncAccount: syncing, syncDue: Effect.suspend(syncing), invitations: list })).pipe(
-    Context.add(InboxSeeds, InboxSeeds.of({ account, synced }))
+    Context.add(InboxSeeds, InboxSeeds.of({ account, synced })),
+    Context.add(InboxInvitationsMemory, InboxInvitationsMemory.of({ pendingSentAt, acceptanceSince }))
   )
 }))

@@ -38,8 +38,11 @@ export const ssiOf = (network: NetworkDriver["Service"], account: Account) =>
     ? network.read(account.id, "ssi", {}).pipe(Effect.orElseSucceed(() => null))
     : Effect.succeed(null)
 
+/** Where the Health report's acceptance rate starts at `nowMs`: 30 days before. */
+export const acceptanceSince = (nowMs: number) => Time.toIso(nowMs - 30 * DAY_MS)
+
 /** What the Health report is read from: the account, its warm-up and limits in force, its invitations and its SSI. */
-export interface HealthFacts {
+export interface HealthReportFacts {
   readonly account: Account
   readonly warmup: Warmup | null
   readonly limits: ReadonlyArray<Limit>
@@ -52,7 +55,7 @@ export interface HealthFacts {
 }
 
 /** The Health report of these facts. */
-export const healthReportOf = (facts: HealthFacts): HealthReport => {
+export const healthReportOf = (facts: HealthReportFacts): HealthReport => {
   const { account, ssi, warmup, nowMs, rate } = facts
   const invitations = invitationsOf(facts.pending, account.settings.autoWithdrawDays, nowMs)
   const warming = warmup !== null && account.warmup.day >= 1 && account.warmup.day < account.warmup.of
@@ -177,7 +180,7 @@ export class Reports extends Context.Service<Reports, {
           limits: facts?.account.limits ?? [],
           nowMs: now.ms,
           pending: yield* invitationStore.pendingSentAt(accountId),
-          rate: yield* invitationStore.acceptanceSince(accountId, Time.toIso(now.ms - 30 * DAY_MS)),
+          rate: yield* invitationStore.acceptanceSince(accountId, acceptanceSince(now.ms)),
           ssi: yield* ssiOf(network, account)
         })
       })

@@ -48,6 +48,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/SystemRoutes.test.ts",
   "test/inbox/Cadence.test.ts",
   "test/inbox/InboxMemory.test.ts",
+  "test/inbox/ReportsMemory.test.ts",
   "test/jobs/ForecastsMemory.test.ts",
   "test/jobs/JobsContract.test.ts",
   "test/jobs/JobsMemory.test.ts",

@@ -1,0 +1,29 @@
+/**
+ * The stored `Reports` (the whole core on a database, the sandbox's network), held to the reports'
+ * spec (`ReportsContract.ts`): accounts connected, and invitations recorded as syncing records them.
+ */
+import { Effect } from "effect"
+import { Accounts } from "../../src/accounts/Accounts.ts"
+import { Invitations } from "../../src/accounts/Invitations.ts"
+import { storedCore, twoStoredWorkspaces } from "../support/StoredCore.ts"
+import * as TestDatabase from "../support/TestDatabase.ts"
+import { premiumSeat, reportsExpectations } from "./ReportsContract.ts"
+
+reportsExpectations({
+  name: `stored, ${TestDatabase.backend}`,
+  services: storedCore(),
+  withFixture: (test) =>
+    Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const invitations = yield* Invitations
+      return yield* test({
+        ...yield* twoStoredWorkspaces("Reports"),
+        account: (workspaceId) =>
+          Effect.gen(function*() {
+            const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
+            return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
+          }).pipe(Effect.orDie),
+        synced: (accountId, invitation) => Effect.orDie(Effect.asVoid(invitations.recordSynced(accountId, invitation)))
+      })
+    }).pipe(Effect.orDie)
+})
