@@ -72,6 +72,25 @@ export const reportsExpectations = <R>(backend: Backend<R, Reports | Accounts, R
           assert.isTrue(report.recommendations.some((line) => line.includes("withdraw")), JSON.stringify(report.recommendations))
         })))
 
+    it.effect("the acceptance rate counts the invitations of the last 30 days only", () =>
+      backend.withFixture(({ workspaceId, account, synced }) =>
+        Effect.gen(function*() {
+          const id = yield* account(workspaceId)
+          const now = yield* Time.now
+          // Ten in the last 30 days, one accepted; the twenty accepted before do not count.
+          yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) => synced(id, sentDaysAgo(`inv-${i}`, now.ms, 2 + i, i === 0)), {
+            discard: true
+          })
+          yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) => synced(id, sentDaysAgo(`inv-old-${i}`, now.ms, 31 + i, true)), {
+            discard: true
+          })
+          const { recommendations } = yield* (yield* Reports).healthReport(workspaceId, id)
+          assert.isTrue(
+            recommendations.some((line) => line.startsWith("Only 10% of the 10 invitations sent in the last 30 days were accepted")),
+            JSON.stringify(recommendations)
+          )
+        })))
+
     it.effect("an account with nothing sent has no cleanup to propose", () =>
       backend.withFixture(({ workspaceId, account }) =>
         Effect.gen(function*() {
