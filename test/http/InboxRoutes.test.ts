@@ -3,12 +3,13 @@
  * contract's middleware, called with the typed client in memory (`HttpApiTest`), on the in-memory
  * inbox (held to the stored one by `test/inbox/InboxContract.ts`); accounts and the invitations
  * they sent are seeded as connecting and syncing record them. Each test checks status codes, the
- * envelope and error types as the spec states them, bad input included.
+ * envelope and error types as the spec states them, bad input included. The Health report is read
+ * by the in-memory reports (held to the stored ones by `test/inbox/ReportsContract.ts`) of accounts
+ * the in-memory accounts connect as the sandbox's.
  *
- * The Daily brief and the Health report (`Reports`) have no fake yet: they gather the account,
- * its warm-up row, the job store's open counts, the forecast, messages, invitations and SSI at
- * once. Here they are only called with malformed input, which the contract turns away before any
- * service is asked; the `Reports` given dies if it is ever reached.
+ * The Daily brief has no fake yet: it also reads the job store's open counts, the forecast and the
+ * messages received. Here it is only called with malformed input, which the contract turns away
+ * before any service is asked (the in-memory reports' brief dies if it is ever reached).
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -17,18 +18,30 @@ import { Api } from "../../src/api/Api.ts"
 import { INVITATION_LIST_MAX } from "../../src/domain/InboxRecords.ts"
 import { InboxHandlers } from "../../src/http/InboxHandlers.ts"
 import * as InboxMemory from "../../src/inbox/InboxMemory.ts"
-import { Reports } from "../../src/inbox/Reports.ts"
+import * as ReportsMemory from "../../src/inbox/ReportsMemory.ts"
+import { sandboxSignIn } from "../../src/sandbox/SandboxDriver.ts"
+import { defaultSeats } from "../../src/workspaces/Workspaces.ts"
+import { Accounts } from "../../src/accounts/Accounts.ts"
+import * as AccountsMemory from "../../src/accounts/AccountsMemory.ts"
+import { SandboxAddresses } from "../support/SandboxAddresses.ts"
+import { premiumSeat } from "../inbox/ReportsContract.ts"
 import type { SyncedInvitation } from "../../src/network/Sync.ts"
 import { callerWorkspaceId } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
 import { pendingInvitation } from "../inbox/InboxContract.ts"
 
-const unreached = () => Effect.die(new Error("the Daily brief and the Health report have no fake: only bad input reaches them here"))
-
 const services = inMemory(InboxHandlers.pipe(
-  Layer.provideMerge(InboxMemory.layer),
-  Layer.provide(Layer.succeed(Reports)(Reports.of({ brief: unreached, healthReport: unreached })))
+  Layer.provideMerge(ReportsMemory.layer),
+  Layer.provideMerge(Layer.mergeAll(AccountsMemory.layer({ network: sandboxSignIn, seats: defaultSeats }), InboxMemory.layer, SandboxAddresses))
 ))
+
+/** A new account of the workspace (the caller's unless told), connected as a premium seat; its id. */
+const connected = (workspaceId = callerWorkspaceId) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
+    return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
+  }).pipe(Effect.orDie)
 
 const client = HttpApiTest.groups(Api, ["inbox"])
 
@@ -98,6 +111,31 @@ layer(services)("the inbox routes in memory", (it) => {
       }
       const typed = yield* Effect.flip(api.inbox.invitations({ params: { id: elsewhere }, query: {} }))
       assert.strictEqual(typed._tag, "NotFound")
+    }))
+
+  it.effect("GET health-report answers 200 with the report of the account; another workspace's, or none, is 404 notFound", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const id = yield* connected()
+      const seeds = yield* InboxMemory.InboxSeeds
+      yield* seeds.synced(id, pendingInvitation("inv-1", 1))
+      const [answer, response] = yield* api.inbox.healthReport({ params: { id }, responseMode: "decoded-and-response" })
+      assert.strictEqual(response.status, 200)
+      assert.isTrue(answer.ok)
+      assert.strictEqual(answer.report.account.id, id)
+      assert.deepStrictEqual(answer.report.network.connections, premiumSeat.connections)
+      assert.strictEqual(answer.report.invitations.pending, 1)
+      assert.isNull(answer.report.ssi)
+      assert.strictEqual(answer.report.warmup?.day, 1)
+
+      const foreign = yield* connected(crypto.randomUUID())
+      for (const missing of [crypto.randomUUID(), foreign]) {
+        const notFound = yield* api.inbox.healthReport({ params: { id: missing }, responseMode: "response-only" })
+        const error = assertEnvelope(yield* read(notFound), 404, "notFound")
+        assert.strictEqual(error.message, `No account ${missing} in this workspace.`)
+        assert.strictEqual(error.next, "List the workspace's accounts with GET /v1/accounts.")
+      }
+      assert.strictEqual((yield* Effect.flip(api.inbox.healthReport({ params: { id: foreign } })))._tag, "NotFound")
     }))
 
   it.effect("a malformed id, status or look-back is 400 badRequest naming what is wrong, on every inbox route", () =>
