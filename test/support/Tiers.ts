@@ -44,6 +44,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/OnFirstUse.test.ts",
   "test/http/PeopleRoutes.test.ts",
   "test/http/SandboxClockRoutes.test.ts",
+  "test/http/SandboxRoutes.test.ts",
   "test/http/SystemRoutes.test.ts",
   "test/inbox/Cadence.test.ts",
   "test/jobs/ForecastsMemory.test.ts",
