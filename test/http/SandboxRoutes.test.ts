@@ -3,14 +3,14 @@
  * (`sandbox/http/SandboxHandlers.ts`) behind the contract's middleware, called with the typed client
  * in memory (`HttpApiTest`), on the in-memory `Accounts` (held to the stored one by
  * `test/accounts/AccountsContract.ts`) and the server's per-workspace network routing over a sandbox
- * and a live workspace (`test/support/SandboxNetworks.ts`). What goes through `Accounts` is tested
- * here for real: `complete-connection`, the lifecycle events (`signed_out`, `restricted`, `health`),
- * the 404 for a live workspace or an unknown account, the 409 while connecting, and bad input. What
- * acts on the simulated network's stored state (`invitation_accepted`, `message_received` on a
- * connected account) and `sync` on a connected account need the sandbox network's tables and the
- * stored `Inbox`: the whole service tests them (`test/sandbox/http/SandboxEvents.test.ts`); here the
- * network and the inbox are stand-ins that refuse or die if reached, so each test also shows the
- * route did not reach them.
+ * and a live workspace, the sandbox being the sandbox driver itself on its in-memory state (held to
+ * the stored one by `test/sandbox/SandboxDriverContract.ts`; see `test/support/SandboxNetworks.ts`).
+ * Tested here: `complete-connection`, the lifecycle events (`signed_out`, `restricted`, `health`),
+ * `invitation_accepted` and `message_received` on the network, the 404 for a live workspace or an
+ * unknown account or invitation, the 409 while connecting, and bad input. Not here: `sync` on a
+ * connected account, and the sync an event triggers, which need the stored `Inbox` (the service's
+ * tables): the whole service tests them (`test/sandbox/http/SandboxEvents.test.ts`); here the inbox
+ * is a stand-in that dies if reached, so each test also shows the route did not reach it.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -20,13 +20,15 @@ import * as AccountsMemory from "../../src/accounts/AccountsMemory.ts"
 import { Api } from "../../src/api/Api.ts"
 import type { Authentication } from "../../src/api/Security.ts"
 import { Inbox } from "../../src/inbox/Inbox.ts"
+import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
 import { AppConfig } from "../../src/platform/AppConfig.ts"
 import { SandboxHandlers } from "../../src/sandbox/http/SandboxHandlers.ts"
 import { sandboxSignIn } from "../../src/sandbox/SandboxDriver.ts"
 import { defaultSeats } from "../../src/workspaces/Workspaces.ts"
 import { AnyCaller, callerWorkspaceId } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
-import { LiveCaller, liveWorkspaceId, networks } from "../support/SandboxNetworks.ts"
+import { notConnected, someone } from "../sandbox/SandboxDriverContract.ts"
+import { LiveCaller, liveWorkspaceId, simulatedNetworks } from "../support/SandboxNetworks.ts"
 
 /** The inbox, which none of these tests may reach: syncing needs the service's stored tables. */
 const unreachableInbox = Layer.succeed(
@@ -42,7 +44,9 @@ const sandboxRoutes = (caller: Layer.Layer<Authentication> = AnyCaller) =>
   inMemory(
     SandboxHandlers.pipe(
       Layer.provideMerge(AccountsMemory.layer({ network: sandboxSignIn, seats: defaultSeats })),
-      Layer.provide([networks, unreachableInbox, AppConfig.layerWith({})])
+      // Background syncing off (`OUTREACH_INBOX_SYNC=false`): an event is not synced at once, so the
+      // inbox (which needs the service's stored tables) is not reached.
+      Layer.provideMerge(Layer.mergeAll(simulatedNetworks, unreachableInbox, AppConfig.layerWith({ inboxSync: false })))
     ),
     caller
   )
@@ -232,5 +236,104 @@ layer(sandboxRoutes(LiveCaller))("the sandbox's account routes in memory, for a 
       }
       assert.strictEqual((yield* Effect.flip(api.sandbox.sync({ params })))._tag, "NotFound")
       assert.strictEqual((yield* (yield* Accounts).get(liveWorkspaceId, id)).status, "connecting")
+    })))
+})
+
+/** A person the account is not connected to (the sandbox's own people), as a profile URL and provider id. */
+const stranger = (accountId: string, salt: string) => someone(`${accountId}-${salt}`, notConnected(accountId))
+
+layer(sandboxRoutes())("the sandbox's account routes in memory, acting on the network", (it) => {
+  it.effect("invitation_accepted by invitationId or by person answers 200 and the network shows the invitation accepted now; again is 404", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const api = yield* emptied
+      const network = yield* NetworkDriver
+      const id = yield* connected
+      const first = stranger(id, "by-id")
+      const sent = yield* network.write(id, "connect", { person: first.profileUrl })
+      const [accepted, response] = yield* api.sandbox.networkEvent({
+        params: { id },
+        payload: { type: "invitation_accepted", invitationId: sent.invitationId },
+        responseMode: "decoded-and-response"
+      })
+      assert.strictEqual(response.status, 200)
+      assert.deepStrictEqual(accepted, { ok: true, account: yield* (yield* Accounts).get(callerWorkspaceId, id) })
+      const synced = yield* network.sync(id, -1)
+      assert.deepStrictEqual(synced.invitations.map((invitation) => [invitation.invitationId, invitation.status]), [[sent.invitationId, "accepted"]])
+      assert.strictEqual((yield* network.read(id, "get_profile", { person: first.profileUrl })).connectionDegree, 1)
+
+      const again = yield* api.sandbox.networkEvent({
+        params: { id },
+        payload: { type: "invitation_accepted", invitationId: sent.invitationId },
+        responseMode: "response-only"
+      })
+      const gone = assertEnvelope(yield* read(again), 404, "notFound")
+      assert.include(gone.message, "no longer pending")
+
+      const second = stranger(id, "by-person")
+      const other = yield* network.write(id, "connect", { person: second.profileUrl, note: "Hi!" })
+      const byPerson = yield* api.sandbox.networkEvent({ params: { id }, payload: { type: "invitation_accepted", person: second.providerId } })
+      assert.strictEqual(byPerson.account.id, id)
+      const invitations = (yield* network.sync(id, -1)).invitations
+      assert.deepStrictEqual(invitations.find((invitation) => invitation.invitationId === other.invitationId)?.status, "accepted")
+    })))
+
+  it.effect("invitation_accepted for no pending invitation is 404 notFound, saying to send one first", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const api = yield* emptied
+      const id = yield* connected
+      const never = stranger(id, "never-invited")
+      for (
+        const payload of [
+          { type: "invitation_accepted" as const, invitationId: "5d1f8a2e-7c43-4b0e-9a61-2f3c4d5e6f70" },
+          { type: "invitation_accepted" as const, invitationId: "not-an-invitation" },
+          { type: "invitation_accepted" as const, person: never.profileUrl }
+        ]
+      ) {
+        const error = assertEnvelope(yield* read(yield* api.sandbox.networkEvent({ params: { id }, payload, responseMode: "response-only" })), 404, "notFound")
+        assert.include(error.next, "connect")
+      }
+      assert.strictEqual(
+        (yield* Effect.flip(api.sandbox.networkEvent({ params: { id }, payload: { type: "invitation_accepted", person: never.providerId } })))._tag,
+        "NotFound"
+      )
+    })))
+
+  it.effect("message_received answers 200 and the conversation shows it; a chatId not the person's, or an address naming no one, is 422", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const api = yield* emptied
+      const network = yield* NetworkDriver
+      const id = yield* connected
+      const writer = stranger(id, "writer")
+      const text = "Hi Ada, saw your talk: could we chat next week?"
+      const [received, response] = yield* api.sandbox.networkEvent({
+        params: { id },
+        payload: { type: "message_received", person: writer.profileUrl, text },
+        responseMode: "decoded-and-response"
+      })
+      assert.strictEqual(response.status, 200)
+      assert.strictEqual(received.account.id, id)
+      const messages = (yield* network.sync(id, -1)).messages.filter((message) => message.senderProviderId === writer.providerId)
+      assert.deepStrictEqual(messages.map((message) => message.text), [text])
+      const chatId = messages[0]?.chatId ?? ""
+      const conversation = yield* network.read(id, "get_conversation", { chatId })
+      assert.deepStrictEqual(conversation.messages.map((message) => [message.direction, message.text]), [["received", text]])
+
+      const inChat = yield* api.sandbox.networkEvent({ params: { id }, payload: { type: "message_received", person: writer.providerId, text: "One more.", chatId } })
+      assert.strictEqual(inChat.account.id, id)
+      const wrongChat = yield* api.sandbox.networkEvent({
+        params: { id },
+        payload: { type: "message_received", person: stranger(id, "someone-else").profileUrl, text: "Hello", chatId },
+        responseMode: "response-only"
+      })
+      assert.include(assertEnvelope(yield* read(wrongChat), 422, "unprocessable").message, "chatId")
+      const nobody = yield* api.sandbox.networkEvent({
+        params: { id },
+        payload: { type: "message_received", person: "not a profile address!", text: "Hello" },
+        responseMode: "response-only"
+      })
+      assertEnvelope(yield* read(nobody), 422, "unprocessable")
+      assert.strictEqual((yield* Effect.flip(api.sandbox.networkEvent({ params: { id }, payload: { type: "message_received", person: "not a profile address!", text: "Hi" } })))._tag, "Unprocessable")
+      // Only the two messages that went through reached the network.
+      assert.strictEqual((yield* network.read(id, "get_conversation", { chatId })).messages.length, 2)
     })))
 })

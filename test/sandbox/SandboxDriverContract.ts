@@ -32,7 +32,7 @@ const record = (network: NetworkDriver["Service"], account: AccountRecord) =>
   network.accountRecorded === undefined ? Effect.die("the sandbox keeps the accounts it is told of") : network.accountRecorded(account)
 
 /** The first made-up person (by index) that satisfies `wanted`, as a profile URL and provider id. */
-const someone = (salt: string, wanted: (providerId: string) => boolean) => {
+export const someone = (salt: string, wanted: (providerId: string) => boolean) => {
   for (let i = 0; i < 5000; i++) {
     const ref = memberFrom(rng("driver-test", salt, i))
     if (wanted(ref.providerId)) return ref
@@ -40,7 +40,7 @@ const someone = (salt: string, wanted: (providerId: string) => boolean) => {
   throw new Error("nobody found")
 }
 
-const notConnected = (account: string) => (providerId: string) => relationTo(account, providerId).connectionDegree !== 1
+export const notConnected = (account: string) => (providerId: string) => relationTo(account, providerId).connectionDegree !== 1
 
 const failure = <A, R>(effect: Effect.Effect<A, NetworkError, R>) =>
   Effect.flip(effect).pipe(Effect.map((error) => {
