@@ -66,6 +66,7 @@ export const fast: ReadonlyArray<string> = [
   "test/sandbox/Network.test.ts",
   "test/sandbox/People.test.ts",
   "test/sandbox/SandboxDriverMemory.test.ts",
+  "test/sandbox/StateMemory.test.ts",
   "test/triage/**/*.test.ts",
   "test/webhooks/AddressGuard.test.ts",
   "test/webhooks/AttemptSlots.test.ts",
