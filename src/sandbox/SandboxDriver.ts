@@ -17,6 +17,7 @@ import { messageReaches, reads, type Session } from "./Reads.ts"
 import { personIn } from "./Refs.ts"
 import { simulate } from "./Simulations.ts"
 import * as State from "./State.ts"
+import * as StateMemory from "./StateMemory.ts"
 import { syncSince } from "./Syncing.ts"
 import { writes } from "./Writes.ts"
 
@@ -84,81 +85,86 @@ export const sandboxSignIn = {
 export const identify: NetworkDriver["Service"]["identify"] = (address) =>
   Effect.map(personIn("person", address), (ref) => ({ providerId: ref.providerId, profileUrl: ref.profileUrl }))
 
-/** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
-export const layer = Layer.effect(
-  NetworkDriver,
-  Effect.gen(function*() {
-    const state = yield* State.make
-    const session = (accountId: string): Effect.Effect<Session> =>
-      Effect.map(Clock.currentTimeMillis, (now) => ({ accountId, now, state }))
-    return NetworkDriver.of({
-      ...sandboxSignIn,
-      identify,
-      messageReaches: (accountId, providerId) =>
-        Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
-      read: (accountId, command, input) =>
-        Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
-          Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })
-        ),
-      write: (accountId, command, input, attempt) =>
-        Effect.gen(function*() {
-          const current = yield* session(accountId)
-          if (attempt === undefined) return yield* writes[command](current, input)
-          const beganRealMs = yield* Time.liveNow
-          const record = (result: unknown, refused: boolean, refusal?: unknown) =>
-            Effect.flatMap(Time.liveNow, (endedRealMs) =>
-              state.recordWrite({
-                key: attempt.key,
-                accountId,
-                command,
-                result,
-                atMs: current.now,
-                fence: attempt.fence,
-                refused,
-                refusal,
-                beganRealMs,
-                endedRealMs
-              }))
-          // One transaction holds the account's token from the check to the record: the write, or its
-          // refusal, and its record commit together, so `outcomeOf` (which raises the token first) knows for sure.
-          const done = yield* state.transaction(Effect.gen(function*() {
-            const newest = yield* state.raiseFence(accountId, attempt.fence)
-            if (newest > attempt.fence) {
-              yield* record(undefined, true)
-              return Exit.fail(staleAttempt)
-            }
-            // The write in a savepoint of its own: one the network's rules refuse leaves nothing but its record.
-            const exit = yield* Effect.exit(state.transaction(writes[command](current, input)))
-            if (Exit.isFailure(exit)) {
-              const refusal = Cause.findErrorOption(exit.cause)
-              yield* record(undefined, false, Option.isSome(refusal) ? yield* encodeRefusal(refusal.value) : undefined)
-              return exit
-            }
-            const encoded = yield* Schema.encodeUnknownEffect(commands[command].result)(exit.value).pipe(Effect.orDie)
-            yield* record(encoded, false)
+/**
+ * The sandbox driver on `state`: the stored state (`State.ts`, in the sandbox's tables) or the
+ * in-memory one (`StateMemory.ts`); the network's rules are the same on either.
+ */
+export const on = (state: State.State): NetworkDriver["Service"] => {
+  const session = (accountId: string): Effect.Effect<Session> =>
+    Effect.map(Clock.currentTimeMillis, (now) => ({ accountId, now, state }))
+  return NetworkDriver.of({
+    ...sandboxSignIn,
+    identify,
+    messageReaches: (accountId, providerId) =>
+      Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
+    read: (accountId, command, input) =>
+      Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
+        Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })
+      ),
+    write: (accountId, command, input, attempt) =>
+      Effect.gen(function*() {
+        const current = yield* session(accountId)
+        if (attempt === undefined) return yield* writes[command](current, input)
+        const beganRealMs = yield* Time.liveNow
+        const record = (result: unknown, refused: boolean, refusal?: unknown) =>
+          Effect.flatMap(Time.liveNow, (endedRealMs) =>
+            state.recordWrite({
+              key: attempt.key,
+              accountId,
+              command,
+              result,
+              atMs: current.now,
+              fence: attempt.fence,
+              refused,
+              refusal,
+              beganRealMs,
+              endedRealMs
+            }))
+        // One transaction holds the account's token from the check to the record: the write, or its
+        // refusal, and its record commit together, so `outcomeOf` (which raises the token first) knows for sure.
+        const done = yield* state.transaction(Effect.gen(function*() {
+          const newest = yield* state.raiseFence(accountId, attempt.fence)
+          if (newest > attempt.fence) {
+            yield* record(undefined, true)
+            return Exit.fail(staleAttempt)
+          }
+          // The write in a savepoint of its own: one the network's rules refuse leaves nothing but its record.
+          const exit = yield* Effect.exit(state.transaction(writes[command](current, input)))
+          if (Exit.isFailure(exit)) {
+            const refusal = Cause.findErrorOption(exit.cause)
+            yield* record(undefined, false, Option.isSome(refusal) ? yield* encodeRefusal(refusal.value) : undefined)
             return exit
-          }))
-          return yield* done
-        }).pipe(Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })),
-      outcomeOf: (accountId, _command, key, fence) =>
-        state.transaction(Effect.andThen(
-          state.raiseFence(accountId, fence),
-          Effect.flatMap(state.writeOf(accountId, key), (done): Effect.Effect<WriteOutcome> =>
-            done === undefined
-              ? Effect.succeed({ _tag: "NotHappened" })
-              : done.result === null && done.refusal !== null
-              ? Effect.map(decodeRefusal(done.refusal), (error): WriteOutcome => ({ _tag: "Refused", error }))
-              : Effect.succeed({ _tag: "Happened", result: done.result }))
-        )),
-      accountRecorded: (account) => state.recordAccount(account),
-      sync: (accountId, since) =>
-        Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(
-          Effect.withSpan("SandboxDriver.sync", { attributes: { accountId } })
-        ),
-      simulate: (accountId, event) =>
-        Effect.flatMap(session(accountId), (current) => simulate(current, event)).pipe(
-          Effect.withSpan("SandboxDriver.simulate", { attributes: { accountId, type: event.type } })
-        )
-    })
+          }
+          const encoded = yield* Schema.encodeUnknownEffect(commands[command].result)(exit.value).pipe(Effect.orDie)
+          yield* record(encoded, false)
+          return exit
+        }))
+        return yield* done
+      }).pipe(Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })),
+    outcomeOf: (accountId, _command, key, fence) =>
+      state.transaction(Effect.andThen(
+        state.raiseFence(accountId, fence),
+        Effect.flatMap(state.writeOf(accountId, key), (done): Effect.Effect<WriteOutcome> =>
+          done === undefined
+            ? Effect.succeed({ _tag: "NotHappened" })
+            : done.result === null && done.refusal !== null
+            ? Effect.map(decodeRefusal(done.refusal), (error): WriteOutcome => ({ _tag: "Refused", error }))
+            : Effect.succeed({ _tag: "Happened", result: done.result }))
+      )),
+    accountRecorded: (account) => state.recordAccount(account),
+    sync: (accountId, since) =>
+      Effect.flatMap(session(accountId), (current) => syncSince(current, since)).pipe(
+        Effect.withSpan("SandboxDriver.sync", { attributes: { accountId } })
+      ),
+    simulate: (accountId, event) =>
+      Effect.flatMap(session(accountId), (current) => simulate(current, event)).pipe(
+        Effect.withSpan("SandboxDriver.simulate", { attributes: { accountId, type: event.type } })
+      )
   })
-)
+}
+
+/** The sandbox driver; needs a migrated `SqlClient` for the network's state. */
+export const layer = Layer.effect(NetworkDriver, Effect.map(State.make, on))
+
+/** The sandbox driver on a fresh in-memory state (`StateMemory.ts`): the same network, for fast tests. */
+export const memoryLayer = Layer.effect(NetworkDriver, Effect.map(StateMemory.make, on))

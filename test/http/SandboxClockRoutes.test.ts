@@ -13,33 +13,12 @@ import { HttpApiTest } from "effect/http-api"
 import { TestClock } from "effect/testing"
 import { Api } from "../../src/api/Api.ts"
 import type { Authentication } from "../../src/api/Security.ts"
-import { NetworkDriver } from "../../src/network/NetworkDriver.ts"
-import * as PerWorkspace from "../../src/network/PerWorkspace.ts"
 import type { ClockMode } from "../../src/platform/ServiceClock.ts"
 import * as ServiceClockMemory from "../../src/platform/ServiceClockMemory.ts"
 import { SandboxClockHandlers } from "../../src/sandbox/http/SandboxClockHandlers.ts"
-import { AnyCaller, callerIs, callerKeyId } from "../support/AnyCaller.ts"
+import { AnyCaller } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
-
-/** A workspace on the live network; the caller's own ({@link AnyCaller}'s) is a sandbox one. */
-const liveWorkspaceId = "6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d"
-
-/**
- * The server's routing of each workspace to its network's driver. The clock routes read only which
- * network a workspace is on (the driver's name), so the sandbox's stand-in is a driver that
- * refuses every call under the sandbox's name; the live one is the server's own without provider
- * settings.
- */
-const networks = Layer.effect(
-  NetworkDriver,
-  PerWorkspace.make({
-    sandbox: { ...PerWorkspace.unreachable("a stand-in for the sandbox network"), name: "sandbox" },
-    live: "no provider settings in this test",
-    defaultNetwork: "sandbox",
-    networkOfWorkspace: (workspaceId) => Effect.succeed(workspaceId === liveWorkspaceId ? "live" : "sandbox"),
-    workspaceOfAccount: () => Effect.succeed(undefined)
-  })
-)
+import { LiveCaller, networks } from "../support/SandboxNetworks.ts"
 
 const clockRoutes = (mode: ClockMode, caller: Layer.Layer<Authentication> = AnyCaller) =>
   inMemory(SandboxClockHandlers.pipe(Layer.provide([ServiceClockMemory.layer(mode), networks])), caller)
@@ -131,7 +110,7 @@ layer(clockRoutes("test"))("the sandbox clock's routes in memory, on the test cl
     })))
 })
 
-layer(clockRoutes("test", callerIs({ kind: "key", workspaceId: liveWorkspaceId, keyId: callerKeyId, keyName: "live", role: "owner" })))(
+layer(clockRoutes("test", LiveCaller))(
   "the sandbox clock's routes in memory, for a live workspace",
   (it) => {
     it.effect("both routes are 404 notFound, saying the workspace is live; the clock does not move", () =>
