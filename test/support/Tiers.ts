@@ -52,6 +52,7 @@ export const fast: ReadonlyArray<string> = [
   "test/jobs/Plan.test.ts",
   "test/jobs/WriteTarget.test.ts",
   "test/people/PeopleMemory.test.ts",
+  "test/workflows/AutomationsMemory.test.ts",
   "test/workflows/WorkflowsMemory.test.ts",
   "test/keys/KeysMemory.test.ts",
   "test/mcp/Document.test.ts",
