@@ -45,6 +45,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/PeopleRoutes.test.ts",
   "test/http/SandboxClockRoutes.test.ts",
   "test/http/SystemRoutes.test.ts",
+  "test/http/WorkflowsRoutes.test.ts",
   "test/inbox/Cadence.test.ts",
   "test/jobs/ForecastsMemory.test.ts",
   "test/jobs/JobsContract.test.ts",
