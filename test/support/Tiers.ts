@@ -34,6 +34,7 @@ export const fast: ReadonlyArray<string> = [
   "test/http/ActivityRoutes.test.ts",
   "test/http/AccountsRoutes.test.ts",
   "test/http/ApprovalsRoutes.test.ts",
+  "test/http/AutomationsRoutes.test.ts",
   "test/http/ForecastRoutes.test.ts",
   "test/http/IdentityRoutes.test.ts",
   "test/http/JobsRoutes.test.ts",
