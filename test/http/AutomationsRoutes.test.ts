@@ -9,40 +9,23 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpApiTest } from "effect/http-api"
-import * as ActivityMemory from "../../src/activity/ActivityMemory.ts"
 import { ActivityLog } from "../../src/activity/ActivityLog.ts"
 import { Api } from "../../src/api/Api.ts"
 import { AutomationsHandlers } from "../../src/http/AutomationsHandlers.ts"
 import { WorkflowsHandlers } from "../../src/http/WorkflowsHandlers.ts"
-import * as IdempotencyMemory from "../../src/idempotency/IdempotencyMemory.ts"
-import { rng } from "../../src/sandbox/Random.ts"
-import { memberFrom } from "../../src/sandbox/SandboxPeople.ts"
 import { Automations } from "../../src/workflows/Automations.ts"
-import * as AutomationsMemory from "../../src/workflows/AutomationsMemory.ts"
-import * as WorkflowsMemory from "../../src/workflows/WorkflowsMemory.ts"
 import { callerKeyId, callerWorkspaceId } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
-import { SandboxAddresses } from "../support/SandboxAddresses.ts"
+import { memoryAccount as account, memoryServices, person } from "../workflows/InMemory.ts"
 
 const client = HttpApiTest.groups(Api, ["automations", "workflows"])
 
-const services = Layer.mergeAll(AutomationsMemory.layer, IdempotencyMemory.layer, ActivityMemory.layer).pipe(
-  Layer.provideMerge(WorkflowsMemory.layer),
-  Layer.provideMerge(SandboxAddresses)
-)
-
 const messages = [{ text: "Hello" }, { text: "Following up", afterDays: 3 }]
-
-/** A made-up member of the sandbox network: their profile address. */
-const person = (salt: string, i = 0) => memberFrom(rng(salt, i)).profileUrl
-
-/** A new account of the workspace (the caller's by default). */
-const account = (workspaceId = callerWorkspaceId) => Effect.flatMap(WorkflowsMemory.WorkflowSeeds, (seeds) => seeds.account(workspaceId))
 
 const notFoundNext = "List the workspace's automations with GET /v1/automations."
 
 // The runs are read on the workflow routes, served beside.
-layer(inMemory(Layer.mergeAll(AutomationsHandlers, WorkflowsHandlers).pipe(Layer.provideMerge(services))))("the automation routes in memory", (it) => {
+layer(inMemory(Layer.mergeAll(AutomationsHandlers, WorkflowsHandlers).pipe(Layer.provideMerge(memoryServices))))("the automation routes in memory", (it) => {
   it.effect("POST /v1/automations answers 202 with one run per person in order; GET reads it; the list has it; an Idempotency-Key replays it", () =>
     Effect.scoped(Effect.gen(function*() {
       const api = yield* client

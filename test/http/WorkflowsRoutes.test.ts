@@ -9,28 +9,16 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpApiTest } from "effect/http-api"
-import * as ActivityMemory from "../../src/activity/ActivityMemory.ts"
 import { ActivityLog } from "../../src/activity/ActivityLog.ts"
 import { Api } from "../../src/api/Api.ts"
 import type { Step } from "../../src/domain/Workflow.ts"
 import { WorkflowsHandlers } from "../../src/http/WorkflowsHandlers.ts"
-import * as IdempotencyMemory from "../../src/idempotency/IdempotencyMemory.ts"
-import { rng } from "../../src/sandbox/Random.ts"
-import { memberFrom } from "../../src/sandbox/SandboxPeople.ts"
-import * as AutomationsMemory from "../../src/workflows/AutomationsMemory.ts"
 import { Workflows } from "../../src/workflows/Workflows.ts"
-import * as WorkflowsMemory from "../../src/workflows/WorkflowsMemory.ts"
 import { callerKeyId, callerWorkspaceId } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
-import { SandboxAddresses } from "../support/SandboxAddresses.ts"
+import { memoryAccount as account, memoryServices, person } from "../workflows/InMemory.ts"
 
 const client = HttpApiTest.groups(Api, ["workflows"])
-
-/** The in-memory workflows and what their handlers record in, on the sandbox's addresses. */
-const workflowServices = Layer.mergeAll(AutomationsMemory.layer, IdempotencyMemory.layer, ActivityMemory.layer).pipe(
-  Layer.provideMerge(WorkflowsMemory.layer),
-  Layer.provideMerge(SandboxAddresses)
-)
 
 const steps: ReadonlyArray<Step> = [
   { type: "command", command: "connect", input: { note: "Hi, glad to connect." } },
@@ -38,15 +26,9 @@ const steps: ReadonlyArray<Step> = [
   { type: "command", command: "send_message", input: { text: "Thanks!" } }
 ]
 
-/** A made-up member of the sandbox network: their profile address. */
-const person = (salt: string, i = 0) => memberFrom(rng(salt, i)).profileUrl
-
-/** A new account of the workspace (the caller's by default). */
-const account = (workspaceId = callerWorkspaceId) => Effect.flatMap(WorkflowsMemory.WorkflowSeeds, (seeds) => seeds.account(workspaceId))
-
 const notFoundNext = "List the workspace's workflows with GET /v1/workflows."
 
-layer(inMemory(WorkflowsHandlers.pipe(Layer.provideMerge(workflowServices))))("the workflow routes in memory", (it) => {
+layer(inMemory(WorkflowsHandlers.pipe(Layer.provideMerge(memoryServices))))("the workflow routes in memory", (it) => {
   it.effect("POST /v1/workflows answers 202 with the workflow; GET reads it; an Idempotency-Key replays it and starts nothing", () =>
     Effect.scoped(Effect.gen(function*() {
       const api = yield* client

@@ -11,18 +11,13 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { Invalid, Missing, WrongState } from "../../src/domain/Failures.ts"
 import { nextOf } from "../../src/http/ServiceErrors.ts"
-import { rng } from "../../src/sandbox/Random.ts"
-import { memberFrom } from "../../src/sandbox/SandboxPeople.ts"
 import { Automations } from "../../src/workflows/Automations.ts"
 import { Workflows } from "../../src/workflows/Workflows.ts"
 import type { Backend } from "../support/Backends.ts"
-import type { WorkflowsFixture } from "./WorkflowsContract.ts"
+import { person, type WorkflowsFixture } from "./WorkflowsContract.ts"
 
 /** A message and a follow-up, as InMails (which reach anyone, so no connection is needed). */
 const messages = [{ text: "Hello", inmail: true }, { text: "Following up", afterDays: 3, inmail: true }]
-
-/** A made-up member of the sandbox network: their profile address. */
-const person = (salt: string, i: number) => memberFrom(rng(salt, i)).profileUrl
 
 const notFoundNext = "List the workspace's automations with GET /v1/automations."
 

@@ -30,7 +30,7 @@ const steps: ReadonlyArray<Step> = [
 ]
 
 /** A made-up member of the sandbox network: their profile address. */
-const person = (salt: string, i: number) => memberFrom(rng(salt, i)).profileUrl
+export const person = (salt: string, i = 0) => memberFrom(rng(salt, i)).profileUrl
 
 const notFoundNext = "List the workspace's workflows with GET /v1/workflows."
 
