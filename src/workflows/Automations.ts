@@ -44,17 +44,66 @@ export interface AutomationView {
 const columns = `a.id::text AS id, a.account_id::text AS "accountId", a.name, a.sequence, a.status,
   a.created_at AS "createdAt", a.updated_at AS "updatedAt"`
 
-const automationNotFound = (id: string) =>
+export const automationNotFound = (id: string) =>
   new Missing({ message: `No automation ${id} in this workspace.`, advice: { _tag: "ListAutomations" } })
 
+/** An automation to start. */
+export interface AutomationRequest {
+  readonly workspaceId: string
+  readonly accountId: string
+  readonly name: string
+  readonly people: ReadonlyArray<string>
+  readonly messages: ReadonlyArray<SequenceMessage>
+}
+
+/** What an automation shows: `finished` once every run has ended, unless it was stopped. */
+export const statusOf = (stored: AutomationStatus, runs: ReadonlyArray<WorkflowRow>): AutomationStatus =>
+  stored !== "stopped" && runs.every((run) => finishedWorkflowStatuses.has(run.status)) ? "finished" : stored
+
+/** A pause, resume or stop the automation's status refuses. */
+export const refusedChange = (id: string, status: AutomationStatus) =>
+  new WrongState({
+    message: `Automation ${id} is ${status}.`,
+    advice: { _tag: status === "paused" ? "ResumeAutomation" : "StartNewAutomation" }
+  })
+
+/** Each person's run checked, before anything is stored (`people[i]` named in a refusal); the runs to launch. */
+export const checkedRuns = Effect.fn("Automations.checkedRuns")(function*(
+  workflows: Workflows["Service"],
+  network: NetworkDriver["Service"],
+  request: AutomationRequest
+) {
+  const steps = stepsOf(request.messages)
+  // Every person is checked before anything is stored, so a bad address leaves nothing behind.
+  const prepared = yield* Effect.forEach(request.people, (person, i) =>
+    workflows.prepare({
+      workspaceId: request.workspaceId,
+      accountId: request.accountId,
+      person,
+      steps,
+      stopOnReply: true
+    }).pipe(Effect.mapError((error) =>
+      error._tag === "Invalid"
+        ? new Invalid({ message: error.message.replace("body.person", `body.people[${i}]`), advice: error.advice })
+        : error
+    )))
+  // Messages without inmail reach only connections and people who wrote to the account:
+  // anyone else is refused now, rather than failing their run at the first message.
+  if (!request.messages.every((message) => message.inmail === true) && network.messageReaches !== undefined) {
+    const reaches = network.messageReaches
+    for (const [i, run] of prepared.entries()) {
+      if (yield* reaches(request.accountId, run.providerId)) continue
+      return yield* new Invalid({
+        message: `body.people[${i}]: ${run.person} is not a connection of the account and has not written to it; the network delivers messages only to connections.`,
+        advice: { _tag: "ConnectOrInMail" }
+      })
+    }
+  }
+  return prepared
+})
+
 export class Automations extends Context.Service<Automations, {
-  readonly start: (request: {
-    readonly workspaceId: string
-    readonly accountId: string
-    readonly name: string
-    readonly people: ReadonlyArray<string>
-    readonly messages: ReadonlyArray<SequenceMessage>
-  }) => Effect.Effect<AutomationView, Missing | Invalid>
+  readonly start: (request: AutomationRequest) => Effect.Effect<AutomationView, Missing | Invalid>
   readonly get: (workspaceId: string, id: string) => Effect.Effect<AutomationView, Missing>
   readonly list: (workspaceId: string) => Effect.Effect<ReadonlyArray<AutomationView>>
   readonly pause: (workspaceId: string, id: string) => Effect.Effect<AutomationView, Missing | WrongState>
@@ -77,10 +126,9 @@ export class Automations extends Context.Service<Automations, {
       const view = (workspaceId: string, row: AutomationRow) =>
         Effect.gen(function*() {
           const runs = yield* runsOf(workspaceId, row.id)
-          const allEnded = runs.every((run) => finishedWorkflowStatuses.has(run.status))
           return {
             row,
-            status: row.status !== "stopped" && allEnded ? "finished" : row.status,
+            status: statusOf(row.status, runs),
             messages: yield* decodeSequence(row.sequence).pipe(Effect.orDie),
             runs
           } satisfies AutomationView
@@ -96,14 +144,7 @@ export class Automations extends Context.Service<Automations, {
       const change = (to: "active" | "paused" | "stopped", allowedFrom: ReadonlyArray<AutomationStatus>) =>
         Effect.fn(`Automations.${to}`)(function*(workspaceId: string, id: string) {
           const current = yield* view(workspaceId, yield* rowOf(workspaceId, id))
-          if (!allowedFrom.includes(current.status)) {
-            return yield* Effect.fail(
-              new WrongState({
-                message: `Automation ${id} is ${current.status}.`,
-                advice: { _tag: current.status === "paused" ? "ResumeAutomation" : "StartNewAutomation" }
-              })
-            )
-          }
+          if (!allowedFrom.includes(current.status)) return yield* Effect.fail(refusedChange(id, current.status))
           const running = current.runs.filter((run) => !finishedWorkflowStatuses.has(run.status))
           if (to === "stopped") {
             for (const run of running) yield* Effect.ignore(workflows.cancel(workspaceId, run.id))
@@ -118,33 +159,8 @@ export class Automations extends Context.Service<Automations, {
         })
 
       return Automations.of({
-        start: Effect.fn("Automations.start")(function*(request) {
-          const steps = stepsOf(request.messages)
-          // Every person is checked before anything is stored, so a bad address leaves nothing behind.
-          const prepared = yield* Effect.forEach(request.people, (person, i) =>
-            workflows.prepare({
-              workspaceId: request.workspaceId,
-              accountId: request.accountId,
-              person,
-              steps,
-              stopOnReply: true
-            }).pipe(Effect.mapError((error) =>
-              error._tag === "Invalid"
-                ? new Invalid({ message: error.message.replace("body.person", `body.people[${i}]`), advice: error.advice })
-                : error
-            )))
-          // Messages without inmail reach only connections and people who wrote to the account:
-          // anyone else is refused now, rather than failing their run at the first message.
-          if (!request.messages.every((message) => message.inmail === true) && network.messageReaches !== undefined) {
-            const reaches = network.messageReaches
-            for (const [i, run] of prepared.entries()) {
-              if (yield* reaches(request.accountId, run.providerId)) continue
-              return yield* new Invalid({
-                message: `body.people[${i}]: ${run.person} is not a connection of the account and has not written to it; the network delivers messages only to connections.`,
-                advice: { _tag: "ConnectOrInMail" }
-              })
-            }
-          }
+        start: Effect.fn("Automations.start")(function*(request: AutomationRequest) {
+          const prepared = yield* checkedRuns(workflows, network, request)
           const id = crypto.randomUUID()
           const now = yield* Time.now
           yield* sql`

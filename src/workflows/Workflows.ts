@@ -41,10 +41,10 @@ export interface WorkflowView {
   readonly log: ReadonlyArray<{ readonly at: string; readonly path: string | null; readonly entry: string }>
 }
 
-const workflowNotFound = (id: string) =>
+export const workflowNotFound = (id: string) =>
   new Missing({ message: `No workflow ${id} in this workspace.`, advice: { _tag: "ListWorkflows" } })
 
-const alreadyFinished = (row: WorkflowRow) =>
+export const alreadyFinished = (row: WorkflowRow) =>
   new WrongState({ message: `Workflow ${row.id} has already ended (${row.status}).`, advice: { _tag: "StartNewWorkflow" } })
 
 /** Pages of `GET /v1/workflows`, newest first. */
@@ -56,6 +56,50 @@ const requestPath = (path: string) => `body.steps[${path.replaceAll(/\.(then|els
 /** A request checked and its person identified, ready to launch. */
 export interface Prepared extends WorkflowRequest {
   readonly providerId: string
+}
+
+/**
+ * How a request is checked (account, person, every step's input) before anything is stored: the
+ * account known to `exists`, the person identified by the workspace's network.
+ */
+export const preparing = (
+  exists: (workspaceId: string, accountId: string) => Effect.Effect<boolean>,
+  network: NetworkDriver["Service"]
+) =>
+  Effect.fn("Workflows.prepare")(function*(request: WorkflowRequest) {
+    if (!(yield* exists(request.workspaceId, request.accountId))) {
+      return yield* Effect.fail(accountNotFound(request.accountId))
+    }
+    const person = yield* (yield* driverOf(network, request.workspaceId)).identify(request.person).pipe(
+      Effect.mapError((error) =>
+        new Invalid(relayed({ message: `body.person: ${error.message}`, next: error.next }))
+      )
+    )
+    const problems = commandSteps(request.steps).flatMap(({ path, step }) => {
+      const decoded = Schema.decodeUnknownResult(commands[step.command].input, { errors: "all", onExcessProperty: "error" })(
+        inputOf(step, person.profileUrl)
+      )
+      return Result.isSuccess(decoded) ? [] : namedProblems(`${requestPath(path)}.input`, decoded.failure.issue)
+    })
+    if (problems.length > 0) {
+      // The document describes a step's input only as its command's (in words): 422, not 400.
+      return yield* Effect.fail(
+        new Invalid({ message: describeProblems(problems), advice: { _tag: "FixStepInputs" } })
+      )
+    }
+    return { ...request, person: person.profileUrl, providerId: person.providerId } satisfies Prepared
+  })
+
+/** Where a page of `GET /v1/workflows` starts: after the workflow of this `seq`, or at the newest; a foreign cursor is 422. */
+export const pageStart = (pageCursor: string | undefined): Effect.Effect<number | undefined, Invalid> => {
+  const afterSeq = pageCursor === undefined ? undefined : cursor.decode(pageCursor)
+  return pageCursor !== undefined && afterSeq === undefined ? Effect.fail(foreignCursor("the newest workflow")) : Effect.succeed(afterSeq)
+}
+
+/** The page of `limit` among `rows` (read with one more than `limit`, newest first), and the cursor of the next. */
+export const pageOf = <R extends { readonly seq: number }>(rows: ReadonlyArray<R>, limit: number) => {
+  const page = rows.slice(0, limit)
+  return { page, nextCursor: rows.length > limit ? cursor.encode(page[page.length - 1].seq) : null }
 }
 
 export class Workflows extends Context.Service<Workflows, {
@@ -118,29 +162,7 @@ export class Workflows extends Context.Service<Workflows, {
           (row) => finishedWorkflowStatuses.has(row.status) ? Effect.fail(alreadyFinished(row)) : Effect.succeed(row)
         )
 
-      const prepare = Effect.fn("Workflows.prepare")(function*(request: WorkflowRequest) {
-        if (!(yield* accounts.exists(request.workspaceId, request.accountId))) {
-          return yield* Effect.fail(accountNotFound(request.accountId))
-        }
-        const person = yield* (yield* driverOf(network, request.workspaceId)).identify(request.person).pipe(
-          Effect.mapError((error) =>
-            new Invalid(relayed({ message: `body.person: ${error.message}`, next: error.next }))
-          )
-        )
-        const problems = commandSteps(request.steps).flatMap(({ path, step }) => {
-          const decoded = Schema.decodeUnknownResult(commands[step.command].input, { errors: "all", onExcessProperty: "error" })(
-            inputOf(step, person.profileUrl)
-          )
-          return Result.isSuccess(decoded) ? [] : namedProblems(`${requestPath(path)}.input`, decoded.failure.issue)
-        })
-        if (problems.length > 0) {
-          // The document describes a step's input only as its command's (in words): 422, not 400.
-          return yield* Effect.fail(
-            new Invalid({ message: describeProblems(problems), advice: { _tag: "FixStepInputs" } })
-          )
-        }
-        return { ...request, person: person.profileUrl, providerId: person.providerId } satisfies Prepared
-      })
+      const prepare = preparing(accounts.exists, network)
 
       const launch = Effect.fn("Workflows.launch")(function*(prepared: Prepared) {
         const id = crypto.randomUUID()
@@ -190,20 +212,14 @@ export class Workflows extends Context.Service<Workflows, {
         start: (request) => Effect.flatMap(prepare(request), launch),
         get: (workspaceId, id) => Effect.flatMap(found(workspaceId, id), view),
         list: Effect.fn("Workflows.list")(function*(workspaceId, filter) {
-          const afterSeq = filter.cursor === undefined ? undefined : cursor.decode(filter.cursor)
-          if (filter.cursor !== undefined && afterSeq === undefined) {
-            return yield* Effect.fail(foreignCursor("the newest workflow"))
-          }
+          const afterSeq = yield* pageStart(filter.cursor)
           const rows = yield* store.list(workspaceId, {
             automationId: filter.automationId,
             afterSeq,
             limit: filter.limit + 1
           })
-          const page = rows.slice(0, filter.limit)
-          return {
-            workflows: yield* views(page),
-            nextCursor: rows.length > filter.limit ? cursor.encode(page[page.length - 1].seq) : null
-          }
+          const { page, nextCursor } = pageOf(rows, filter.limit)
+          return { workflows: yield* views(page), nextCursor }
         }),
         pause: setPaused(true),
         resume: setPaused(false),
