@@ -39,6 +39,7 @@ import passwordResets from "../../migrations/0280_password_resets.ts"
 import webhookResponses from "../../migrations/0281_webhook_responses.ts"
 import sandboxWriteRefusals from "../../migrations/0290_sandbox_write_refusals.ts"
 import jobWakeUps from "../../migrations/0291_job_wake_ups.ts"
+import claimsKeepNewestWindow from "../../migrations/0292_claims_keep_newest_window.ts"
 
 /** Every migration, by `<number>_<name>`; add new ones at the end, never edit a landed one. */
 export const migrations = {
@@ -75,7 +76,8 @@ export const migrations = {
   "0280_password_resets": passwordResets,
   "0281_webhook_responses": webhookResponses,
   "0290_sandbox_write_refusals": sandboxWriteRefusals,
-  "0291_job_wake_ups": jobWakeUps
+  "0291_job_wake_ups": jobWakeUps,
+  "0292_claims_keep_newest_window": claimsKeepNewestWindow
 }
 
 const migrator = Migrator.make({})({
