@@ -18,8 +18,6 @@ import { closeAll, open, screenshot } from "../support/Browser.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 import { alwaysOpen, connectedAccount, strangers, workspaceWithAccount } from "../jobs/support.ts"
 
-afterAll(closeAll)
-
 const password = "correct horse battery staple"
 
 const baseUrl = Effect.gen(function*() {
@@ -54,6 +52,7 @@ const setUp = Effect.gen(function*() {
 })
 
 layer(serverLayer())("the dashboard in a browser", (it) => {
+  afterAll(closeAll)
   it.effect("signs in with a password, sets up two-factor from the QR page, then signs in with a TOTP code; sign-out ends the session", () =>
     Effect.gen(function*() {
       const { base, email } = yield* setUp
@@ -167,9 +166,9 @@ layer(serverLayer())("the dashboard in a browser", (it) => {
     }), { timeout: 120_000 })
 })
 
-
 // Private receivers allowed so the webhooks page can add an endpoint without a public host.
 layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard in a browser: team, approvals and forms", (it) => {
+  afterAll(closeAll)
   it.effect("an owner invites a member by link; the member joins and cannot see keys or webhooks", () =>
     Effect.gen(function*() {
       const { base, email } = yield* setUp

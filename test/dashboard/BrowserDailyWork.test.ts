@@ -19,8 +19,6 @@ import { closeAll, open, screenshot } from "../support/Browser.ts"
 import { ownerSession, password, teammate } from "../support/Teammates.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 
-afterAll(closeAll)
-
 const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
 
 const baseUrl = Effect.gen(function*() {
@@ -48,6 +46,7 @@ const signedInBrowser = (base: string, token: string) =>
 
 // Private receivers allowed so an endpoint can be made without a public host.
 layer(serverLayer({ allowPrivateWebhooks: true }))("operating from the dashboard in a browser", (it) => {
+  afterAll(closeAll)
   it.effect("the job explorer: filter the failed, retry one as a new job, read a job as a sentence and cancel it; the activity log says who rejected", () =>
     Effect.gen(function*() {
       // A working morning, so the pages (and their screenshots) show a plausible date.

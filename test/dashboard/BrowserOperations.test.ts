@@ -20,8 +20,6 @@ import { connectedAccount, strangers } from "../jobs/support.ts"
 import { receiver } from "../webhooks/support.ts"
 import { quietConnections, workflowUntil } from "../workflows/support.ts"
 
-afterAll(closeAll)
-
 const password = "correct horse battery staple"
 const zone = "Europe/Berlin"
 
@@ -61,6 +59,7 @@ const setUp = Effect.gen(function*() {
 })
 
 layer(serverLayer({ allowPrivateWebhooks: true }))("the dashboard's operations in a browser", (it) => {
+  afterAll(closeAll)
   it.effect("a person changes their password; an owner makes a teammate a reset link, on which they set a new one and their sessions end", () =>
     Effect.gen(function*() {
       const { base, email, memberEmail } = yield* setUp

@@ -16,8 +16,6 @@ import type { Page } from "playwright-core"
 import { closeAll, open } from "../support/Browser.ts"
 import { call, layer as serverLayer, newWorkspace } from "../support/TestServer.ts"
 
-afterAll(closeAll)
-
 const baseUrl = Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
   const address = server.address
@@ -64,6 +62,7 @@ const runSnippet = (snippet: string) =>
   })
 
 layer(serverLayer())("the API reference's snippets", (it) => {
+  afterAll(closeAll)
   it.effect("show a Bearer header, and each runs as pasted", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -40,6 +40,11 @@ export const open = async (options: { readonly phone?: boolean; readonly timezon
   return context
 }
 
+/**
+ * Ends every browser opened so far. Call it in the served layer's block (`afterAll(closeAll)` inside
+ * `layer(...)`), so it runs before the server closes: an open page holds its live stream, and the
+ * server's close would wait out its 20 s graceful timeout for it.
+ */
 export const closeAll = async () => {
   for (const { context, dir } of opened.splice(0)) {
     await context.close().catch(() => undefined)
