@@ -21,6 +21,7 @@ import { Reports } from "../../src/inbox/Reports.ts"
 import { Jobs } from "../../src/jobs/Jobs.ts"
 import type { SyncedInvitation } from "../../src/network/Sync.ts"
 import { Messages } from "../../src/people/Messages.ts"
+import { sentBy } from "../people/MessagesContract.ts"
 import type { Backend, TwoWorkspaces } from "../support/Backends.ts"
 
 /** The two workspaces, and how connected accounts and the invitations they sent are made on the backend. */
@@ -56,21 +57,8 @@ const sentDaysAgo = (id: string, nowMs: number, daysAgo: number, accepted = fals
 const HOUR_MS = 3_600_000
 
 /** An invitation to `name` the account's `connect` sent `hoursAgo` before `nowMs`, with `note`. */
-const connectSent = (id: string, name: string, nowMs: number, hoursAgo: number, note: string | null = null): InvitationSent => ({
-  invitationId: id,
-  person: {
-    providerId: `ACo-${id}`,
-    publicIdentifier: id,
-    profileUrl: `https://www.linkedin.com/in/${id}`,
-    name,
-    headline: "Head of Sales",
-    location: "Lisbon, Portugal",
-    connectionDegree: 2
-  },
-  note,
-  status: "pending",
-  sentAt: Time.toIso(nowMs - hoursAgo * HOUR_MS)
-})
+const connectSent = (id: string, name: string, nowMs: number, hoursAgo: number, note: string | null = null): InvitationSent =>
+  sentBy(`ACo-${id}`, name, Time.toIso(nowMs - hoursAgo * HOUR_MS), note, id)
 
 /** The invitation `id`, accepted `hoursAgo` before `nowMs`, as syncing reports it. */
 const acceptedSync = (id: string, nowMs: number, hoursAgo: number, sentHoursAgo = hoursAgo + 24): SyncedInvitation => {

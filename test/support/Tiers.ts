@@ -57,6 +57,7 @@ export const fast: ReadonlyArray<string> = [
   "test/jobs/JobsMemory.test.ts",
   "test/jobs/Plan.test.ts",
   "test/jobs/WriteTarget.test.ts",
+  "test/people/MessagesMemory.test.ts",
   "test/people/PeopleMemory.test.ts",
   "test/workflows/AutomationsMemory.test.ts",
   "test/workflows/WorkflowsMemory.test.ts",
