@@ -53,6 +53,7 @@ export const fast: ReadonlyArray<string> = [
   "test/inbox/InboxMemory.test.ts",
   "test/inbox/ReportsMemory.test.ts",
   "test/jobs/ForecastsMemory.test.ts",
+  "test/jobs/ForecastsOnAccounts.test.ts",
   "test/jobs/JobsContract.test.ts",
   "test/jobs/JobsMemory.test.ts",
   "test/jobs/Plan.test.ts",
