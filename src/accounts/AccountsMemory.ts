@@ -99,6 +99,8 @@ export type SignIn = Pick<NetworkDriverShape, "name" | "capabilities" | "signIn"
 export class AccountRowsMemory extends Context.Service<AccountRowsMemory, {
   /** The account's row; undefined once it is removed. */
   readonly row: (id: string) => Effect.Effect<AccountRow | undefined>
+  /** The account's stored limit settings (none once it is removed), as the in-memory forecast plans with them. */
+  readonly overrides: (id: string) => Effect.Effect<ReadonlyArray<LimitOverride>>
 }>()("outreach/AccountRowsMemory") {}
 
 /**
@@ -268,6 +270,12 @@ export const layer = (options: { readonly network: SignIn; readonly seats: numbe
       transition(workspaceId, id, (kept, nowMs) => Lifecycle.networkEvent(kept.row, nowMs, event))
   })
   return Context.make(Accounts, accountsOf).pipe(
-    Context.add(AccountRowsMemory, AccountRowsMemory.of({ row: (id) => Effect.sync(() => accounts.get(id.toLowerCase())?.row) }))
+    Context.add(
+      AccountRowsMemory,
+      AccountRowsMemory.of({
+        row: (id) => Effect.sync(() => accounts.get(id.toLowerCase())?.row),
+        overrides: (id) => Effect.sync(() => accounts.get(id.toLowerCase())?.overrides ?? [])
+      })
+    )
   )
 }))

@@ -19,9 +19,9 @@ const PAGE = 500
 /** Up to `limit` new connections of the account ready for a first message, the latest accepted first. */
 export const readyForFirstMessage = (
   owners: {
-    readonly invitations: Invitations["Service"]
-    readonly jobs: JobStore["Service"]
-    readonly messages: Messages["Service"]
+    readonly invitations: Pick<Invitations["Service"], "acceptedOf">
+    readonly jobs: Pick<JobStore["Service"], "messagedAmong">
+    readonly messages: Pick<Messages["Service"], "whoHaveWritten">
   },
   accountId: string,
   limit: number

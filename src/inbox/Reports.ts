@@ -96,6 +96,80 @@ export const healthReportOf = (facts: HealthReportFacts): HealthReport => {
   }
 }
 
+/** What the Daily brief reads, each from its owner (the stored services, or their in-memory fakes in `ReportsMemory.ts`). */
+export interface BriefOwners {
+  readonly accounts: Pick<Accounts["Service"], "get">
+  readonly messages: Pick<Messages["Service"], "repliesSince" | "whoHaveWritten">
+  readonly invitations: Pick<Invitations["Service"], "acceptedOf">
+  readonly jobs: Pick<JobStore["Service"], "openCounts" | "messagedAmong">
+  readonly forecasts: Pick<Forecasts["Service"], "forecast">
+}
+
+/**
+ * The Daily brief on these owners, replies of the last `hours` hours: the account, the replies in priority order, the
+ * new connections ready for a first message, the open jobs counted, and the forecast's line on tomorrow.
+ */
+export const briefOf = (owners: BriefOwners) =>
+  Effect.fn("Reports.brief")(function*(workspaceId: string, accountId: string, hours: number) {
+    const { accounts, messages, jobs, forecasts } = owners
+    const account = yield* accounts.get(workspaceId, accountId)
+    // The account's own id from here on: the one asked for may differ in the case of its letters.
+    const id = account.id
+    const now = yield* Time.now
+    const since = Time.toIso(now.ms - hours * 3_600_000)
+    const replies = yield* messages.repliesSince(id, since)
+    const ready = yield* readyForFirstMessage(owners, id, READY_MAX)
+    const open = yield* jobs.openCounts(id)
+    const countOf = (status: string) =>
+      open.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0)
+    const byKind: Record<string, number> = {}
+    for (const row of open) byKind[row.kind] = (byKind[row.kind] ?? 0) + row.count
+    const sorted = inPriorityOrder(replies)
+    const timezone = account.workingHours.timezone
+    const forecast = yield* forecasts.forecast(workspaceId, id, { limit: 1 }).pipe(
+      Effect.catchTag("Invalid", Effect.die)
+    )
+    const queue = {
+      queued: countOf("queued"),
+      scheduled: countOf("scheduled"),
+      awaitingApproval: countOf("awaiting_approval"),
+      byKind
+    }
+    const result: Brief = {
+      account: {
+        id,
+        label: account.label,
+        health: account.health.level,
+        mode: account.mode,
+        warmupDay: account.warmup.day
+      },
+      date: localDate(account.workingHours.timezone, now.ms),
+      replies: sorted,
+      readyForFirstMessage: ready.map((row) => ({
+        providerId: row.providerId,
+        name: row.name,
+        acceptedAt: row.acceptedAt,
+        suggestedOpener: suggestedOpener(row.name, row.note)
+      })),
+      queue,
+      approvals: queue.awaitingApproval,
+      budgets: account.budgets,
+      workingHours: { openNow: account.workingHours.openNow, nextOpening: account.workingHours.nextOpening },
+      headline: headline({
+        status: account.status,
+        replies: sorted,
+        readyForFirstMessage: ready.length,
+        approvals: queue.awaitingApproval,
+        queued: queue.queued + queue.scheduled,
+        openNow: account.workingHours.openNow,
+        nextOpening: account.workingHours.nextOpening,
+        hours
+      }),
+      tomorrow: expectedOn(forecast, localDate(timezone, startOfNextLocalDay(timezone, now.ms)))
+    }
+    return result
+  })
+
 export class Reports extends Context.Service<Reports, {
   /** The Daily brief; replies of the last `hours` hours. */
   readonly brief: (workspaceId: string, accountId: string, hours: number) => Effect.Effect<Brief, Missing>
@@ -113,62 +187,7 @@ export class Reports extends Context.Service<Reports, {
       const invitationStore = yield* Invitations
       const messages = yield* Messages
 
-      const brief = Effect.fn("Reports.brief")(function*(workspaceId: string, accountId: string, hours: number) {
-        const account = yield* accounts.get(workspaceId, accountId)
-        const now = yield* Time.now
-        const since = Time.toIso(now.ms - hours * 3_600_000)
-        const replies = yield* messages.repliesSince(accountId, since)
-        const ready = yield* readyForFirstMessage({ invitations: invitationStore, jobs, messages }, accountId, READY_MAX)
-        const open = yield* jobs.openCounts(accountId)
-        const countOf = (status: string) =>
-          open.filter((row) => row.status === status).reduce((sum, row) => sum + row.count, 0)
-        const byKind: Record<string, number> = {}
-        for (const row of open) byKind[row.kind] = (byKind[row.kind] ?? 0) + row.count
-        const sorted = inPriorityOrder(replies)
-        const timezone = account.workingHours.timezone
-        const forecast = yield* forecasts.forecast(workspaceId, accountId, { limit: 1 }).pipe(
-          Effect.catchTag("Invalid", Effect.die)
-        )
-        const queue = {
-          queued: countOf("queued"),
-          scheduled: countOf("scheduled"),
-          awaitingApproval: countOf("awaiting_approval"),
-          byKind
-        }
-        const result: Brief = {
-          account: {
-            id: account.id,
-            label: account.label,
-            health: account.health.level,
-            mode: account.mode,
-            warmupDay: account.warmup.day
-          },
-          date: localDate(account.workingHours.timezone, now.ms),
-          replies: sorted,
-          readyForFirstMessage: ready.map((row) => ({
-            providerId: row.providerId,
-            name: row.name,
-            acceptedAt: row.acceptedAt,
-            suggestedOpener: suggestedOpener(row.name, row.note)
-          })),
-          queue,
-          approvals: queue.awaitingApproval,
-          budgets: account.budgets,
-          workingHours: { openNow: account.workingHours.openNow, nextOpening: account.workingHours.nextOpening },
-          headline: headline({
-            status: account.status,
-            replies: sorted,
-            readyForFirstMessage: ready.length,
-            approvals: queue.awaitingApproval,
-            queued: queue.queued + queue.scheduled,
-            openNow: account.workingHours.openNow,
-            nextOpening: account.workingHours.nextOpening,
-            hours
-          }),
-          tomorrow: expectedOn(forecast, localDate(timezone, startOfNextLocalDay(timezone, now.ms)))
-        }
-        return result
-      })
+      const brief = briefOf({ accounts, messages, invitations: invitationStore, jobs, forecasts })
 
       const healthReport = Effect.fn("Reports.healthReport")(function*(workspaceId: string, accountId: string) {
         const account = yield* accounts.get(workspaceId, accountId)

@@ -1,25 +1,31 @@
 /**
- * `Reports` in memory, for fast tests of the Health report's route without a database: the stored
- * report's own rules (`healthReportOf`, `ssiOf` in `Reports.ts`) over what the other fakes keep
- * instead of the tables: the account and its limits in force from the in-memory accounts
- * (`accounts/AccountsMemory.ts`, its warm-up from their row), the invitations from the in-memory
- * inbox (`InboxMemory.ts`: pending ones, and the last 30 days' acceptance), SSI from the network
- * driver it is given. Nothing runs jobs there, so no budget is spent.
- *
- * The Daily brief is not here: it also reads the job store's open counts, the forecast, the
- * messages received and who was written to, which no fake shares yet; it is tested on the
- * database (`test/inbox/Reports.test.ts`), and here it dies.
+ * `Reports` in memory, for fast tests of the inbox's report routes without a database: the stored
+ * reports' own rules (`healthReportOf`, `ssiOf` and `briefOf` in `Reports.ts`) over what the other
+ * fakes keep instead of the tables: the account and its limits in force from the in-memory
+ * accounts (`accounts/AccountsMemory.ts`, its warm-up from their row), the invitations from the
+ * in-memory inbox (`InboxMemory.ts`: pending ones, the last 30 days' acceptance, the new
+ * connections), SSI from the network driver it is given; for the Daily brief, the messages
+ * received from the in-memory messages (`people/MessagesMemory.ts`), the open jobs and those
+ * written to from the in-memory jobs (`jobs/JobsMemory.ts`), and the line on tomorrow from the
+ * in-memory forecast of those accounts and jobs (`jobs/ForecastsMemory.ts`, `onAccounts`). Nothing
+ * runs jobs there, so no budget is spent and no job has written to anyone.
  */
 import { Effect, Layer } from "effect"
 import { AccountRowsMemory } from "../accounts/AccountsMemory.ts"
 import { Accounts } from "../accounts/Accounts.ts"
 import { warmupOf } from "../accounts/AccountRow.ts"
 import * as Time from "../domain/Time.ts"
+import { Forecasts } from "../jobs/Forecasts.ts"
+import { JobTableMemory } from "../jobs/JobsMemory.ts"
 import { NetworkDriver } from "../network/NetworkDriver.ts"
+import { Messages } from "../people/Messages.ts"
 import { InboxInvitationsMemory } from "./InboxMemory.ts"
-import { acceptanceSince, healthReportOf, Reports, ssiOf } from "./Reports.ts"
+import { acceptanceSince, briefOf, healthReportOf, Reports, ssiOf } from "./Reports.ts"
 
-/** The in-memory `Reports`; needs the in-memory accounts and inbox, and a `NetworkDriver` for SSI. */
+/**
+ * The in-memory `Reports`; needs the in-memory accounts and inbox, a `NetworkDriver` for SSI, and for the brief
+ * `Messages`, the in-memory jobs' `JobTableMemory` and `Forecasts`.
+ */
 export const layer = Layer.effect(
   Reports,
   Effect.gen(function*() {
@@ -44,9 +50,14 @@ export const layer = Layer.effect(
       })
     })
 
-    return Reports.of({
-      brief: () => Effect.die(new Error("The Daily brief reads the job store, forecast and messages together: the stored reports only")),
-      healthReport
+    const brief = briefOf({
+      accounts,
+      messages: yield* Messages,
+      invitations,
+      jobs: yield* JobTableMemory,
+      forecasts: yield* Forecasts
     })
+
+    return Reports.of({ brief, healthReport })
   })
 )

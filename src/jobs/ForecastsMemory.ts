@@ -8,9 +8,11 @@
  * facts (its row, limit overrides) are seeded through {@link ForecastAccountsMemory}: a connected
  * account past its warm-up, green, with the working hours, off-hours policy, mode, tier and
  * overrides it is given. Nothing runs the jobs, so nothing spends the budgets: the usage is none,
- * and a new local day starts it again as a new load would (`rolledOver`).
+ * and a new local day starts it again as a new load would (`rolledOver`). `onAccounts` reads the
+ * facts of the in-memory accounts instead (`accounts/AccountsMemory.ts`), for the in-memory Daily brief.
  */
 import { Context, Effect, Layer } from "effect"
+import { AccountRowsMemory } from "../accounts/AccountsMemory.ts"
 import type { Mode, OffHoursPolicy } from "../domain/Account.ts"
 import { productsOfTier } from "../domain/Account.ts"
 import { FORECAST_CAP } from "../domain/ForecastRecord.ts"
@@ -88,6 +90,20 @@ const factsOf = (seed: AccountSeed, nowMs: number): LoadedFacts => {
   }
 }
 
+/** The account's facts at `nowMs`; undefined when it is not the workspace's (or was removed). */
+type FactsOf = (workspaceId: string, accountId: string, nowMs: number) => Effect.Effect<LoadedFacts | undefined>
+
+/** The forecast's reader: the account's facts from `factsOf`, its open writes from the in-memory jobs, in creation order, as `JobStore.openWritesOf` reads them. */
+const readerOn = (jobs: JobsMemory.JobTableMemory["Service"], factsOf: FactsOf): ForecastReader => (workspaceId, accountId, nowMs) =>
+  Effect.gen(function*() {
+    const facts = yield* factsOf(workspaceId, accountId, nowMs)
+    if (facts === undefined) return undefined
+    const all = yield* jobs.openWritesOf(accountId)
+    const open = all.slice(0, FORECAST_CAP)
+    const waiting = (writes: typeof all) => writes.filter((job) => job.status !== "running").length
+    return { facts, open, beyondCap: waiting(all) - waiting(open) }
+  })
+
 /**
  * The in-memory `Forecasts`, the in-memory `Jobs` its open writes come from, and
  * {@link ForecastAccountsMemory} to seed accounts; needs `Notices` and `JobApprovals` (as `JobsMemory.layer`).
@@ -105,17 +121,38 @@ export const withJobs = Layer.unwrap(Effect.sync(() => {
     Forecasts,
     Effect.gen(function*() {
       const jobs = yield* JobsMemory.JobTableMemory
-      const read: ForecastReader = (workspaceId, accountId, nowMs) =>
-        Effect.gen(function*() {
+      return forecastsOf(readerOn(jobs, (workspaceId, accountId, nowMs) =>
+        Effect.sync(() => {
           const account = accounts.find((seeded) => seeded.workspaceId === workspaceId && seeded.accountId === accountId)
-          if (account === undefined) return undefined
-          const all = yield* jobs.openWritesOf(accountId)
-          const open = all.slice(0, FORECAST_CAP)
-          const waiting = (writes: typeof all) => writes.filter((job) => job.status !== "running").length
-          return { facts: rolledOver(account.facts, nowMs), open, beyondCap: waiting(all) - waiting(open) }
-        })
-      return forecastsOf(read)
+          return account === undefined ? undefined : rolledOver(account.facts, nowMs)
+        })))
     })
   )
   return forecasts.pipe(Layer.provideMerge(JobsMemory.layer(accounts)), Layer.provideMerge(seeding))
 }))
+
+/**
+ * The in-memory `Forecasts` of the in-memory accounts (`accounts/AccountsMemory.ts`: their rows and limit settings, as
+ * `loadFacts` reads the stored ones; no pacing gate, since no write runs) and the in-memory jobs' open writes; needs
+ * `AccountRowsMemory` and `JobTableMemory` (`JobsMemory.layerOnAccounts`). Nothing runs the jobs, so nothing spends
+ * the budgets: the usage is none.
+ */
+export const onAccounts = Layer.effect(
+  Forecasts,
+  Effect.gen(function*() {
+    const accounts = yield* AccountRowsMemory
+    const jobs = yield* JobsMemory.JobTableMemory
+    return forecastsOf(readerOn(jobs, (workspaceId, accountId, nowMs) =>
+      Effect.gen(function*() {
+        const row = yield* accounts.row(accountId)
+        if (row === undefined || row.workspaceId !== workspaceId) return undefined
+        const facts: LoadedFacts = {
+          row: { ...row, writesNotBefore: null },
+          overrides: yield* accounts.overrides(accountId),
+          usage: {},
+          dayStart: periodStart("daily", row.timezone, nowMs)
+        }
+        return facts
+      })))
+  })
+)

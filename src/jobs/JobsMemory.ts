@@ -1,23 +1,25 @@
 /**
  * `Jobs` in memory, for fast tests of the API's job routes without a
- * database. It knows the accounts it is given, with their modes. A job is
- * created as the stored service creates one (awaiting approval when the
- * account's mode asks for it, queued otherwise), read and long-polled,
+ * database. A job is created as the stored service creates one (awaiting
+ * approval when the account's mode asks for it, queued otherwise), read and long-polled,
  * listed newest first a page at a time, and cancelled by the same rules, as
  * `Jobs.ts` states them. Nothing runs the jobs: each stays as created until
  * it is cancelled, or its approval decided. A job's approval is written
  * through the port `JobApprovals`, as the stored jobs write theirs; the
  * in-memory approvals (`approvals/ApprovalsMemory.ts`) answer it, and read and
  * move the jobs through {@link JobTableMemory}, as the stored approvals do
- * through `JobStore` and `JobEndings`.
+ * through `JobStore` and `JobEndings`. The table also answers the in-memory forecast and Daily
+ * brief what `JobStore` answers the stored ones (open writes, open jobs counted, people written to).
+ * It knows the accounts it is given, or (`layerOnAccounts`) the in-memory accounts' modes.
  */
 import { Context, Duration, Effect, Layer } from "effect"
 import { accountNotFound } from "../accounts/Accounts.ts"
+import { AccountRowsMemory } from "../accounts/AccountsMemory.ts"
 import type { Mode } from "../domain/Account.ts"
 import { cancellableStatuses, type JobFailure, isFinished } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
 import { JobApprovals } from "./JobApprovals.ts"
-import { openWriteStatuses, type OpenWrite } from "./JobStore.ts"
+import { type OpenCount, openWriteStatuses, type OpenWrite } from "./JobStore.ts"
 import { type JobRow, toJobRecord } from "./JobRow.ts"
 import {
   cancelledByCaller,
@@ -48,22 +50,35 @@ export class JobTableMemory extends Context.Service<JobTableMemory, {
   readonly fail: (id: string, error: JobFailure) => Effect.Effect<void>
   /** The account's open writes in creation order, as `JobStore.openWritesOf` reads them (the in-memory forecast's). */
   readonly openWritesOf: (accountId: string) => Effect.Effect<ReadonlyArray<OpenWrite>>
+  /** The account's open jobs counted by status and kind, as `JobStore.openCounts` counts them (the in-memory Daily brief's). */
+  readonly openCounts: (accountId: string) => Effect.Effect<ReadonlyArray<OpenCount>>
+  /** Those of `providerIds` a `send_message` job of the account has written to, as `JobStore.messagedAmong` reads them. */
+  readonly messagedAmong: (accountId: string, providerIds: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
 }>()("outreach/JobTableMemory") {}
 
+/** An account's mode, as the stored jobs ask `AccountStore.modeOf` when a job is created; undefined when it is not the workspace's. */
+type ModeOf = (workspaceId: string, accountId: string) => Effect.Effect<Mode | undefined>
+
+/** Whom a `send_message` job's result says it wrote to. */
+const recipientOf = (result: unknown) =>
+  typeof result === "object" && result !== null && "recipientProviderId" in result && typeof result.recipientProviderId === "string"
+    ? result.recipientProviderId
+    : undefined
+
 /**
- * The in-memory `Jobs` for `accounts`, and the {@link JobTableMemory} under it; needs `JobWatch`
- * (which tells long-polls a job finished) and `JobApprovals` (which keeps a job's approval).
+ * The in-memory `Jobs` on the modes `modes` reads, and the {@link JobTableMemory} under it; needs `JobWatch`
+ * (which tells long-polls a job finished), `JobApprovals` (which keeps a job's approval) and what `modes` needs.
  */
-export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
+const jobsOn = <R>(modes: Effect.Effect<ModeOf, never, R>) =>
   Layer.effectContext(
     Effect.gen(function*() {
       const watch = yield* JobWatch
       const approvals = yield* JobApprovals
+      const accountMode = yield* modes
       /** Oldest first; `seq` is the position, as the table's. */
       const rows: Array<JobRow> = []
 
-      const modeOf = (request: JobRequest) =>
-        accounts.find((account) => account.workspaceId === request.workspaceId && account.accountId === request.accountId)?.mode
+      const modeOf = (request: JobRequest) => accountMode(request.workspaceId, request.accountId)
 
       /** The job as it is when the effect runs (a long-poll runs it again and again). */
       const found = (workspaceId: string, id: string) =>
@@ -88,7 +103,7 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
       const awaiting = (id: string) => Effect.map(byId(id), (row) => row?.status === "awaiting_approval" ? row : undefined)
 
       const create = Effect.fn("JobsMemory.create")(function*(request: JobRequest) {
-        const mode = modeOf(request)
+        const mode = yield* modeOf(request)
         if (mode === undefined) return yield* Effect.fail(accountNotFound(request.accountId))
         const job = yield* newJobOf(request, mode)
         const now = yield* Time.now
@@ -184,11 +199,52 @@ export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
             .map(({ id, kind, status, input }): OpenWrite => ({ id, kind, status, input }))
         )
 
+      const ofAccount = (accountId: string) => rows.filter((row) => row.accountId === accountId)
+
+      const openCounts = (accountId: string) =>
+        Effect.sync(() => {
+          const counts = new Map<string, OpenCount>()
+          for (const row of ofAccount(accountId).filter((candidate) => openWriteStatuses.has(candidate.status))) {
+            const key = `${row.status} ${row.kind}`
+            counts.set(key, { status: row.status, kind: row.kind, count: (counts.get(key)?.count ?? 0) + 1 })
+          }
+          return [...counts.values()]
+        })
+
+      const messagedAmong = (accountId: string, providerIds: ReadonlyArray<string>) =>
+        Effect.sync((): ReadonlySet<string> =>
+          new Set(
+            ofAccount(accountId)
+              .filter((row) => row.kind === "send_message")
+              .flatMap((row) => {
+                const recipient = recipientOf(row.result)
+                return recipient !== undefined && providerIds.includes(recipient) ? [recipient] : []
+              })
+          )
+        )
+
       return Context.make(Jobs, Jobs.of({ create, get, list, cancel, cancelOpenOf })).pipe(
-        Context.add(JobTableMemory, JobTableMemory.of({ byId, release, fail, openWritesOf }))
+        Context.add(JobTableMemory, JobTableMemory.of({ byId, release, fail, openWritesOf, openCounts, messagedAmong }))
       )
     })
   )
 
+/** The in-memory `Jobs` for `accounts`, and the {@link JobTableMemory} under it; needs `JobWatch` and `JobApprovals`. */
+export const layerNoDeps = (accounts: ReadonlyArray<MemoryAccount>) =>
+  jobsOn(Effect.succeed<ModeOf>((workspaceId, accountId) =>
+    Effect.sync(() => accounts.find((account) => account.workspaceId === workspaceId && account.accountId === accountId)?.mode)
+  ))
+
 /** `layerNoDeps` with the job watch; needs `Notices` (in memory where there is no PostgreSQL) and `JobApprovals`. */
 export const layer = (accounts: ReadonlyArray<MemoryAccount>) => layerNoDeps(accounts).pipe(Layer.provide(JobWatch.layer))
+
+/**
+ * The in-memory `Jobs` and {@link JobTableMemory} of the in-memory accounts (`accounts/AccountsMemory.ts`), each job
+ * created in its account's mode at the time; needs `AccountRowsMemory`, `Notices` and `JobApprovals`.
+ */
+export const layerOnAccounts = jobsOn(Effect.gen(function*() {
+  const accounts = yield* AccountRowsMemory
+  const modeOf: ModeOf = (workspaceId, accountId) =>
+    Effect.map(accounts.row(accountId), (row) => row?.workspaceId === workspaceId ? row.mode : undefined)
+  return modeOf
+})).pipe(Layer.provide(JobWatch.layer))

@@ -3,13 +3,10 @@
  * contract's middleware, called with the typed client in memory (`HttpApiTest`), on the in-memory
  * inbox (held to the stored one by `test/inbox/InboxContract.ts`); accounts and the invitations
  * they sent are seeded as connecting and syncing record them. Each test checks status codes, the
- * envelope and error types as the spec states them, bad input included. The Health report is read
- * by the in-memory reports (held to the stored ones by `test/inbox/ReportsContract.ts`) of accounts
- * the in-memory accounts connect as the sandbox's.
- *
- * The Daily brief has no fake yet: it also reads the job store's open counts, the forecast and the
- * messages received. Here it is only called with malformed input, which the contract turns away
- * before any service is asked (the in-memory reports' brief dies if it is ever reached).
+ * envelope and error types as the spec states them, bad input included. The Health report and the
+ * Daily brief are read by the in-memory reports (held to the stored ones by
+ * `test/inbox/ReportsContract.ts`) of accounts the in-memory accounts connect as the sandbox's, on
+ * the in-memory messages, jobs and forecast (`test/inbox/InMemory.ts`).
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -18,30 +15,20 @@ import { Api } from "../../src/api/Api.ts"
 import { INVITATION_LIST_MAX } from "../../src/domain/InboxRecords.ts"
 import { InboxHandlers } from "../../src/http/InboxHandlers.ts"
 import * as InboxMemory from "../../src/inbox/InboxMemory.ts"
-import * as ReportsMemory from "../../src/inbox/ReportsMemory.ts"
-import { sandboxSignIn } from "../../src/sandbox/SandboxDriver.ts"
-import { defaultSeats } from "../../src/workspaces/Workspaces.ts"
-import { Accounts } from "../../src/accounts/Accounts.ts"
-import * as AccountsMemory from "../../src/accounts/AccountsMemory.ts"
-import { SandboxAddresses } from "../support/SandboxAddresses.ts"
+import { Jobs } from "../../src/jobs/Jobs.ts"
+import { Messages } from "../../src/people/Messages.ts"
+import * as Time from "../../src/domain/Time.ts"
 import { premiumSeat } from "../inbox/ReportsContract.ts"
+import { connectedAccount, reportsInMemory } from "../inbox/InMemory.ts"
 import type { SyncedInvitation } from "../../src/network/Sync.ts"
 import { callerWorkspaceId } from "../support/AnyCaller.ts"
 import { assertEnvelope, inMemory, read, sending } from "../support/RouteCalls.ts"
 import { pendingInvitation } from "../inbox/InboxContract.ts"
 
-const services = inMemory(InboxHandlers.pipe(
-  Layer.provideMerge(ReportsMemory.layer),
-  Layer.provideMerge(Layer.mergeAll(AccountsMemory.layer({ network: sandboxSignIn, seats: defaultSeats }), InboxMemory.layer, SandboxAddresses))
-))
+const services = inMemory(InboxHandlers.pipe(Layer.provideMerge(reportsInMemory)))
 
 /** A new account of the workspace (the caller's unless told), connected as a premium seat; its id. */
-const connected = (workspaceId = callerWorkspaceId) =>
-  Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
-    return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
-  }).pipe(Effect.orDie)
+const connected = (workspaceId = callerWorkspaceId) => connectedAccount(workspaceId)
 
 const client = HttpApiTest.groups(Api, ["inbox"])
 
@@ -136,6 +123,65 @@ layer(services)("the inbox routes in memory", (it) => {
         assert.strictEqual(error.next, "List the workspace's accounts with GET /v1/accounts.")
       }
       assert.strictEqual((yield* Effect.flip(api.inbox.healthReport({ params: { id: foreign } })))._tag, "NotFound")
+    }))
+
+  it.effect("GET brief answers 200 with the account's brief: replies of the look-back (24 hours unless told), new connections, the queue", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const id = yield* connected()
+      const now = yield* Time.now
+      const seeds = yield* InboxMemory.InboxSeeds
+      const acceptedAt = Time.toIso(now.ms - 3_600_000)
+      yield* seeds.synced(id, { ...pendingInvitation("inv-new", 1), status: "accepted", acceptedAt, resolvedAt: acceptedAt })
+      for (const [sender, hoursAgo] of [["ACo-recent", 2], ["ACo-earlier", 30]] as const) {
+        yield* (yield* Messages).recordReceived(id, {
+          chatId: `chat-${sender}`,
+          messageId: `msg-${sender}`,
+          senderProviderId: sender,
+          text: "Happy to talk: does Tuesday at 10am work for a call?",
+          sentAt: Time.toIso(now.ms - hoursAgo * 3_600_000),
+          inReplyTo: null
+        }, { class: "meeting", suggestedReply: "Tuesday at 10am works.", confidence: 0.95 })
+      }
+      const waiting = yield* (yield* Jobs).create({ workspaceId: callerWorkspaceId, accountId: id, command: "connect", input: { person: "ada-lovelace" } })
+      assert.strictEqual(waiting.status, "awaiting_approval")
+
+      const [answer, response] = yield* api.inbox.brief({ params: { id }, query: {}, responseMode: "decoded-and-response" })
+      assert.strictEqual(response.status, 200)
+      assert.isTrue(answer.ok)
+      const { brief } = answer
+      assert.deepInclude(brief.account, { id, mode: "approve", health: "green", warmupDay: 1 })
+      assert.deepStrictEqual(brief.replies.map((reply) => [reply.chatId, reply.class, reply.from]), [["chat-ACo-recent", "meeting", null]])
+      assert.deepStrictEqual(brief.readyForFirstMessage.map((ready) => [ready.providerId, ready.acceptedAt]), [["ACo-inv-new", acceptedAt]])
+      assert.deepStrictEqual(brief.queue, { queued: 0, scheduled: 0, awaitingApproval: 1, byKind: { connect: 1 } })
+      assert.strictEqual(brief.approvals, 1)
+      assert.strictEqual(
+        brief.headline,
+        "1 person is ready to talk (1 asks for a meeting): answer them first; 1 new connection is ready for a first message; 1 write waits for your approval."
+      )
+      assert.match(brief.tomorrow, /^Nothing is expected to go out on \d{4}-\d{2}-\d{2}\.$/)
+
+      const longer = yield* api.inbox.brief({ params: { id }, query: { hours: 48 } })
+      assert.deepStrictEqual(longer.brief.replies.map((reply) => reply.chatId), ["chat-ACo-recent", "chat-ACo-earlier"])
+      const raw = yield* read(yield* api.inbox.brief({ params: { id }, query: {}, responseMode: "response-only" }).pipe(
+        sending({ path: `/v1/accounts/${id.toUpperCase()}/brief?hours=168` })
+      ))
+      assert.strictEqual(raw.status, 200, JSON.stringify(raw.body))
+      assert.strictEqual(raw.body.ok, true)
+      assert.strictEqual(raw.body.brief.account.id, id)
+    }))
+
+  it.effect("GET brief of another workspace's account, or of none, is 404 notFound", () =>
+    Effect.gen(function*() {
+      const api = yield* client
+      const foreign = yield* connected(crypto.randomUUID())
+      for (const missing of [crypto.randomUUID(), foreign]) {
+        const notFound = yield* api.inbox.brief({ params: { id: missing }, query: {}, responseMode: "response-only" })
+        const error = assertEnvelope(yield* read(notFound), 404, "notFound")
+        assert.strictEqual(error.message, `No account ${missing} in this workspace.`)
+        assert.strictEqual(error.next, "List the workspace's accounts with GET /v1/accounts.")
+      }
+      assert.strictEqual((yield* Effect.flip(api.inbox.brief({ params: { id: foreign }, query: { hours: 24 } })))._tag, "NotFound")
     }))
 
   it.effect("a malformed id, status or look-back is 400 badRequest naming what is wrong, on every inbox route", () =>

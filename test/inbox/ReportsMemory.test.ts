@@ -1,38 +1,26 @@
 /**
- * The in-memory `Reports` (on the in-memory accounts, signing in as the sandbox's do, and the
- * in-memory inbox), held to the reports' spec (`ReportsContract.ts`).
+ * The in-memory `Reports` (on the in-memory accounts, signing in as the sandbox's do, the in-memory
+ * inbox, messages, jobs and forecast: `InMemory.ts`), held to the reports' spec (`ReportsContract.ts`).
  */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
-import * as AccountsMemory from "../../src/accounts/AccountsMemory.ts"
 import * as InboxMemory from "../../src/inbox/InboxMemory.ts"
-import * as ReportsMemory from "../../src/inbox/ReportsMemory.ts"
-import { sandboxSignIn } from "../../src/sandbox/SandboxDriver.ts"
-import { defaultSeats } from "../../src/workspaces/Workspaces.ts"
 import { twoWorkspaceIds } from "../support/Backends.ts"
-import { SandboxAddresses } from "../support/SandboxAddresses.ts"
-import { premiumSeat, reportsExpectations } from "./ReportsContract.ts"
-
-/** The in-memory reports with the fakes they read. */
-const reportsInMemory = ReportsMemory.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(AccountsMemory.layer({ network: sandboxSignIn, seats: defaultSeats }), InboxMemory.layer, SandboxAddresses))
-)
+import { connectedAccount, reportsInMemory } from "./InMemory.ts"
+import { reportsExpectations } from "./ReportsContract.ts"
 
 reportsExpectations({
   name: "in memory",
-  services: Layer.empty,
+  services: reportsInMemory,
   withFixture: (test) =>
     Effect.gen(function*() {
-      const accounts = yield* Accounts
       const seeds = yield* InboxMemory.InboxSeeds
+      const accounts = yield* Accounts
       return yield* test({
         ...twoWorkspaceIds(),
-        account: (workspaceId) =>
-          Effect.gen(function*() {
-            const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
-            return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
-          }).pipe(Effect.orDie),
-        synced: seeds.synced
+        account: (workspaceId) => Effect.provideService(connectedAccount(workspaceId), Accounts, accounts),
+        synced: seeds.synced,
+        sent: seeds.sent
       })
-    }).pipe(Effect.provide(reportsInMemory))
+    })
 })

@@ -1,6 +1,7 @@
 /**
  * The stored `Reports` (the whole core on a database, the sandbox's network), held to the reports'
- * spec (`ReportsContract.ts`): accounts connected, and invitations recorded as syncing records them.
+ * spec (`ReportsContract.ts`): accounts connected, invitations recorded as syncing and a `connect` job's
+ * ending record them.
  */
 import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
@@ -23,7 +24,8 @@ reportsExpectations({
             const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
             return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
           }).pipe(Effect.orDie),
-        synced: (accountId, invitation) => Effect.orDie(Effect.asVoid(invitations.recordSynced(accountId, invitation)))
+        synced: (accountId, invitation) => Effect.orDie(Effect.asVoid(invitations.recordSynced(accountId, invitation))),
+        sent: (accountId, sent) => Effect.orDie(invitations.recordSent(accountId, sent))
       })
     }).pipe(Effect.orDie)
 })

@@ -9,9 +9,7 @@ import { Accounts } from "../../src/accounts/Accounts.ts"
 import * as ServiceClock from "../../src/platform/ServiceClock.ts"
 import { storedCore, twoStoredWorkspaces } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
-import { forecastsExpectations } from "./ForecastsContract.ts"
-
-const THREE_WEEKS_MS = 21 * 86_400_000
+import { forecastsExpectations, seededAccount } from "./ForecastsContract.ts"
 
 forecastsExpectations({
   name: `stored, ${TestDatabase.backend}`,
@@ -22,22 +20,7 @@ forecastsExpectations({
       const clock = yield* ServiceClock.ServiceClock
       return yield* test({
         ...yield* twoStoredWorkspaces("Forecast"),
-        account: (seed) =>
-          Effect.gen(function*() {
-            const { account } = yield* accounts.connect({ workspaceId: seed.workspaceId, baseUrl: "http://127.0.0.1" })
-            const tier = seed.tier ?? "premium"
-            yield* accounts.completeConnection(seed.workspaceId, account.id, { tier, connections: 900 })
-            yield* clock.advance(THREE_WEEKS_MS)
-            yield* accounts.update(seed.workspaceId, account.id, {
-              workingHours: seed.workingHours,
-              offHoursPolicy: seed.offHoursPolicy,
-              mode: seed.mode
-            })
-            if (seed.overrides !== undefined && seed.overrides.length > 0) {
-              yield* accounts.setLimits(seed.workspaceId, account.id, seed.overrides)
-            }
-            return account.id
-          }).pipe(Effect.orDie)
+        account: (seed) => seededAccount(accounts, seed, clock.advance)
       })
     }).pipe(Effect.orDie)
 })

@@ -10,6 +10,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import type { Accounts } from "../../src/accounts/Accounts.ts"
 import type { Mode } from "../../src/domain/Account.ts"
 import { Invalid, Missing } from "../../src/domain/Failures.ts"
 import type { Forecast } from "../../src/domain/ForecastRecord.ts"
@@ -30,6 +31,33 @@ const DAY_MS = 86_400_000
 export interface ForecastsFixture extends TwoWorkspaces {
   readonly account: (seed: Omit<AccountSeed, "accountId">) => Effect.Effect<string>
 }
+
+const THREE_WEEKS_MS = 21 * 86_400_000
+
+/**
+ * A new account of `accounts`, connected and completed as the sandbox completes one, its warm-up passed by three
+ * weeks (`pass` moves the backend's clock; whole weeks: the spec's working hours depend on the weekday), then set as
+ * `seed` asks; its id. The fixture of a backend whose accounts are the `Accounts` service's.
+ */
+export const seededAccount = <R>(
+  accounts: Accounts["Service"],
+  seed: Omit<AccountSeed, "accountId">,
+  pass: (ms: number) => Effect.Effect<unknown, unknown, R>
+) =>
+  Effect.gen(function*() {
+    const { account } = yield* accounts.connect({ workspaceId: seed.workspaceId, baseUrl: "http://127.0.0.1" })
+    yield* accounts.completeConnection(seed.workspaceId, account.id, { tier: seed.tier ?? "premium", connections: 900 })
+    yield* pass(THREE_WEEKS_MS)
+    yield* accounts.update(seed.workspaceId, account.id, {
+      workingHours: seed.workingHours,
+      offHoursPolicy: seed.offHoursPolicy,
+      mode: seed.mode
+    })
+    if (seed.overrides !== undefined && seed.overrides.length > 0) {
+      yield* accounts.setLimits(seed.workspaceId, account.id, seed.overrides)
+    }
+    return account.id
+  }).pipe(Effect.orDie)
 
 /**
  * An account whose working hours keep the rest of today closed (UTC, every weekday but today's),
