@@ -27,8 +27,6 @@ import { closeAll, open } from "../support/Browser.ts"
 import { strangers, workspaceWithAccount } from "../jobs/support.ts"
 import { call, layer as serverLayer } from "../support/TestServer.ts"
 
-afterAll(closeAll)
-
 const password = "correct horse battery staple"
 const redirectUrl = "http://127.0.0.1:33418/callback"
 
@@ -195,6 +193,7 @@ const toolJson = (result: Record<string, unknown>) => {
 }
 
 layer(serverLayer())("sign-in for assistants", (it) => {
+  afterAll(closeAll)
   it.effect("publishes the metadata the MCP authorization specification asks for, and /mcp without credentials points to it", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
