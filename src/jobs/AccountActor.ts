@@ -30,6 +30,7 @@ import { SqlClient } from "effect/sql"
 import { categoryOfJob } from "../domain/Commands.ts"
 import { type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import * as Spans from "../platform/Spans.ts"
 import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
 import { type Ending, JobEndings } from "./Endings.ts"
 import { Executor } from "./Executor.ts"
@@ -226,7 +227,7 @@ export const make = (options: {
         (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
         Effect.ensuring(Effect.sync(() => inFlight.delete(job.id))),
         (run) => job.isWrite ? writeSlots.run(Effect.uninterruptible(run)) : run,
-        Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } })
+        Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } }, Spans.perJob)
       )
 
     /** Waits for a wake-up, or until `until` (epoch ms on the Clock) when given. */

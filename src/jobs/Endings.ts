@@ -27,6 +27,7 @@ import type { Category } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
+import * as Spans from "../platform/Spans.ts"
 import { JobCompletions } from "./Completions.ts"
 import { JobApprovals } from "./JobApprovals.ts"
 import type { JobRow } from "./JobRow.ts"
@@ -193,7 +194,7 @@ export class JobEndings extends Context.Service<JobEndings, {
               Effect.map(([alone]) => alone === heldElsewhere ? undefined : alone),
               Effect.orDie
             ))
-        }).pipe(Effect.withSpan("JobEndings.finish", { attributes: { jobId: job.id } }))
+        }).pipe(Effect.withSpan("JobEndings.finish", { attributes: { jobId: job.id } }, Spans.perJob))
 
       const cancelled = (error: JobFailure): Ending => ({ _tag: "Failed", error, writesNotBefore: null })
 

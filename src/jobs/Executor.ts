@@ -14,6 +14,7 @@ import { type Category, isCountedPerRow } from "../domain/Limits.ts"
 import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { otherSeatRefusal } from "../people/People.ts"
+import * as Spans from "../platform/Spans.ts"
 import { JobStore } from "./JobStore.ts"
 import * as PeopleOnJobs from "./PeopleOnJobs.ts"
 import * as PersonClaim from "./PersonClaim.ts"
@@ -160,7 +161,7 @@ export class Executor extends Context.Service<Executor, {
       const run = (job: JobRow, account: AccountRow, gate: WriteGate | null) =>
         isCommandName(job.kind)
           ? call(job, job.kind, job.input, account, gate).pipe(
-            Effect.withSpan("Executor.run", { attributes: { "job.id": job.id, "job.kind": job.kind } })
+            Effect.withSpan("Executor.run", { attributes: { "job.id": job.id, "job.kind": job.kind } }, Spans.perJob)
           )
           : Effect.succeed(failed({
             type: "invalidInput",

@@ -12,6 +12,7 @@ import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type
 import * as Time from "../domain/Time.ts"
 import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
+import * as Spans from "../platform/Spans.ts"
 import { ReadClient } from "../platform/ReadClient.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { JobApprovals } from "./JobApprovals.ts"
@@ -384,7 +385,7 @@ export class JobStore extends Context.Service<JobStore, {
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("JobStore.recordAttempt", { attributes: { jobId: job.id, fence, attempt } })
+          Effect.withSpan("JobStore.recordAttempt", { attributes: { jobId: job.id, fence, attempt } }, Spans.perJob)
         )
       const claiming = GroupCommit.make(claimAll, { max: 500 })
 
@@ -492,7 +493,7 @@ export class JobStore extends Context.Service<JobStore, {
         setWaiting,
         takeAccount,
         claim: (job, fence) =>
-          claiming.submit({ job, fence }).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),
+          claiming.submit({ job, fence }).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } }, Spans.perJob)),
         recordAttempt,
         unlooked,
         markEnded,
