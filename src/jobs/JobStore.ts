@@ -137,15 +137,16 @@ export class JobStore extends Context.Service<JobStore, {
   readonly recordAttempt: (job: JobRow, fence: number, attempt: number) => Effect.Effect<boolean>
   /**
    * Records these endings on the jobs' rows, each from one of `from` and (with a fence) only while the row's running
-   * attempt is that owner's; the rows it ended. Inside the caller's transaction (`JobEndings`).
+   * attempt is that owner's; the rows it ended. Inside the caller's transaction (`JobEndings`). `skip`: a job whose
+   * row another session holds (a peer frozen mid-transaction, an operator's `psql`) is left out, in the same
+   * statement, rather than waited for with every other job of the batch; `wait`: it is waited for.
    */
-  readonly markEnded: (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string) => Effect.Effect<ReadonlyArray<JobRow>>
-  /**
-   * Those of these jobs whose rows no other session holds, locked for the rest of the caller's transaction: a batch
-   * leaves a job another session holds (a peer frozen mid-transaction, an operator's `psql`) out, rather than
-   * waiting for it with every other job of the batch.
-   */
-  readonly unheld: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+  readonly markEnded: (
+    ends: Arr.NonEmptyReadonlyArray<EndedJob>,
+    from: ReadonlyArray<JobStatus>,
+    nowIso: string,
+    held: "skip" | "wait"
+  ) => Effect.Effect<ReadonlyArray<JobRow>>
   /** Open jobs no actor has looked at yet (queued, no reason recorded), oldest first, at most `limit`. */
   readonly unlooked: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly accountId: string }>>
   /** The account's jobs that have not started, which a removal cancels. */
@@ -297,8 +298,6 @@ export class JobStore extends Context.Service<JobStore, {
        * operator's `psql`) out, rather than waiting for it with every other job of the batch.
        */
       const unheldIds = (ids: ReadonlyArray<string>) => sql`SELECT id FROM jobs WHERE ${sql.in("id", ids)} FOR UPDATE SKIP LOCKED`
-      const unheld = (ids: ReadonlyArray<string>) =>
-        sql<{ readonly id: string }>`${unheldIds(ids)}`.pipe(Effect.map((found) => new Set(found.map((row) => String(row.id)))), Effect.orDie)
 
       /**
        * Starts these jobs, each guarded by its status and, a write, by no other write of its account
@@ -389,7 +388,7 @@ export class JobStore extends Context.Service<JobStore, {
         )
       const claiming = GroupCommit.make(claimAll, { max: 500 })
 
-      const markEnded = (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string) =>
+      const markEnded = (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string, held: "skip" | "wait") =>
         rows(sql`
           UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
             finished_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
@@ -401,6 +400,7 @@ export class JobStore extends Context.Service<JobStore, {
         }) AS v(id, status, result, error, fenced, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
             AND (NOT v.fenced OR j.fence IS NOT DISTINCT FROM v.fence)
+            ${held === "skip" ? sql`AND j.id IN (${unheldIds(ends.map((end) => end.id))})` : sql``}
           RETURNING ${select}`)
 
       const cancellableOf = (accountId: string) =>
@@ -497,7 +497,6 @@ export class JobStore extends Context.Service<JobStore, {
         recordAttempt,
         unlooked,
         markEnded,
-        unheld,
         cancellableOf,
         requeue,
         release,
