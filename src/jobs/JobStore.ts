@@ -293,11 +293,15 @@ export class JobStore extends Context.Service<JobStore, {
       const setWaiting = (id: string, reason: WaitReason, until: number | null) => waitingSet([id], reason, until)
 
       /**
-       * Those of the jobs whose rows no other session holds, locked for the rest of the statement or
-       * transaction: a batch leaves a job another session holds (a peer frozen mid-transaction, an
-       * operator's `psql`) out, rather than waiting for it with every other job of the batch.
+       * The statement's `unheld`: those of the jobs whose rows no other session holds, locked for the rest
+       * of the statement or transaction: a batch leaves a job another session holds (a peer frozen
+       * mid-transaction, an operator's `psql`) out, rather than waiting for it with every other job of the
+       * batch. Materialized, so it runs once: as a subquery of the UPDATE, its plan may run it again for
+       * each row the UPDATE looks at (a claim of a burst was seen running 17 s in PostgreSQL, waiting on
+       * nothing, in bench:queue).
        */
-      const unheldIds = (ids: ReadonlyArray<string>) => sql`SELECT id FROM jobs WHERE ${sql.in("id", ids)} FOR UPDATE SKIP LOCKED`
+      const withUnheld = (ids: ReadonlyArray<string>) =>
+        sql`WITH unheld AS MATERIALIZED (SELECT id FROM jobs WHERE ${sql.in("id", ids)} FOR UPDATE SKIP LOCKED)`
 
       /**
        * Starts these jobs, each guarded by its status and, a write, by no other write of its account
@@ -306,12 +310,13 @@ export class JobStore extends Context.Service<JobStore, {
        */
       const startAll = (jobs: ReadonlyArray<JobRow>, nowIso: string, fences: ReadonlyMap<string, number>) =>
         sql<{ readonly id: string }>`
+          ${withUnheld(jobs.map((job) => job.id))}
           UPDATE jobs AS j SET status = 'running', started_at = ${nowIso}::timestamptz,
             attempt_started_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL,
             fence = v.fence
           FROM (VALUES ${sql.csv(jobs.map((job) => sql`(${job.id}::uuid, ${fences.get(job.id) ?? null}::bigint)`))}) AS v(id, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", runnable)}
-            AND j.id IN (${unheldIds(jobs.map((job) => job.id))})
+            AND j.id IN (SELECT id FROM unheld)
             AND (NOT j.is_write OR NOT EXISTS (
               SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
           RETURNING j.id::text AS id`.pipe(Effect.map((started) => new Set(started.map((row) => row.id))))
@@ -390,6 +395,7 @@ export class JobStore extends Context.Service<JobStore, {
 
       const markEnded = (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string, held: "skip" | "wait") =>
         rows(sql`
+          ${held === "skip" ? withUnheld(ends.map((end) => end.id)) : sql``}
           UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
             finished_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
           FROM (VALUES ${
@@ -400,7 +406,7 @@ export class JobStore extends Context.Service<JobStore, {
         }) AS v(id, status, result, error, fenced, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
             AND (NOT v.fenced OR j.fence IS NOT DISTINCT FROM v.fence)
-            ${held === "skip" ? sql`AND j.id IN (${unheldIds(ends.map((end) => end.id))})` : sql``}
+            ${held === "skip" ? sql`AND j.id IN (SELECT id FROM unheld)` : sql``}
           RETURNING ${select}`)
 
       const cancellableOf = (accountId: string) =>
