@@ -184,13 +184,20 @@ export const make = (options: {
     /** When the account may write again after a write attempt: now plus a pacing gap. */
     const nextWriteAt = Effect.map(Effect.zip(Time.now, Random.next), ([now, draw]) => now.ms + pacingGap(draw))
 
+    /** The endings of reads that gave their place in the read pool back (`start`), until recorded. */
+    const readEndings = yield* FiberSet.make()
+
     /**
      * Starts a job the plan let through, runs it, records the ending. A write waits for one of the runner's
      * write slots first; it is not interrupted once claimed: a runner handing its accounts over (a rolling
-     * restart) lets it finish first.
+     * restart) lets it finish first. A read gives its place in the read pool back once it ran: its ending
+     * waits for its batch on a fiber of its own (the job stays in flight until it is recorded), as
+     * graphile-worker's completions do, so the pool's places run reads rather than wait for commits.
      */
-    const start = (actor: Actor, job: JobRow, row: PlanRow) =>
-      Effect.gen(function*() {
+    const start = (actor: Actor, job: JobRow, row: PlanRow) => {
+      /** Whether the ending went on on a fiber of its own, which takes the job out of `inFlight` once recorded. */
+      let handedOver = false
+      return Effect.gen(function*() {
         const fence = job.isWrite ? actor.epoch : null
         if (fence === undefined || !(yield* claimed(job, fence))) return false
         const outcome = yield* executor.run(job, row, fence === null ? null : fencing.gate(job, fence))
@@ -217,18 +224,26 @@ export const make = (options: {
           ? { _tag: "Completed", result: outcome.result, spend: outcome.spend, writesNotBefore }
           : { _tag: "Failed", error: outcome.error, writesNotBefore }
         // A lost answer to the ending's commit is found out by finishing again (guarded by status and fence).
-        const recorded = yield* fencing.durably(job.accountId, finish(job, ending, ["running"], fence))
-        if (Option.isNone(recorded)) {
-          actor.epoch = undefined
-          actor.stale = true
+        const record = Effect.flatMap(fencing.durably(job.accountId, finish(job, ending, ["running"], fence)), (recorded) =>
+          Effect.sync(() => {
+            if (Option.isSome(recorded)) return
+            actor.epoch = undefined
+            actor.stale = true
+          }))
+        if (job.isWrite) {
+          yield* record
+          return true
         }
+        handedOver = true
+        yield* FiberSet.run(readEndings, Effect.ensuring(record, Effect.sync(() => inFlight.delete(job.id))))
         return true
       }).pipe(
         (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
-        Effect.ensuring(Effect.sync(() => inFlight.delete(job.id))),
+        Effect.ensuring(Effect.sync(() => handedOver || inFlight.delete(job.id))),
         (run) => job.isWrite ? writeSlots.run(Effect.uninterruptible(run)) : run,
         Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } }, Spans.perJob)
       )
+    }
 
     /** Waits for a wake-up, or until `until` (epoch ms on the Clock) when given. */
     const idle = (actor: Actor, until: number | null) =>
