@@ -24,7 +24,7 @@
  * (`outcomeOf`): completed with its result if it did, run again if it surely
  * did not, and failed as `interrupted` only when the driver cannot tell.
  */
-import { Duration, Effect, Exit, FiberSet, Option, Queue, Random, Semaphore } from "effect"
+import { Clock, Duration, Effect, Exit, FiberSet, Option, Queue, Random, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { categoryOfJob } from "../domain/Commands.ts"
@@ -259,10 +259,10 @@ export const make = (options: {
     /** The facts the actor keeps, as of now, while they hold (`factsOf`); else undefined, to be read again. */
     const keptFacts = (actor: Actor) =>
       Effect.gen(function*() {
-        const now = yield* Time.now
+        const nowMs = yield* Clock.currentTimeMillis
         const live = yield* Time.liveNow
         const kept = actor.facts
-        return kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms) ? factsAt(kept.loaded, now.ms) : undefined
+        return kept !== undefined && live < kept.until && sameDay(kept.loaded, nowMs) ? factsAt(kept.loaded, nowMs) : undefined
       })
 
     /** Reads the account's facts and keeps them, unless the account changed meanwhile; undefined once it is removed. */

@@ -148,7 +148,8 @@ export class Executor extends Context.Service<Executor, {
           const send = ready.value(account.id, { key: job.id, fence: gate?.fence ?? 0 })
           if (isWriteCommand(kind) && gate === null) return yield* Effect.die(new Error(`write ${job.id} was run without its gate`))
           const result: unknown = gate !== null && isWriteCommand(kind) ? yield* gate.send(send) : yield* send
-          const encoded = yield* Schema.encodeUnknownEffect(commands[kind].result)(result).pipe(Effect.orDie)
+          // Synchronous: one effect, not an encoding effect per job (a result that does not fit is a defect either way).
+          const encoded = yield* Effect.sync(() => Schema.encodeUnknownSync(commands[kind].result)(result))
           return completed(kind, input, encoded)
         }).pipe(
           Effect.catchTags({
