@@ -186,6 +186,12 @@ export const make = (options: {
 
     /** The endings of reads that gave their place in the read pool back (`start`), until recorded. */
     const readEndings = yield* FiberSet.make()
+    /**
+     * Reads whose endings wait for their batch, at most 8 times the pool's places (a batch ends up to 500): beyond
+     * that a place waits for an ending to be recorded, so a slow database holds reads back rather than piling
+     * their endings up in memory.
+     */
+    const endingsWaiting = yield* Semaphore.make(settings.readConcurrency * 8)
 
     /**
      * Starts a job the plan let through, runs it, records the ending. A write waits for one of the runner's
@@ -234,8 +240,16 @@ export const make = (options: {
           yield* record
           return true
         }
-        handedOver = true
-        yield* FiberSet.run(readEndings, Effect.ensuring(record, Effect.sync(() => inFlight.delete(job.id))))
+        // The permit, once taken, goes with the ending's fiber (no interruption in between to lose it).
+        yield* Effect.uninterruptibleMask((restore) =>
+          Effect.andThen(restore(endingsWaiting.take(1)), () => {
+            handedOver = true
+            return FiberSet.run(
+              readEndings,
+              Effect.ensuring(record, Effect.andThen(Effect.sync(() => inFlight.delete(job.id)), endingsWaiting.release(1)))
+            )
+          })
+        )
         return true
       }).pipe(
         (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
