@@ -25,7 +25,7 @@
  * process; PostgreSQL's own CPU is not counted).
  *
  * Options: ROUNDS (default 50), BURSTS (default "1000,10000"), CONCURRENCY (default 64), ONLY (`service` or `graphile`:
- * that side alone, on PostgreSQL); LOAD (default 0: that many CPU-bound processes, `node -e "for(;;);"`,
+ * that side alone, on PostgreSQL; `postgres`: both sides, on PostgreSQL only); LOAD (default 0: that many CPU-bound processes, `node -e "for(;;);"`,
  * run beside the whole bench, a background load); DATABASE_URL
  * (a PostgreSQL server on which fresh databases are made) for the PostgreSQL
  * rows and graphile-worker.
@@ -47,7 +47,7 @@ import { percentile, sleep, spawnProcess, tempDir } from "./support.ts"
 const rounds = Number(process.env["ROUNDS"] ?? "50")
 const bursts = (process.env["BURSTS"] ?? "1000,10000").split(",").map(Number)
 const serverUrl = process.env["DATABASE_URL"]
-/** `service` or `graphile`: measure only that side. */
+/** `service` or `graphile`: measure only that side; `postgres`: both, on PostgreSQL only (PGlite left out). */
 const only = process.env["ONLY"]
 /** Jobs run at once, on both sides (the Governor's `readConcurrency`, graphile-worker's `concurrency`). */
 const concurrency = Number(process.env["CONCURRENCY"] ?? GovernorSettings.defaultValue().readConcurrency)

@@ -35,17 +35,18 @@ export const onRealTime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
  */
 export const liveSleep = (duration: Duration.Input): Effect.Effect<void> => onRealTime(Effect.sleep(duration))
 
-/** Now in real time (epoch ms), whatever the service's clock: how long something was kept, say. */
-export const liveNow: Effect.Effect<number> = Clock.currentTimeMillis.pipe(
-  Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
-)
+/** Effect's real clock, whatever clock the service runs on. */
+const realClock = Clock.Clock.defaultValue()
+
+/**
+ * Now in real time (epoch ms), whatever the service's clock: how long something was kept, say. Read off the real
+ * clock directly: providing it as the `Clock` for one read cost a context change at every job (issue #36).
+ */
+export const liveNow: Effect.Effect<number> = Effect.sync(() => realClock.currentTimeMillisUnsafe())
 
 /**
  * A monotonic instant in real time (ms, with the fraction the clock gives): for how long something took, it
  * never jumps with the wall clock, and of two instants read one after the other the second is later (a lease
  * refreshed right after it was doubted, in the same millisecond, counts as after).
  */
-export const monotonicMs: Effect.Effect<number> = Clock.monotonicTimeNanos.pipe(
-  Effect.map((nanos) => Number(nanos) / 1_000_000),
-  Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
-)
+export const monotonicMs: Effect.Effect<number> = Effect.sync(() => Number(realClock.monotonicTimeNanosUnsafe()) / 1_000_000)

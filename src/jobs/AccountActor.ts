@@ -24,12 +24,13 @@
  * (`outcomeOf`): completed with its result if it did, run again if it surely
  * did not, and failed as `interrupted` only when the driver cannot tell.
  */
-import { Duration, Effect, Exit, FiberSet, Option, Queue, Random, Semaphore } from "effect"
+import { Clock, Duration, Effect, Exit, FiberSet, Option, Queue, Random, Semaphore } from "effect"
 import { Entity } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { categoryOfJob } from "../domain/Commands.ts"
 import { type JobFailure, type JobStatus, runnableStatuses, type WaitReason } from "../domain/Job.ts"
 import * as Time from "../domain/Time.ts"
+import * as Spans from "../platform/Spans.ts"
 import { afterJob, factsAt, loadFacts, type LoadedFacts, type PlanRow, sameDay } from "./AccountFacts.ts"
 import { type Ending, JobEndings } from "./Endings.ts"
 import { Executor } from "./Executor.ts"
@@ -183,13 +184,26 @@ export const make = (options: {
     /** When the account may write again after a write attempt: now plus a pacing gap. */
     const nextWriteAt = Effect.map(Effect.zip(Time.now, Random.next), ([now, draw]) => now.ms + pacingGap(draw))
 
+    /** The endings of reads that gave their place in the read pool back (`start`), until recorded. */
+    const readEndings = yield* FiberSet.make()
+    /**
+     * Reads whose endings wait for their batch, at most 8 times the pool's places (a batch ends up to 500): beyond
+     * that a place waits for an ending to be recorded, so a slow database holds reads back rather than piling
+     * their endings up in memory.
+     */
+    const endingsWaiting = yield* Semaphore.make(settings.readConcurrency * 8)
+
     /**
      * Starts a job the plan let through, runs it, records the ending. A write waits for one of the runner's
      * write slots first; it is not interrupted once claimed: a runner handing its accounts over (a rolling
-     * restart) lets it finish first.
+     * restart) lets it finish first. A read gives its place in the read pool back once it ran: its ending
+     * waits for its batch on a fiber of its own (the job stays in flight until it is recorded), as
+     * graphile-worker's completions do, so the pool's places run reads rather than wait for commits.
      */
-    const start = (actor: Actor, job: JobRow, row: PlanRow) =>
-      Effect.gen(function*() {
+    const start = (actor: Actor, job: JobRow, row: PlanRow) => {
+      /** Whether the ending went on on a fiber of its own, which takes the job out of `inFlight` once recorded. */
+      let handedOver = false
+      return Effect.gen(function*() {
         const fence = job.isWrite ? actor.epoch : null
         if (fence === undefined || !(yield* claimed(job, fence))) return false
         const outcome = yield* executor.run(job, row, fence === null ? null : fencing.gate(job, fence))
@@ -216,18 +230,34 @@ export const make = (options: {
           ? { _tag: "Completed", result: outcome.result, spend: outcome.spend, writesNotBefore }
           : { _tag: "Failed", error: outcome.error, writesNotBefore }
         // A lost answer to the ending's commit is found out by finishing again (guarded by status and fence).
-        const recorded = yield* fencing.durably(job.accountId, finish(job, ending, ["running"], fence))
-        if (Option.isNone(recorded)) {
-          actor.epoch = undefined
-          actor.stale = true
+        const record = Effect.flatMap(fencing.durably(job.accountId, finish(job, ending, ["running"], fence)), (recorded) =>
+          Effect.sync(() => {
+            if (Option.isSome(recorded)) return
+            actor.epoch = undefined
+            actor.stale = true
+          }))
+        if (job.isWrite) {
+          yield* record
+          return true
         }
+        // The permit, once taken, goes with the ending's fiber (no interruption in between to lose it).
+        yield* Effect.uninterruptibleMask((restore) =>
+          Effect.andThen(restore(endingsWaiting.take(1)), () => {
+            handedOver = true
+            return FiberSet.run(
+              readEndings,
+              Effect.ensuring(record, Effect.andThen(Effect.sync(() => inFlight.delete(job.id)), endingsWaiting.release(1)))
+            )
+          })
+        )
         return true
       }).pipe(
         (run) => Effect.andThen(Effect.sync(() => inFlight.add(job.id)), run),
-        Effect.ensuring(Effect.sync(() => inFlight.delete(job.id))),
+        Effect.ensuring(Effect.sync(() => handedOver || inFlight.delete(job.id))),
         (run) => job.isWrite ? writeSlots.run(Effect.uninterruptible(run)) : run,
-        Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } })
+        Effect.withSpan("Governor.start", { attributes: { jobId: job.id, kind: job.kind, accountId: job.accountId, runner } }, Spans.perJob)
       )
+    }
 
     /** Waits for a wake-up, or until `until` (epoch ms on the Clock) when given. */
     const idle = (actor: Actor, until: number | null) =>
@@ -243,10 +273,10 @@ export const make = (options: {
     /** The facts the actor keeps, as of now, while they hold (`factsOf`); else undefined, to be read again. */
     const keptFacts = (actor: Actor) =>
       Effect.gen(function*() {
-        const now = yield* Time.now
+        const nowMs = yield* Clock.currentTimeMillis
         const live = yield* Time.liveNow
         const kept = actor.facts
-        return kept !== undefined && live < kept.until && sameDay(kept.loaded, now.ms) ? factsAt(kept.loaded, now.ms) : undefined
+        return kept !== undefined && live < kept.until && sameDay(kept.loaded, nowMs) ? factsAt(kept.loaded, nowMs) : undefined
       })
 
     /** Reads the account's facts and keeps them, unless the account changed meanwhile; undefined once it is removed. */

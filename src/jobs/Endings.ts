@@ -27,6 +27,7 @@ import type { Category } from "../domain/Limits.ts"
 import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
+import * as Spans from "../platform/Spans.ts"
 import { JobCompletions } from "./Completions.ts"
 import { JobApprovals } from "./JobApprovals.ts"
 import type { JobRow } from "./JobRow.ts"
@@ -153,23 +154,20 @@ export class JobEndings extends Context.Service<JobEndings, {
         Effect.gen(function*() {
           const now = yield* Time.now
           return yield* sql.withTransaction(Effect.gen(function*() {
-            // A job another session holds is left to be finished on its own (`finish`), waiting for it.
-            const mine = held === "wait" ? undefined : yield* store.unheld(batch.map(({ job }) => job.id))
-            const items = mine === undefined ? batch : batch.filter(({ job }) => mine.has(job.id))
-            if (!Arr.isReadonlyArrayNonEmpty(items)) return batch.map((): Finished => heldElsewhere)
-            const finished = new Map((yield* store.markEnded(Arr.map(items, endedRow), from, now.iso)).map((row) => [row.id, row]))
+            const finished = new Map((yield* store.markEnded(Arr.map(batch, endedRow), from, now.iso, held)).map((row) => [row.id, row]))
             // A job named twice in one batch is finished by the first.
-            const answers = items.map(({ job }) => {
+            const answers = batch.map(({ job }) => {
               const row = finished.get(job.id)
               finished.delete(job.id)
               return row
             })
-            yield* recordOwners(items.flatMap((item, index) => {
+            yield* recordOwners(batch.flatMap((item, index) => {
               const row = answers[index]
               return row === undefined ? [] : [{ ...item, row }]
             }), now)
-            const byJob = new Map(items.map((item, index) => [item.job.id, answers[index]]))
-            return batch.map(({ job }): Finished => byJob.has(job.id) ? byJob.get(job.id) : heldElsewhere)
+            // Skipping held rows, a job the statement did not end may be held by another session (or no longer
+            // end from `from`): it is finished on its own (`finish`), waiting for its row, which tells them apart.
+            return answers.map((row): Finished => row !== undefined ? row : held === "skip" ? heldElsewhere : undefined)
           }))
         })
 
@@ -193,7 +191,7 @@ export class JobEndings extends Context.Service<JobEndings, {
               Effect.map(([alone]) => alone === heldElsewhere ? undefined : alone),
               Effect.orDie
             ))
-        }).pipe(Effect.withSpan("JobEndings.finish", { attributes: { jobId: job.id } }))
+        }).pipe(Effect.withSpan("JobEndings.finish", { attributes: { jobId: job.id } }, Spans.perJob))
 
       const cancelled = (error: JobFailure): Ending => ({ _tag: "Failed", error, writesNotBefore: null })
 

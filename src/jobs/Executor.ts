@@ -14,6 +14,7 @@ import { type Category, isCountedPerRow } from "../domain/Limits.ts"
 import { callsOf, NetworkDriver } from "../network/NetworkDriver.ts"
 import type { NetworkError } from "../network/NetworkErrors.ts"
 import { otherSeatRefusal } from "../people/People.ts"
+import * as Spans from "../platform/Spans.ts"
 import { JobStore } from "./JobStore.ts"
 import * as PeopleOnJobs from "./PeopleOnJobs.ts"
 import * as PersonClaim from "./PersonClaim.ts"
@@ -147,7 +148,8 @@ export class Executor extends Context.Service<Executor, {
           const send = ready.value(account.id, { key: job.id, fence: gate?.fence ?? 0 })
           if (isWriteCommand(kind) && gate === null) return yield* Effect.die(new Error(`write ${job.id} was run without its gate`))
           const result: unknown = gate !== null && isWriteCommand(kind) ? yield* gate.send(send) : yield* send
-          const encoded = yield* Schema.encodeUnknownEffect(commands[kind].result)(result).pipe(Effect.orDie)
+          // Synchronous: one effect, not an encoding effect per job (a result that does not fit is a defect either way).
+          const encoded = yield* Effect.sync(() => Schema.encodeUnknownSync(commands[kind].result)(result))
           return completed(kind, input, encoded)
         }).pipe(
           Effect.catchTags({
@@ -160,7 +162,7 @@ export class Executor extends Context.Service<Executor, {
       const run = (job: JobRow, account: AccountRow, gate: WriteGate | null) =>
         isCommandName(job.kind)
           ? call(job, job.kind, job.input, account, gate).pipe(
-            Effect.withSpan("Executor.run", { attributes: { "job.id": job.id, "job.kind": job.kind } })
+            Effect.withSpan("Executor.run", { attributes: { "job.id": job.id, "job.kind": job.kind } }, Spans.perJob)
           )
           : Effect.succeed(failed({
             type: "invalidInput",

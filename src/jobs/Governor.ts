@@ -17,6 +17,7 @@ import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import * as Time from "../domain/Time.ts"
 import { channels, Notices } from "../platform/Notices.ts"
+import * as Spans from "../platform/Spans.ts"
 import * as AccountActor from "./AccountActor.ts"
 import { AccountEntity } from "./AccountEntity.ts"
 import { Executor } from "./Executor.ts"
@@ -206,7 +207,7 @@ export class Governor extends Context.Service<Governor, {
               // Handed over in this process, traced as the entity message it stands for.
               if (actor !== undefined) {
                 return submitRead(actor, job.id, job).pipe(
-                  Effect.withSpan("Account.Read", { attributes: { "entity.id": job.accountId, runner } })
+                  Effect.withSpan("Account.Read", { attributes: { "entity.id": job.accountId, runner } }, Spans.perJob)
                 )
               }
               if (createdHere.size >= 10_000) createdHere.clear()

@@ -12,6 +12,7 @@ import { cancellableStatuses, type JobFailure, JobStatus, runnableStatuses, type
 import * as Time from "../domain/Time.ts"
 import { JobHold, PersonJob, PersonJobs } from "../people/PersonJobs.ts"
 import * as GroupCommit from "../platform/GroupCommit.ts"
+import * as Spans from "../platform/Spans.ts"
 import { ReadClient } from "../platform/ReadClient.ts"
 import { BigIntNumber } from "../platform/Rows.ts"
 import { JobApprovals } from "./JobApprovals.ts"
@@ -136,15 +137,16 @@ export class JobStore extends Context.Service<JobStore, {
   readonly recordAttempt: (job: JobRow, fence: number, attempt: number) => Effect.Effect<boolean>
   /**
    * Records these endings on the jobs' rows, each from one of `from` and (with a fence) only while the row's running
-   * attempt is that owner's; the rows it ended. Inside the caller's transaction (`JobEndings`).
+   * attempt is that owner's; the rows it ended. Inside the caller's transaction (`JobEndings`). `skip`: a job whose
+   * row another session holds (a peer frozen mid-transaction, an operator's `psql`) is left out, in the same
+   * statement, rather than waited for with every other job of the batch; `wait`: it is waited for.
    */
-  readonly markEnded: (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string) => Effect.Effect<ReadonlyArray<JobRow>>
-  /**
-   * Those of these jobs whose rows no other session holds, locked for the rest of the caller's transaction: a batch
-   * leaves a job another session holds (a peer frozen mid-transaction, an operator's `psql`) out, rather than
-   * waiting for it with every other job of the batch.
-   */
-  readonly unheld: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>>
+  readonly markEnded: (
+    ends: Arr.NonEmptyReadonlyArray<EndedJob>,
+    from: ReadonlyArray<JobStatus>,
+    nowIso: string,
+    held: "skip" | "wait"
+  ) => Effect.Effect<ReadonlyArray<JobRow>>
   /** Open jobs no actor has looked at yet (queued, no reason recorded), oldest first, at most `limit`. */
   readonly unlooked: (limit: number) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly accountId: string }>>
   /** The account's jobs that have not started, which a removal cancels. */
@@ -291,13 +293,15 @@ export class JobStore extends Context.Service<JobStore, {
       const setWaiting = (id: string, reason: WaitReason, until: number | null) => waitingSet([id], reason, until)
 
       /**
-       * Those of the jobs whose rows no other session holds, locked for the rest of the statement or
-       * transaction: a batch leaves a job another session holds (a peer frozen mid-transaction, an
-       * operator's `psql`) out, rather than waiting for it with every other job of the batch.
+       * The statement's `unheld`: those of the jobs whose rows no other session holds, locked for the rest
+       * of the statement or transaction: a batch leaves a job another session holds (a peer frozen
+       * mid-transaction, an operator's `psql`) out, rather than waiting for it with every other job of the
+       * batch. Materialized, so it runs once: as a subquery of the UPDATE, its plan may run it again for
+       * each row the UPDATE looks at (a claim of a burst was seen running 17 s in PostgreSQL, waiting on
+       * nothing, in bench:queue).
        */
-      const unheldIds = (ids: ReadonlyArray<string>) => sql`SELECT id FROM jobs WHERE ${sql.in("id", ids)} FOR UPDATE SKIP LOCKED`
-      const unheld = (ids: ReadonlyArray<string>) =>
-        sql<{ readonly id: string }>`${unheldIds(ids)}`.pipe(Effect.map((found) => new Set(found.map((row) => String(row.id)))), Effect.orDie)
+      const withUnheld = (ids: ReadonlyArray<string>) =>
+        sql`WITH unheld AS MATERIALIZED (SELECT id FROM jobs WHERE ${sql.in("id", ids)} FOR UPDATE SKIP LOCKED)`
 
       /**
        * Starts these jobs, each guarded by its status and, a write, by no other write of its account
@@ -306,12 +310,13 @@ export class JobStore extends Context.Service<JobStore, {
        */
       const startAll = (jobs: ReadonlyArray<JobRow>, nowIso: string, fences: ReadonlyMap<string, number>) =>
         sql<{ readonly id: string }>`
+          ${withUnheld(jobs.map((job) => job.id))}
           UPDATE jobs AS j SET status = 'running', started_at = ${nowIso}::timestamptz,
             attempt_started_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL,
             fence = v.fence
           FROM (VALUES ${sql.csv(jobs.map((job) => sql`(${job.id}::uuid, ${fences.get(job.id) ?? null}::bigint)`))}) AS v(id, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", runnable)}
-            AND j.id IN (${unheldIds(jobs.map((job) => job.id))})
+            AND j.id IN (SELECT id FROM unheld)
             AND (NOT j.is_write OR NOT EXISTS (
               SELECT 1 FROM jobs r WHERE r.account_id = j.account_id AND r.is_write AND r.status = 'running'))
           RETURNING j.id::text AS id`.pipe(Effect.map((started) => new Set(started.map((row) => row.id))))
@@ -384,12 +389,13 @@ export class JobStore extends Context.Service<JobStore, {
           RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie,
-          Effect.withSpan("JobStore.recordAttempt", { attributes: { jobId: job.id, fence, attempt } })
+          Effect.withSpan("JobStore.recordAttempt", { attributes: { jobId: job.id, fence, attempt } }, Spans.perJob)
         )
       const claiming = GroupCommit.make(claimAll, { max: 500 })
 
-      const markEnded = (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string) =>
+      const markEnded = (ends: Arr.NonEmptyReadonlyArray<EndedJob>, from: ReadonlyArray<JobStatus>, nowIso: string, held: "skip" | "wait") =>
         rows(sql`
+          ${held === "skip" ? withUnheld(ends.map((end) => end.id)) : sql``}
           UPDATE jobs AS j SET status = v.status, result = COALESCE(v.result, j.result), error = v.error,
             finished_at = ${nowIso}::timestamptz, eta = NULL, waiting_reason = NULL, waiting_until = NULL
           FROM (VALUES ${
@@ -400,6 +406,7 @@ export class JobStore extends Context.Service<JobStore, {
         }) AS v(id, status, result, error, fenced, fence)
           WHERE j.id = v.id AND ${sql.in("j.status", [...from])}
             AND (NOT v.fenced OR j.fence IS NOT DISTINCT FROM v.fence)
+            ${held === "skip" ? sql`AND j.id IN (SELECT id FROM unheld)` : sql``}
           RETURNING ${select}`)
 
       const cancellableOf = (accountId: string) =>
@@ -492,11 +499,10 @@ export class JobStore extends Context.Service<JobStore, {
         setWaiting,
         takeAccount,
         claim: (job, fence) =>
-          claiming.submit({ job, fence }).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } })),
+          claiming.submit({ job, fence }).pipe(Effect.withSpan("JobStore.claim", { attributes: { jobId: job.id } }, Spans.perJob)),
         recordAttempt,
         unlooked,
         markEnded,
-        unheld,
         cancellableOf,
         requeue,
         release,

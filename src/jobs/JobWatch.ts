@@ -5,13 +5,15 @@
  * its account's owner ran it, many jobs to a notice; a waiter looks at its job when its id is
  * announced, and again after its server could not listen for a while.
  */
-import { Array as Arr, Context, Duration, Effect, Layer, PubSub, Stream } from "effect"
+import { Array as Arr, Context, Duration, Effect, Layer, PubSub, Queue, Stream } from "effect"
 import { liveSleep } from "../domain/Time.ts"
-import * as GroupCommit from "../platform/GroupCommit.ts"
 import { channels, Notices, resumed } from "../platform/Notices.ts"
 
 export class JobWatch extends Context.Service<JobWatch, {
-  /** Announces to every server that a job finished; call after the change commits. */
+  /**
+   * Announces to every server that a job finished; call after the change commits. It does not wait for the
+   * notice: the job's fiber goes on while the announcements queued meanwhile go out together.
+   */
   readonly finished: (jobId: string) => Effect.Effect<void>
   /**
    * Waits up to `timeout` for the job to finish; `isDone` reads its state
@@ -27,13 +29,16 @@ export class JobWatch extends Context.Service<JobWatch, {
       const notices = yield* Notices
       const hub = yield* PubSub.sliding<string>(4096)
 
-      // Announced in batches: one notice names up to 200 jobs (a notice carries at most 8,000 bytes).
-      const announcements = GroupCommit.make(
-        (ids: Arr.NonEmptyReadonlyArray<string>) =>
-          Effect.as(notices.publish(channels.jobFinished, ids.join(",")), ids.map(() => undefined)),
-        { max: 200 }
+      // Announced in batches by one fiber: one notice names up to 200 jobs (a notice carries at most 8,000 bytes);
+      // those queued while a notice goes out go in the next. What is queued when the service stops goes out first.
+      const announcements = yield* Queue.unbounded<string>()
+      const announce = (ids: ReadonlyArray<string>) => notices.publish(channels.jobFinished, ids.join(","))
+      yield* Queue.takeBetween(announcements, 1, 200).pipe(Effect.flatMap(announce), Effect.forever, Effect.forkScoped)
+      yield* Effect.addFinalizer(() =>
+        Effect.flatMap(Queue.clear(announcements), (left) =>
+          Effect.forEach(Arr.chunksOf(left, 200), announce, { discard: true }))
       )
-      const finished = (jobId: string) => announcements.submit(jobId)
+      const finished = (jobId: string) => Effect.asVoid(Queue.offer(announcements, jobId))
 
       const await_ = (jobId: string, isDone: Effect.Effect<boolean>, timeout: Duration.Duration) =>
         Effect.scoped(Effect.gen(function*() {

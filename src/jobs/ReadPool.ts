@@ -5,6 +5,7 @@
  * that handed it over (one job, one trace).
  */
 import { Effect, Option, Queue, Tracer } from "effect"
+import * as Spans from "../platform/Spans.ts"
 import type { JobRow } from "./JobRow.ts"
 
 /** Who a read belongs to: its account's actor (`AccountActor.ts`). */
@@ -52,7 +53,7 @@ export const make = <Owner extends ReadOwner>(options: {
     const reader = Queue.take(queue).pipe(
       Effect.flatMap(({ from, jobId, known, owner }) =>
         (options.stillHere(owner)
-          ? options.run(owner, jobId, known).pipe((run) => Option.isSome(from) ? Effect.withParentSpan(run, from.value) : run)
+          ? options.run(owner, jobId, known).pipe((run) => Option.isSome(from) ? Effect.withParentSpan(run, from.value, Spans.perJob) : run)
           : Effect.void).pipe(
           Effect.ensuring(Effect.andThen(Effect.sync(() => starting.delete(jobId)), options.done(owner)))
         )

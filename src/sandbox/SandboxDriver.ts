@@ -11,6 +11,7 @@ import { Cause, Clock, Effect, Exit, Layer, Option, Schema } from "effect"
 import { commands } from "../domain/Commands.ts"
 import * as Time from "../domain/Time.ts"
 import { NetworkError, networkError } from "../network/NetworkErrors.ts"
+import * as Spans from "../platform/Spans.ts"
 import { type CheckpointType, NetworkDriver, type NetworkDriverShape, type SignInStep, type WriteOutcome } from "../network/NetworkDriver.ts"
 import { sandboxProfile } from "./AccountProfiles.ts"
 import { messageReaches, reads, type Session } from "./Reads.ts"
@@ -99,7 +100,7 @@ export const on = (state: State.State): NetworkDriver["Service"] => {
       Effect.flatMap(session(accountId), (current) => messageReaches(current, providerId)),
     read: (accountId, command, input) =>
       Effect.flatMap(session(accountId), (current) => reads[command](current, input)).pipe(
-        Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } })
+        Effect.withSpan("SandboxDriver.read", { attributes: { accountId, command } }, Spans.perJob)
       ),
     write: (accountId, command, input, attempt) =>
       Effect.gen(function*() {
@@ -140,7 +141,7 @@ export const on = (state: State.State): NetworkDriver["Service"] => {
           return exit
         }))
         return yield* done
-      }).pipe(Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } })),
+      }).pipe(Effect.withSpan("SandboxDriver.write", { attributes: { accountId, command } }, Spans.perJob)),
     outcomeOf: (accountId, _command, key, fence) =>
       state.transaction(Effect.andThen(
         state.raiseFence(accountId, fence),

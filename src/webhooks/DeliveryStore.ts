@@ -62,7 +62,10 @@ export const DeliveryToAttempt = Schema.Struct({
 export type DeliveryToAttempt = typeof DeliveryToAttempt.Type
 const decodeToAttempt = Schema.decodeUnknownEffect(Schema.Array(DeliveryToAttempt))
 
-/** An event to fan out, with the request body for each endpoint mode, fixed so every retry signs the same bytes. */
+/**
+ * An event to fan out, with the request body for each mode its workspace's subscribers use, fixed so every retry
+ * signs the same bytes.
+ */
 export interface FanOutSource {
   readonly seq: number
   readonly id: string
@@ -71,20 +74,37 @@ export interface FanOutSource {
   readonly createdAt: string
   /** The transaction that wrote the event (an xid8 as text). */
   readonly writerXid: string
-  /** The body an endpoint of each mode is sent. */
-  readonly bodies: Readonly<Record<WebhookMode, string>>
+  /** The body an endpoint of each mode is sent: the modes of its workspace's subscribers only. */
+  readonly bodies: Readonly<Partial<Record<WebhookMode, string>>>
 }
 
-/** An event read for the fan-out, with its bodies. */
-export const fanOutSource = (event: FanOutEvent): FanOutSource => ({
-  seq: event.seq,
-  id: event.id,
-  workspaceId: event.workspaceId,
-  type: event.type,
-  createdAt: event.createdAt,
-  writerXid: event.writerXid,
-  bodies: { fat: envelopeBody(event, "fat"), thin: envelopeBody(event, "thin") }
-})
+/**
+ * The events read for the fan-out that may go to one of `subscribers`, with their bodies: an event of a workspace
+ * without a subscriber has none built (most job events, when nobody listens), and a body only in the modes its
+ * workspace's subscribers use. Which subscriber takes which event is the fan-out's statement's to say.
+ */
+export const fanOutSources = (
+  events: ReadonlyArray<FanOutEvent>,
+  subscribers: ReadonlyArray<Subscriber>
+): Array<FanOutSource> => {
+  const modesOf = new Map<string, Set<WebhookMode>>()
+  for (const { mode, workspaceId } of subscribers) modesOf.set(workspaceId, (modesOf.get(workspaceId) ?? new Set()).add(mode))
+  return events.flatMap((event) => {
+    const modes = modesOf.get(event.workspaceId)
+    if (modes === undefined) return []
+    const bodies: Partial<Record<WebhookMode, string>> = {}
+    for (const mode of modes) bodies[mode] = envelopeBody(event, mode)
+    return [{
+      seq: event.seq,
+      id: event.id,
+      workspaceId: event.workspaceId,
+      type: event.type,
+      createdAt: event.createdAt,
+      writerXid: event.writerXid,
+      bodies
+    }]
+  })
+}
 
 /**
  * What the fan-out keeps in memory rather than writing (migrations/0190): at most `capOf` of each
@@ -285,14 +305,15 @@ export class DeliveryStore extends Context.Service<DeliveryStore, {
             return keys.flatMap(({ endpointId, eventId, id }): Array<HeldDelivery> => {
               const event = eventsById.get(eventId)
               const mode = modes.get(endpointId)
-              if (event === undefined || mode === undefined) return []
+              const body = mode === undefined ? undefined : event?.bodies[mode]
+              if (event === undefined || body === undefined) return []
               return [{
                 id,
                 endpointId,
                 eventId,
                 workspaceId: event.workspaceId,
                 eventType: event.type,
-                body: event.bodies[mode],
+                body,
                 status: "pending",
                 attemptCount: 0,
                 createdAtIso: nowIso

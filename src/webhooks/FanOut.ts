@@ -18,7 +18,7 @@ import * as Time from "../domain/Time.ts"
 import { Outbox } from "../events/Outbox.ts"
 import type { Attempts, AttemptSettings } from "./Attempts.ts"
 import type { DeliveryLeases } from "./DeliveryLeases.ts"
-import { DeliveryStore, fanOutSource } from "./DeliveryStore.ts"
+import { DeliveryStore, fanOutSources } from "./DeliveryStore.ts"
 import { EndpointTable } from "./EndpointTable.ts"
 
 /**
@@ -90,7 +90,7 @@ export const make = (options: {
         const settled = firstUnsettled === -1 ? events : events.slice(0, firstUnsettled)
         if (settled.length === 0) return undefined
         const subscribers = yield* endpointTable.subscribers([...new Set(settled.map((event) => event.workspaceId))])
-        const kept = yield* deliveries.fanOut(settled.map(fanOutSource), subscribers, now.iso, {
+        const kept = yield* deliveries.fanOut(fanOutSources(settled, subscribers), subscribers, now.iso, {
           claimId,
           untilIso: Time.toIso(leasedUntilMs),
           capOf: (endpointId) => Math.max(0, fanOutHeld - attempts.held(endpointId))
@@ -125,7 +125,7 @@ export const make = (options: {
           const events = (yield* outbox.fanOutBatch(claim.firstSeq - 1, "0", claim.lastSeq - claim.firstSeq + 1))
             .filter((event) => event.seq <= claim.lastSeq)
           const subscribers = yield* endpointTable.subscribers([...new Set(events.map((event) => event.workspaceId))])
-          yield* deliveries.fanOut(events.map(fanOutSource), subscribers, now.iso, {
+          yield* deliveries.fanOut(fanOutSources(events, subscribers), subscribers, now.iso, {
             claimId: claim.id,
             untilIso: Time.toIso(leases.now()),
             capOf: () => 0

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import type { NewEvent } from "../../src/domain/Events.ts"
 import { Outbox } from "../../src/events/Outbox.ts"
-import { DeliveryStore, fanOutSource } from "../../src/webhooks/DeliveryStore.ts"
+import { DeliveryStore, fanOutSources } from "../../src/webhooks/DeliveryStore.ts"
 import { EndpointTable } from "../../src/webhooks/EndpointTable.ts"
 import { call, newWorkspace } from "../support/TestServer.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
@@ -101,9 +101,10 @@ it.effect("a server that died holding a fan-out's deliveries: once its claim lap
         const [cursor] = yield* sql<{ readonly lastSeq: number }>`
           SELECT last_seq::int AS "lastSeq" FROM webhook_dispatch_cursor WHERE id = 1 FOR UPDATE`
         const events = yield* outbox.fanOutBatch(cursor?.lastSeq ?? 0, yield* outbox.writerHorizon, 10)
+        const subscribers = yield* (yield* EndpointTable).subscribers([workspaceId])
         const kept = yield* (yield* DeliveryStore).fanOut(
-          events.map(fanOutSource),
-          yield* (yield* EndpointTable).subscribers([workspaceId]),
+          fanOutSources(events, subscribers),
+          subscribers,
           "1970-01-01T00:00:00.000Z",
           { claimId: crypto.randomUUID(), untilIso: "1970-01-01T00:01:10.000Z", capOf: () => 10 }
         )

@@ -18,6 +18,7 @@ import * as Models from "./Models.ts"
 import * as RequestRate from "./RequestRate.ts"
 import { profileOf, reads, unsupportedReads } from "./UnipileReads.ts"
 import { named, open, retried, type Session } from "./UnipileSession.ts"
+import * as Spans from "../../platform/Spans.ts"
 import * as SignIn from "./UnipileSignIn.ts"
 import * as Store from "./Store.ts"
 import { syncSince } from "./UnipileSyncing.ts"
@@ -43,7 +44,7 @@ export const make = (settings: UnipileSettings) =>
     const onRead = <I, A>(command: CommandName, run: (session: Session, input: I) => Effect.Effect<A, NetworkError>) =>
       (accountId: string, input: I) =>
         Effect.flatMap(session(accountId, command), (opened) => run(opened, input)).pipe(
-          Effect.withSpan("UnipileDriver.read", { attributes: { accountId, command } })
+          Effect.withSpan("UnipileDriver.read", { attributes: { accountId, command } }, Spans.perJob)
         )
 
     const readHandlers: ReadHandlers = {
