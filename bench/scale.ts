@@ -22,8 +22,8 @@
  * in memory from their `accounts in memory` log line), the writes per
  * simulated hour, and the counts of lost, doubled, late, out-of-hours and
  * over-budget writes. `OUTREACH_ACCOUNT_IDLE_TIME` is 15 s here; the runners
- * run with the service's `node` flags and `--expose-gc`, so the heap they
- * report is live memory.
+ * run with the service's `node` flags, `--expose-gc` (so the heap they report
+ * is live memory) and `RUNNER_FLAGS`.
  */
 import { Effect, Exit, Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -59,7 +59,8 @@ const count = async (statement: (sql: SqlClient.SqlClient) => Effect.Effect<Read
 const env = { OUTREACH_CLOCK: "test", OUTREACH_NETWORK: "sandbox", OUTREACH_ACCOUNT_IDLE_TIME: "15 seconds" }
 console.log(`bench:scale: ${accounts} accounts, ${writes} posts each (${perDay} a day), ${days} simulated days, 3 runners`)
 // With `--expose-gc` each runner collects its garbage before it reports its heap: the live heap.
-const flags = [...nodeFlags, "--expose-gc"]
+// `RUNNER_FLAGS`: more `node` flags for the runners (space-separated), to try V8 settings.
+const flags = [...nodeFlags, "--expose-gc", ...(process.env["RUNNER_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")]
 const servers: Array<Server> = [await startServer("A", database, env, flags)]
 servers.push(await startServer("B", database, env, flags), await startServer("C", database, env, flags))
 // The shards are split once every runner has joined and the others saw it.
