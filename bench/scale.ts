@@ -22,8 +22,8 @@
  * in memory from their `accounts in memory` log line), the writes per
  * simulated hour, and the counts of lost, doubled, late, out-of-hours and
  * over-budget writes. `OUTREACH_ACCOUNT_IDLE_TIME` is 15 s here; the runners
- * run with the service's `node` flags and `--expose-gc`, so the heap they
- * report is live memory.
+ * run with the service's `node` flags, `--expose-gc` (so the heap they report
+ * is live memory) and `RUNNER_FLAGS`.
  */
 import { Effect, Exit, Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -59,35 +59,68 @@ const count = async (statement: (sql: SqlClient.SqlClient) => Effect.Effect<Read
 const env = { OUTREACH_CLOCK: "test", OUTREACH_NETWORK: "sandbox", OUTREACH_ACCOUNT_IDLE_TIME: "15 seconds" }
 console.log(`bench:scale: ${accounts} accounts, ${writes} posts each (${perDay} a day), ${days} simulated days, 3 runners`)
 // With `--expose-gc` each runner collects its garbage before it reports its heap: the live heap.
-const flags = [...nodeFlags, "--expose-gc"]
+// `RUNNER_FLAGS`: more `node` flags for the runners (space-separated), to try V8 settings.
+const flags = [...nodeFlags, "--expose-gc", ...(process.env["RUNNER_FLAGS"] ?? "").split(" ").filter((flag) => flag !== "")]
 const servers: Array<Server> = [await startServer("A", database, env, flags)]
 servers.push(await startServer("B", database, env, flags), await startServer("C", database, env, flags))
 // The shards are split once every runner has joined and the others saw it.
 await sleep(8_000)
 
-/** The last `accounts in memory` line of a runner: its accounts in memory and heap (MB). */
-const reported = (server: Server) => {
-  const lines = [...server.log.matchAll(/message="accounts in memory"[^\n]*? accounts=(\d+)[^\n]*? heapMb=(\d+)/g)]
-  const last = lines[lines.length - 1]
-  return last === undefined ? { accounts: 0, heapMb: Number.NaN } : { accounts: Number(last[1]), heapMb: Number(last[2]) }
+/** What a runner said of its memory in an `accounts in memory` line (MB, and its accounts in memory). */
+interface Reported {
+  readonly accounts: number
+  readonly heapMb: number
+  readonly heapTotalMb: number
+  readonly externalMb: number
+  readonly arrayBuffersMb: number
+  readonly rssMb: number
 }
+const field = (line: string, name: string) => Number(new RegExp(` ${name}=(\\d+)`).exec(line)?.[1] ?? Number.NaN)
+const reports = (server: Server): Array<Reported> =>
+  [...server.log.matchAll(/message="accounts in memory"[^\n]*/g)].map(([line]) => ({
+    accounts: field(line, "accounts"),
+    heapMb: field(line, "heapMb"),
+    heapTotalMb: field(line, "heapTotalMb"),
+    externalMb: field(line, "externalMb"),
+    arrayBuffersMb: field(line, "arrayBuffersMb"),
+    rssMb: field(line, "rssMb")
+  }))
+const nothingReported: Reported = {
+  accounts: 0,
+  heapMb: Number.NaN,
+  heapTotalMb: Number.NaN,
+  externalMb: Number.NaN,
+  arrayBuffersMb: Number.NaN,
+  rssMb: Number.NaN
+}
+/** The last `accounts in memory` line of a runner (it logs one when its accounts change or its RSS moved by 32 MB). */
+const reported = (server: Server): Reported => reports(server).at(-1) ?? nothingReported
 const alive = (server: Server) => server.child.exitCode === null && server.child.signalCode === null
 interface Sample {
   readonly at: string
   readonly rssMb: ReadonlyArray<number>
-  readonly heapMb: ReadonlyArray<number>
-  readonly inMemory: ReadonlyArray<number>
+  readonly reported: ReadonlyArray<Reported>
 }
 const samples: Array<Sample> = []
-const peakRss = servers.map(() => 0)
 const cell = (values: ReadonlyArray<number>) => values.map((value) => Number.isNaN(value) ? "-" : String(value)).join(" / ")
+const of = (sample: Sample, key: keyof Reported) => sample.reported.map((figures) => figures[key])
+const columns = ["RSS MB", "heap used MB", "heap total MB", "external MB", "of it buffers MB", "accounts in memory"]
 const row = (sample: Sample) =>
-  `${sample.at.padEnd(40)} ${cell(sample.rssMb).padStart(18)} ${cell(sample.heapMb).padStart(18)} ${cell(sample.inMemory).padStart(22)}`
+  `${sample.at.padEnd(40)} ${
+    [sample.rssMb, of(sample, "heapMb"), of(sample, "heapTotalMb"), of(sample, "externalMb"), of(sample, "arrayBuffersMb"), of(sample, "accounts")]
+      .map((values) => cell(values).padStart(18)).join(" ")
+  }`
+const rssNow = () => servers.map((server) => alive(server) ? Math.round(residentMemory(server.child.pid).rssMb) : Number.NaN)
+// RSS from /proc every second between the samples: the peaks, and when each was reached.
+const peakRss = servers.map(() => ({ mb: 0, atMs: 0 }))
+const startedMs = performance.now()
+const watchPeaks = setInterval(() =>
+  rssNow().forEach((mb, i) => {
+    if (mb > peakRss[i].mb) peakRss[i] = { mb, atMs: performance.now() - startedMs }
+  }), 1_000)
 /** The runners' memory now, printed as it is taken (a run cut short still shows it). */
 const sample = (at: string): Sample => {
-  const rssMb = servers.map((server) => alive(server) ? Math.round(residentMemory(server.child.pid).rssMb) : Number.NaN)
-  rssMb.forEach((mb, i) => peakRss[i] = Math.max(peakRss[i], Number.isNaN(mb) ? 0 : mb))
-  const taken = { at, rssMb, heapMb: servers.map((server) => reported(server).heapMb), inMemory: servers.map((server) => reported(server).accounts) }
+  const taken = { at, rssMb: rssNow(), reported: servers.map(reported) }
   console.log(`  memory: ${row(taken)}`)
   return taken
 }
@@ -222,15 +255,29 @@ const perHour = await withSql((sql) =>
 )
 
 console.log(`\nmemory per runner (${servers.map((server) => server.name).join(" / ")}; "-": killed)`)
-console.log(`${"when".padEnd(40)} ${"RSS MB".padStart(18)} ${"heap MB".padStart(18)} ${"accounts in memory".padStart(22)}`)
+console.log(`${"when".padEnd(40)} ${columns.map((name) => name.padStart(18)).join(" ")}`)
 for (const taken of samples) console.log(row(taken))
+clearInterval(watchPeaks)
+const seconds = (ms: number) => `${Math.round(ms / 1000)} s`
+for (const [i, server] of servers.entries()) {
+  const lines = reports(server)
+  const top = (key: keyof Reported) => Math.max(...lines.map((figures) => figures[key]).filter((mb) => !Number.isNaN(mb)))
+  const atPeak = lines.reduce((most, figures) => Number.isNaN(most.rssMb) || figures.rssMb > most.rssMb ? figures : most, nothingReported)
+  console.log(
+    `runner ${server.name}: peak RSS ${peakRss[i].mb} MB (/proc, ${seconds(peakRss[i].atMs)} into the run); its highest report: ` +
+      `RSS ${atPeak.rssMb}, heap used ${atPeak.heapMb} of ${atPeak.heapTotalMb}, external ${atPeak.externalMb} ` +
+      `(buffers ${atPeak.arrayBuffersMb}) MB, ${atPeak.accounts} accounts; the most reported: heap used ${top("heapMb")}, ` +
+      `heap total ${top("heapTotalMb")}, external ${top("externalMb")}, buffers ${top("arrayBuffersMb")} MB, ` +
+      `${top("accounts")} accounts`
+  )
+}
 const steady = samples.find((row) => row.at === "accounts written, none due")
 if (steady !== undefined) {
   // Each runner holds about a third of the accounts.
   const perAccount = (after: ReadonlyArray<number>, before: ReadonlyArray<number>) =>
     after.map((mb, i) => ((mb - before[i]) * 1_048_576 * 3 / accounts).toFixed(0)).join(" / ")
   console.log(
-    `peak RSS MB ${cell(peakRss)}; per waiting account (bytes): heap ${perAccount(steady.heapMb, idle.heapMb)}, ` +
+    `per waiting account (bytes): heap ${perAccount(of(steady, "heapMb"), of(idle, "heapMb"))}, ` +
       `RSS ${perAccount(steady.rssMb, idle.rssMb)}`
   )
 }

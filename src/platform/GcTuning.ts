@@ -17,7 +17,7 @@
  * The young generation's size cannot be set from here: see `NodeFlags.ts`.
  *
  * An app that embeds the core runs its own process and decides its own flags:
- * `node --no-allocation-site-pretenuring --max-semi-space-size=16`, or import
+ * `node --no-allocation-site-pretenuring --max-semi-space-size=16 --heap-growing-percent=50`, or import
  * this module first and start Node with `NodeFlags.nodeFlags`.
  */
 import { setFlagsFromString } from "node:v8"
