@@ -106,16 +106,9 @@ export const make = (options: {
   readonly runner: string
   /** Runs an actor's work on the service's clock (the cluster runs its entities on real time). */
   readonly onServiceTime: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /**
-   * How long (real time) an account with nothing to do stays in memory for its next message
-   * (`OUTREACH_ACCOUNT_IDLE_TIME`); its entity, unless kept, leaves sooner (`Governor.ts`).
-   */
-  readonly idleTime: Duration.Duration
-  /** Whether accounts of this runner with work wait to be brought into memory (`Takeover.ts`): none stays idle then. */
-  readonly crowded: Effect.Effect<boolean>
 }) =>
   Effect.gen(function*() {
-    const { crowded, onServiceTime, runner } = options
+    const { onServiceTime, runner } = options
     const sql = yield* SqlClient.SqlClient
     const store = yield* JobStore
     const endings = yield* JobEndings
@@ -546,29 +539,6 @@ export const make = (options: {
       }).pipe(Effect.ensuring(Effect.sync(() => actor.sleepingUntil = undefined)))
 
     /**
-     * An account with nothing to do waits for a message: it stays in memory for its idle time (`idleTime`, kept
-     * alive) unless the runner is crowded, and may leave after. At a working-hours opening of 100,000 accounts the
-     * accounts done with their writes stayed their idle time and were most of each runner's accounts in memory:
-     * the 5,000 the takeover allows, 350 MB of heap, while accounts with work waited (`npm run bench:scale`).
-     */
-    const waitIdle = (actor: Actor) =>
-      Effect.gen(function*() {
-        if (!(yield* crowded)) {
-          yield* keepAlive(actor, true)
-          const woken = yield* Effect.raceFirst(
-            Effect.as(Queue.take(actor.mailbox), true),
-            Effect.as(Time.liveSleep(options.idleTime), false)
-          )
-          if (woken) return
-        }
-        yield* keepAlive(actor, false)
-        yield* Queue.take(actor.mailbox)
-      }).pipe(
-        (wait) => Effect.andThen(Effect.sync(() => actor.sleepingUntil = null), wait),
-        Effect.ensuring(Effect.sync(() => actor.sleepingUntil = undefined))
-      )
-
-    /**
      * Waits for a message, or in real time until `at` (monotonic ms; a second when null, at most ten): a write
      * left running by a previous owner is settled then.
      */
@@ -587,15 +557,11 @@ export const make = (options: {
       Effect.gen(function*() {
         if (actor.stale) yield* look(actor)
         if (actor.writes.length === 0) {
-          const open = actor.parked.size > 0 || actor.reads > 0
+          yield* keepAlive(actor, actor.parked.size > 0 || actor.reads > 0)
           // With nothing queued, a write a previous owner left running still wakes it when the lease rule allows.
-          if (actor.settleAt !== null) {
-            yield* keepAlive(actor, open)
-            return yield* lookAgainAt(actor, actor.settleAt)
-          }
+          if (actor.settleAt !== null) return yield* lookAgainAt(actor, actor.settleAt)
           waiting.count++
-          const wait = open ? Effect.andThen(keepAlive(actor, true), sleep(actor, null)) : waitIdle(actor)
-          return yield* wait.pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
+          return yield* sleep(actor, null).pipe(Effect.ensuring(Effect.sync(() => waiting.count--)))
         }
         const current = yield* factsOf(actor)
         if (current === undefined) {

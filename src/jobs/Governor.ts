@@ -12,7 +12,7 @@
  * runner's shards with work due into memory ({@link Takeover}), wakes those whose
  * message was lost, and tells what lives here.
  */
-import { Clock, Context, Duration, Effect, FiberSet, Layer, Option } from "effect"
+import { Clock, Context, Effect, FiberSet, Layer, Option } from "effect"
 import { Entity, EntityId, Sharding, ShardingConfig } from "effect/cluster"
 import { AccountChanges } from "../accounts/AccountChanges.ts"
 import * as Time from "../domain/Time.ts"
@@ -28,12 +28,6 @@ import { GovernorSettings } from "./GovernorSettings.ts"
 import { JobWatch } from "./JobWatch.ts"
 import * as MemoryReport from "./MemoryReport.ts"
 import * as Takeover from "./Takeover.ts"
-
-/**
- * How long an account's entity stays once nothing keeps it (its actor keeps it while it has work, or for its idle
- * time when it has none): the cluster's reaper looks every so often, at most every 5 seconds.
- */
-const leaveAfter = Duration.seconds(5)
 
 export class Governor extends Context.Service<Governor, {
   /** Hands a just-created job to its account's owner (after it is committed). */
@@ -90,11 +84,7 @@ export class Governor extends Context.Service<Governor, {
       const sends = yield* FiberSet.make()
       const notices = yield* Notices
 
-      // An account with nothing to do stays its idle time unless the runner is crowded (`AccountActor.waitIdle`),
-      // kept alive; its entity, once not kept, leaves within `leaveAfter` and the reaper's next round after.
-      const idleTime = Duration.fromInputUnsafe(cluster.entityMaxIdleTime)
-      let crowded: Effect.Effect<boolean> = Effect.succeed(false)
-      const accountActors = yield* AccountActor.make({ runner, onServiceTime, idleTime, crowded: Effect.suspend(() => crowded) })
+      const accountActors = yield* AccountActor.make({ runner, onServiceTime })
       const { actors, submitRead } = accountActors
 
       // The account entity: built when the account's first message reaches this runner (or its owner
@@ -117,7 +107,7 @@ export class Governor extends Context.Service<Governor, {
           })
         }),
         // Its spans (one per message) carry the account (`entity.id`) and the runner it lives on.
-        { spanAttributes: { runner }, maxIdleTime: Duration.min(idleTime, leaveAfter) }
+        { spanAttributes: { runner } }
       )
 
       /** Sends a message to the account's owner without waiting for it; a runner moving shards delays it. */
@@ -154,7 +144,6 @@ export class Governor extends Context.Service<Governor, {
         wakeUpsDue: atServiceNow((nowMs) => store.wakeUpsDue(nowMs, settings.wakeUpsPerLook)),
         writesWaiting: accountActors.writesWaiting
       })
-      crowded = takeover.crowded
 
       /**
        * Finds work whose message to its owner was lost (with its connection, say): an open job of an account of this

@@ -22,9 +22,7 @@
  * first: their work was due before the wake-ups that came since, and a dead
  * runner's accounts must not wait behind a whole opening of the survivor's own.
  * Accounts the Governor finds with work no actor looked at (a lost message)
- * join that first line too (`takeOver`), under the same limits. While any
- * account waits in these lines the runner is `crowded`: accounts done with
- * their work leave memory without staying their idle time.
+ * join that first line too (`takeOver`), under the same limits.
  */
 import { Duration, Effect } from "effect"
 import { EntityId, ShardId, Sharding, ShardingConfig } from "effect/cluster"
@@ -110,11 +108,6 @@ export const run = (options: {
     )
     return {
       /** Queues an account of this runner, not in memory here, to be woken with those taken over. */
-      takeOver: (accountId: string) => Effect.sync(() => takenOver.add(accountId)).pipe(Effect.asVoid),
-      /**
-       * Whether accounts of this runner with work wait to be brought into memory: an account with nothing left to
-       * do then leaves memory at once rather than stay its idle time (`AccountActor`), making room for them.
-       */
-      crowded: Effect.sync(() => takenOver.size > 0 || wakeUps.size > 0)
+      takeOver: (accountId: string) => Effect.sync(() => takenOver.add(accountId)).pipe(Effect.asVoid)
     }
   })

@@ -57,13 +57,12 @@ const inALife = <A, E>(
   open: Effect.Success<typeof TestDatabase.reopenable>,
   body: Effect.Effect<A, E, Layer.Success<ReturnType<typeof restartableServer>>>,
   driver: Parameters<typeof restartableServer>[1] = SandboxDriver.layer,
-  settings: Partial<GovernorSettings> = {},
-  app: Parameters<typeof restartableServer>[2] = quickToLeave
+  settings: Partial<GovernorSettings> = {}
 ) =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
     const tuned = Layer.succeed(GovernorSettings, { ...GovernorSettings.defaultValue(), ...settings })
-    const life = yield* Layer.build(restartableServer(open(), driver, app).pipe(Layer.provide(tuned))).pipe(
+    const life = yield* Layer.build(restartableServer(open(), driver, quickToLeave).pipe(Layer.provide(tuned))).pipe(
       Scope.provide(scope)
     )
     return yield* body.pipe(Effect.provideContext(life), Effect.ensuring(Scope.close(scope, Exit.void)))
@@ -177,51 +176,6 @@ describe("an account whose writes wait for an instant", () => {
         }),
         gatedWrites(gate, writes),
         { writeConcurrency: 1, takeoverWritesWaiting: 1, unlookedEvery: Duration.millis(500) }
-      )
-    }), { timeout: 120_000 })
-
-  it.effect("leaves memory at once, done with its work, while accounts with work wait to be brought in; stays its idle time else", () =>
-    Effect.gen(function*() {
-      const open = yield* TestDatabase.reopenable
-      const gate = yield* Deferred.make<void>()
-      const writes = { inFlight: 0, most: 0 }
-      yield* inALife(
-        open,
-        Effect.gen(function*() {
-          const accounts = yield* Effect.forEach([1, 2, 3, 4], () => workspaceWithAccount({ workingHours: alwaysOpen }))
-          const [early, late, ...busyAccounts] = accounts
-          const { accountId, opening } = yield* postsWaitingForNine
-          const governor = yield* Governor
-          // Its writes wait on the clock: it leaves within seconds, whatever the idle time.
-          yield* eventually("the account to leave memory", governor.resident(accountId), (resident) => !resident, 30_000)
-          // An account with nothing to do, woken while no account waits to come in: it stays its idle time (10 min).
-          yield* governor.wake(early.accountId)
-          yield* eventually("the woken account in memory", governor.resident(early.accountId), (resident) => resident, 30_000)
-          // Two posts hold the one write slot and the backlog: at 09:00 the account's wake-up is due, and it waits
-          // to be brought into memory.
-          const jobs = yield* Jobs
-          yield* Effect.forEach(busyAccounts, (other, n) =>
-            jobs.create({ workspaceId: other.workspaceId, accountId: other.accountId, command: "create_post", input: { text: `busy ${n}` } }))
-          yield* eventually(
-            "one write in flight and one waiting for the slot",
-            Effect.map(governor.writesWaiting, (waiting) => ({ waiting, inFlight: writes.inFlight })),
-            ({ inFlight, waiting }) => inFlight === 1 && waiting === 1,
-            30_000
-          )
-          yield* TestClock.adjust(opening - (yield* Clock.currentTimeMillis))
-          // The takeover looks each second: the wake-up is in its line then.
-          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 3_000)))
-          assert.isFalse(yield* governor.resident(accountId))
-          // Another account with nothing to do, woken now, leaves memory within seconds, not after 10 minutes.
-          yield* governor.wake(late.accountId)
-          yield* eventually("the account woken in the crowd in memory", governor.resident(late.accountId), (resident) => resident, 30_000)
-          yield* eventually("the account woken in the crowd to leave memory", governor.resident(late.accountId), (resident) => !resident, 30_000)
-          assert.isTrue(yield* governor.resident(early.accountId))
-          yield* Deferred.succeed(gate, undefined)
-        }),
-        gatedWrites(gate, writes),
-        { writeConcurrency: 1, takeoverWritesWaiting: 1 },
-        { accountIdleTime: Duration.minutes(10) }
       )
     }), { timeout: 120_000 })
 })
