@@ -20,8 +20,11 @@ const heapUsed = Effect.sync(() => {
 })
 
 const ACCOUNTS = Number(process.env["MEM_ACCOUNTS"] ?? 10_000)
-/** An account in memory costs its entity (mailbox, message server) and its actor: about 26 KB. */
-const RESIDENT_LIMIT_BYTES = 400 * 1024 * 1024
+/**
+ * An account in memory costs its entity (mailbox, message server) and its actor: about 26 KB. The bound is 32 KB
+ * an account: a keepAlive on every idle account (38-42 KB) went through the 40 KB bound of before on PGlite.
+ */
+const RESIDENT_LIMIT_BYTES = 32 * 1024 * ACCOUNTS
 /** Accounts woken to watch them leave memory; the aim for an idle account is 4 KB or less. */
 const PASSIVATED = 1_000
 
