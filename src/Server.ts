@@ -13,6 +13,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Clock, Context, Effect, Layer, Scope } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import * as Time from "./domain/Time.ts"
 import { Api } from "./api/Api.ts"
 import { Platform } from "./http/Platform.ts"
 import * as RouteServices from "./http/RouteServices.ts"
@@ -120,7 +121,7 @@ export const listener = Layer.unwrap(Effect.gen(function*() {
     }).pipe(
       Effect.timeoutOption(config.shutdownTimeout),
       Effect.ensuring(Effect.sync(() => server.closeAllConnections())),
-      Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+      Time.onRealTime
     )
   ))
   return closedLast.pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, {

@@ -324,7 +324,7 @@ export class Inbox extends Context.Service<Inbox, {
           Effect.catchCause((cause) => Effect.logError("inbox: looking for due accounts failed", cause)),
           Effect.provideService(Clock.Clock, serviceClock),
           Effect.repeat(dueScan(settings)),
-          Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()),
+          Time.onRealTime,
           Effect.forkScoped
         )
       }

@@ -209,7 +209,7 @@ export const make = (options: {
         stopping = true
         yield* FiberSet.awaitEmpty(running).pipe(
           Effect.timeoutOption(Duration.millis(settings.timeoutMs)),
-          Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+          Time.onRealTime
         )
         yield* FiberSet.clear(running)
         yield* writer.exclusive(Effect.andThen(recorder.recordWaiting, writer.writeAll))
