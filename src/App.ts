@@ -3,7 +3,7 @@
  * start-up bootstrap, and the HTTP server. `main.ts` launches `layer`;
  * embedders pick the parts they need.
  */
-import { Clock, Context, Effect, Layer, Option, Result } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import { FetchHttpClient } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { AccountChanges } from "./accounts/AccountChanges.ts"
@@ -14,6 +14,7 @@ import { Budgets } from "./accounts/Budgets.ts"
 import { Invitations } from "./accounts/Invitations.ts"
 import { WorkspaceTable } from "./accounts/WorkspaceTable.ts"
 import { defaultFor } from "./domain/WorkspaceNetwork.ts"
+import * as Time from "./domain/Time.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Outbox } from "./events/Outbox.ts"
 import { Draining } from "./http/Draining.ts"
@@ -149,15 +150,12 @@ export const coreWith = <R>(driver: Layer.Layer<NetworkDriver, never, R>) =>
 export const core = coreWith(network)
 
 /**
- * The bootstrap, then the HTTP server's routes. The port is bound beneath the core
- * (`Server.listener`), before a first workspace is created or its key printed, so a taken port
- * leaves nothing behind; and no route is served before the bootstrap is done, so once `/healthz`
- * answers 200 the bootstrap key is valid (a client that polled it, then used the key, got 401).
+ * The service's stop as requests see it, for a server built before this: on shutdown this runs first,
+ * so new requests get 503 from here on, open long-polls and live streams answer at once, and the
+ * requests in flight finish (for up to SHUTDOWN_TIMEOUT) before the routes stop; then the core hands
+ * the accounts over (`platform/Cluster.ts`) while the port still answers 503, and closes last.
  */
-export const server = Layer.effectDiscard(Effect.gen(function*() {
-  // Built after the server, so on shutdown this runs first: new requests get 503 from here on, and the
-  // requests in flight finish (for up to SHUTDOWN_TIMEOUT) before the routes stop; then the core hands
-  // the accounts over (`platform/Cluster.ts`) while the port still answers 503, and closes last.
+export const drainOnStop = Layer.effectDiscard(Effect.gen(function*() {
   const draining = yield* Draining
   const { shutdownTimeout } = yield* AppConfig
   yield* Effect.addFinalizer(() =>
@@ -169,12 +167,24 @@ export const server = Layer.effectDiscard(Effect.gen(function*() {
           settled._tag === "Some" ? Effect.void : Effect.logWarning("shutdown: requests still in flight after SHUTDOWN_TIMEOUT are cut")
         ),
         // The wait is in real time, whatever the service's clock.
-        Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
+        Time.onRealTime
       )
     )
   )
-  yield* Effect.logInfo("ready")
-})).pipe(Layer.provide(Server.layer), Layer.provide(Layer.effectDiscard(bootstrap)))
+}))
+
+/**
+ * The bootstrap, then the HTTP server's routes. The port is bound beneath the core
+ * (`Server.listener`), before a first workspace is created or its key printed, so a taken port
+ * leaves nothing behind; and no route is served before the bootstrap is done, so once `/healthz`
+ * answers 200 the bootstrap key is valid (a client that polled it, then used the key, got 401).
+ * On shutdown the requests drain first ({@link drainOnStop}).
+ */
+export const server = Layer.effectDiscard(Effect.logInfo("ready")).pipe(
+  Layer.provide(drainOnStop),
+  Layer.provide(Server.layer),
+  Layer.provide(Layer.effectDiscard(bootstrap))
+)
 
 /**
  * Everything, on the configured database and clock (`OUTREACH_CLOCK=test`: the

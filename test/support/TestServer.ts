@@ -41,10 +41,15 @@ export const layer = (
   /** The service's core: the sandbox's by default, or `App.coreWith` another network driver. */
   core: Layer.Layer<Layer.Success<typeof App.core>, never, Layer.Services<typeof App.core>> = App.core
 ) =>
-  Server.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
-    logRequests: false,
-    logAddress: false
-  }).pipe(
+  // On close the requests drain first, as the service's do (`App.drainOnStop`): live streams and
+  // long-polls end then, so the server's own close does not wait for them.
+  App.drainOnStop.pipe(
+    Layer.provideMerge(
+      Server.serve(driver === undefined ? Layer.merge(Server.routes, extraRoutes) : Layer.merge(Server.routes, extraRoutes).pipe(Layer.provide(driver)), {
+        logRequests: false,
+        logAddress: false
+      })
+    ),
     Layer.provideMerge(core),
     // The listener beneath the core, as in `App.layer`: on a PostgreSQL server the cluster's runner gives
     // its peers (itself included) the port it listens on, not the default 8080, where another process may be.
