@@ -109,7 +109,7 @@ export const make = (
      * keeps it while reads are open); not at every read of a burst.
      */
     const doneWith = (actor: Actor) =>
-      Effect.suspend(() => --actor.reads === 0 || !actor.kept ? Effect.asVoid(Queue.offer(actor.mailbox, true)) : Effect.void)
+      Effect.suspend(() => --actor.reads === 0 || actor.kept !== true ? Effect.asVoid(Queue.offer(actor.mailbox, true)) : Effect.void)
 
     /** Runs `work` (a read's wait for its turn) in the account's scope, counted as the account's open work. */
     const busyWith = (actor: Actor, work: Effect.Effect<void>) =>

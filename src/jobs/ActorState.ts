@@ -24,8 +24,12 @@ export interface Actor {
   stale: boolean
   /** Reads waiting for the account to change, with no end of their own. */
   readonly parked: Set<string>
-  /** Whether its entity is kept in memory (it has open work). */
-  kept: boolean
+  /**
+   * Whether its entity is kept in memory (it has open work); undefined until it first says. A new actor may have
+   * been brought to life by a keep-alive its account's previous life left unanswered (the cluster persists them and
+   * hands them to the next owner), which holds it in memory until it says it may leave: the first say is always sent.
+   */
+  kept: boolean | undefined
   /** What it read of its account for planning, and until when (real time, epoch ms) it goes by it. */
   facts: { readonly loaded: LoadedFacts; readonly until: number } | undefined
   /** One read of its facts at a time: its other reads wait for that one instead of reading the account again. */
@@ -56,7 +60,7 @@ export const make = (accountId: string) =>
       writes: [],
       stale: false,
       parked: new Set(),
-      kept: false,
+      kept: undefined,
       facts: undefined,
       reading: yield* Semaphore.make(1),
       changes: 0,

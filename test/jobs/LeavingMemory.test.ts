@@ -21,6 +21,12 @@ import { alwaysOpen, DAY, gatedWrites, jobNow, jobWhen, workspaceWithAccount } f
 const HOUR = 3_600_000
 /** Accounts leave memory 5-10 s (real time) after they went idle. */
 const quickToLeave = { accountIdleTime: Duration.seconds(5) }
+/** The keep-alives the cluster holds (persisted) that no entity answered yet. */
+const keepAlivesOpen = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages WHERE tag = 'Cluster/Entity/keepAlive' AND NOT processed`).pipe(
+    Effect.map((rows) => rows[0]?.n ?? 0),
+    Effect.orDie
+  )
 const nineToFive = { days: [1, 2, 3, 4, 5, 6, 7], from: "09:00", to: "17:00", timezone: "UTC" }
 
 /**
@@ -128,6 +134,49 @@ describe("an account whose writes wait for an instant", () => {
           // Nothing tells the new life about the account: its wake-up alone brings it back at 09:00.
           yield* runsAt(ids.workspaceId, ids.first, ids.opening)
         })
+      )
+    }), { timeout: 120_000 })
+
+  it.effect("leaves memory after a restart that found its keep-alive, once it has nothing to do", () =>
+    Effect.gen(function*() {
+      const open = yield* TestDatabase.reopenable
+      // A pacing gap shorter than this keeps the account in memory: a keep-alive, a message the cluster persists.
+      const keptThroughPacing = { leaveMemoryAfter: Duration.hours(1) }
+      const ids = yield* inALife(
+        open,
+        Effect.gen(function*() {
+          const { workspaceId, accountId } = yield* workspaceWithAccount({ workingHours: alwaysOpen })
+          const jobs = yield* Jobs
+          const first = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: { text: "first" } })
+          const second = yield* jobs.create({ workspaceId, accountId, command: "create_post", input: { text: "second" } })
+          yield* jobWhen(workspaceId, first.id, (job) => job.status === "completed")
+          yield* jobWhen(workspaceId, second.id, (job) => job.waitingFor?.reason === "pacing")
+          assert.isTrue(yield* (yield* Governor).resident(accountId))
+          return { workspaceId, accountId, second: second.id }
+        }),
+        SandboxDriver.layer,
+        keptThroughPacing
+      )
+      // The life ended with the account kept: its keep-alive is still to be answered, and the next life gets it.
+      yield* Effect.gen(function*() {
+        assert.isAtLeast(yield* keepAlivesOpen, 1)
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE jobs SET status = 'cancelled', finished_at = now() WHERE id = ${ids.second}`.pipe(Effect.orDie)
+      }).pipe(Effect.provide(open()))
+      yield* inALife(
+        open,
+        Effect.gen(function*() {
+          const governor = yield* Governor
+          // The keep-alive brings the account back with nothing to do: it answers it and leaves, not held for ever.
+          yield* eventually(
+            "the keep-alive answered and the account out of memory",
+            Effect.zip(keepAlivesOpen, governor.resident(ids.accountId)),
+            ([open, resident]) => open === 0 && !resident,
+            30_000
+          )
+        }),
+        SandboxDriver.layer,
+        keptThroughPacing
       )
     }), { timeout: 120_000 })
 
