@@ -3,7 +3,7 @@ import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { layer as serverLayer } from "../support/TestServer.ts"
 
-it.live("graceful shutdown: stops accepting, finishes the request in flight, then closes", () =>
+it.live("graceful shutdown: answers new requests 503, finishes the request in flight, then closes", () =>
   Effect.gen(function*() {
     const entered = yield* Deferred.make<void>()
     const release = yield* Deferred.make<void>()
@@ -12,7 +12,7 @@ it.live("graceful shutdown: stops accepting, finishes the request in flight, the
       "/test/slow",
       Deferred.succeed(entered, undefined).pipe(
         Effect.andThen(Deferred.await(release)),
-        // As the service's drain answers while it stops (App.server): the connection closes after
+        // As the service's drain answers while it stops (App.drainOnStop): the connection closes after
         // the answer, so the close need not wait out the server's graceful timeout (20 s) for it.
         Effect.as(HttpServerResponse.text("done", { headers: { connection: "close" } }))
       )
@@ -30,12 +30,15 @@ it.live("graceful shutdown: stops accepting, finishes the request in flight, the
     // Closing waits for the request in flight...
     yield* Effect.sleep("200 millis")
     assert.isUndefined(closing.pollUnsafe())
-    // ...while new connections are refused.
-    const refused = yield* HttpClient.execute(HttpClientRequest.get(`${base}/healthz`)).pipe(
+    // ...while new requests are answered 503 in the envelope, to be retried elsewhere.
+    const refused = yield* HttpClient.execute(HttpClientRequest.get(`${base}/v1/me`)).pipe(
       Effect.provideService(HttpClient.HttpClient, client),
-      Effect.exit
+      Effect.flatMap((response) => Effect.map(response.json, (body) => ({ status: response.status, headers: response.headers, body }))),
+      Effect.orDie
     )
-    assert.isTrue(Exit.isFailure(refused))
+    assert.strictEqual(refused.status, 503)
+    assert.strictEqual(refused.headers["retry-after"], "5")
+    assert.deepInclude(refused.body, { ok: false })
 
     yield* Deferred.succeed(release, undefined)
     assert.strictEqual(yield* Fiber.join(inFlight), "done")
