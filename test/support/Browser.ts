@@ -42,8 +42,9 @@ export const open = async (options: { readonly phone?: boolean; readonly timezon
 
 /**
  * Ends every browser opened so far. Call it in the served layer's block (`afterAll(closeAll)` inside
- * `layer(...)`), so it runs before the server closes: an open page holds its live stream, and the
- * server's close would wait out its 20 s graceful timeout for it.
+ * `layer(...)`), so it runs before the server closes. An open page holds its live stream: the test
+ * server ends live streams as it drains (`App.drainOnStop`), but before it did, its close waited out
+ * the 20 s graceful timeout for each page still open.
  */
 export const closeAll = async () => {
   for (const { context, dir } of opened.splice(0)) {
