@@ -55,43 +55,43 @@ export const make = (
    * Settles the account's running jobs that no fiber here runs (`left`), as its actor's look at the account
    * finds them: this runner owns the account, so they belong to a process that died (or to this runner's
    * previous life). Returns how many jobs it settled, and when (monotonic ms) to look again for the writes
-   * left running that could not be settled yet (null: none wait). A plain generator, run inside the look's own
-   * (`yield*`): no effect of its own on the way of each job.
+   * left running that could not be settled yet (null: none wait).
    */
-  function* settle(actor: Actor, left: ReadonlyArray<JobRow>) {
-    let settled = 0
-    /** When (monotonic ms) to look again for the writes left running that could not be settled yet. */
-    let settleAt: number | null = null
-    const later = (at: number) => settleAt = settleAt === null ? at : Math.min(settleAt, at)
-    for (const job of left) {
-      if (!job.isWrite) {
-        yield* store.requeue(job.id)
-        yield* log(job, "read left running by a dead process: queued again")
-        yield* submitRead(actor, job.id)
+  const settle = (actor: Actor, left: ReadonlyArray<JobRow>) =>
+    Effect.gen(function*() {
+      let settled = 0
+      /** When (monotonic ms) to look again for the writes left running that could not be settled yet. */
+      let settleAt: number | null = null
+      const later = (at: number) => settleAt = settleAt === null ? at : Math.min(settleAt, at)
+      for (const job of left) {
+        if (!job.isWrite) {
+          yield* store.requeue(job.id)
+          yield* log(job, "read left running by a dead process: queued again")
+          yield* submitRead(actor, job.id)
+          settled++
+          continue
+        }
+        // This actor's own attempt whose ending it could not record: the account is taken anew first.
+        if (actor.epoch !== undefined && job.fence === actor.epoch) actor.epoch = undefined
+        const epoch = yield* take(actor)
+        const now = yield* Time.monotonicMs
+        if (epoch === undefined || (job.fence !== null && job.fence > epoch)) {
+          // This runner's lease does not hold, or a newer owner wrote: nothing to settle here.
+          actor.epoch = undefined
+          later(now + 1_000)
+          continue
+        }
+        // The lease rule: the previous owner's lease lapsed before this one took the account; its call, cut off
+        // at its deadline, has then been over for a whole deadline more.
+        if (now < actor.takenAt + settleAfterMs) {
+          later(actor.takenAt + settleAfterMs)
+          continue
+        }
+        yield* settleWrite(job, epoch)
         settled++
-        continue
       }
-      // This actor's own attempt whose ending it could not record: the account is taken anew first.
-      if (actor.epoch !== undefined && job.fence === actor.epoch) actor.epoch = undefined
-      const epoch = yield* take(actor)
-      const now = yield* Time.monotonicMs
-      if (epoch === undefined || (job.fence !== null && job.fence > epoch)) {
-        // This runner's lease does not hold, or a newer owner wrote: nothing to settle here.
-        actor.epoch = undefined
-        later(now + 1_000)
-        continue
-      }
-      // The lease rule: the previous owner's lease lapsed before this one took the account; its call, cut off
-      // at its deadline, has then been over for a whole deadline more.
-      if (now < actor.takenAt + settleAfterMs) {
-        later(actor.takenAt + settleAfterMs)
-        continue
-      }
-      yield* settleWrite(job, epoch)
-      settled++
-    }
-    return { settled, settleAt }
-  }
+      return { settled, settleAt }
+    })
 
   return { settle }
 }
