@@ -2,11 +2,9 @@
  * The in-memory side of the reports' spec and of the inbox routes: the in-memory reports on the
  * fakes they read (accounts signing in as the sandbox's, the inbox's invitations, the messages
  * received, the jobs created in the accounts' modes and the forecast of those accounts), with the
- * approvals table the jobs write a job's approval through; and an account connected as the
- * spec's, a premium seat.
+ * approvals table the jobs write a job's approval through.
  */
-import { Effect, Layer } from "effect"
-import { Accounts } from "../../src/accounts/Accounts.ts"
+import { Layer } from "effect"
 import * as AccountsMemory from "../../src/accounts/AccountsMemory.ts"
 import * as ApprovalsMemory from "../../src/approvals/ApprovalsMemory.ts"
 import * as InboxMemory from "../../src/inbox/InboxMemory.ts"
@@ -18,7 +16,6 @@ import { Notices } from "../../src/platform/Notices.ts"
 import { sandboxSignIn } from "../../src/sandbox/SandboxDriver.ts"
 import { defaultSeats } from "../../src/workspaces/Workspaces.ts"
 import { SandboxAddresses } from "../support/SandboxAddresses.ts"
-import { premiumSeat } from "./ReportsContract.ts"
 
 /** The in-memory reports, and the fakes they read (the accounts, inbox, messages, jobs and forecast stay in reach). */
 export const reportsInMemory = ReportsMemory.layer.pipe(
@@ -27,11 +24,3 @@ export const reportsInMemory = ReportsMemory.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(AccountsMemory.layer({ network: sandboxSignIn, seats: defaultSeats }), InboxMemory.layer, SandboxAddresses)),
   Layer.provide(Layer.mergeAll(ApprovalsMemory.tableLayer, Notices.layer))
 )
-
-/** A new account of the workspace, connected as a premium seat; its id. */
-export const connectedAccount = (workspaceId: string) =>
-  Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
-    return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
-  }).pipe(Effect.orDie)

@@ -37,6 +37,14 @@ export interface ReportsFixture extends TwoWorkspaces {
 /** The profile the accounts connect with: a premium seat without Sales Navigator. */
 export const premiumSeat = { tier: "premium", products: [], connections: 640 } as const
 
+/** A new account of the workspace, connected as a premium seat; its id. */
+export const connectedAccount = (workspaceId: string) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
+    return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
+  }).pipe(Effect.orDie)
+
 const DAY_MS = 86_400_000
 
 /** An invitation sent `daysAgo` before `nowMs`, still pending or accepted a day later. */

@@ -6,8 +6,8 @@ import { Effect } from "effect"
 import { Accounts } from "../../src/accounts/Accounts.ts"
 import * as InboxMemory from "../../src/inbox/InboxMemory.ts"
 import { twoWorkspaceIds } from "../support/Backends.ts"
-import { connectedAccount, reportsInMemory } from "./InMemory.ts"
-import { reportsExpectations } from "./ReportsContract.ts"
+import { reportsInMemory } from "./InMemory.ts"
+import { connectedAccount, reportsExpectations } from "./ReportsContract.ts"
 
 reportsExpectations({
   name: "in memory",

@@ -8,7 +8,7 @@ import { Accounts } from "../../src/accounts/Accounts.ts"
 import { Invitations } from "../../src/accounts/Invitations.ts"
 import { storedCore, twoStoredWorkspaces } from "../support/StoredCore.ts"
 import * as TestDatabase from "../support/TestDatabase.ts"
-import { premiumSeat, reportsExpectations } from "./ReportsContract.ts"
+import { connectedAccount, reportsExpectations } from "./ReportsContract.ts"
 
 reportsExpectations({
   name: `stored, ${TestDatabase.backend}`,
@@ -19,11 +19,7 @@ reportsExpectations({
       const invitations = yield* Invitations
       return yield* test({
         ...yield* twoStoredWorkspaces("Reports"),
-        account: (workspaceId) =>
-          Effect.gen(function*() {
-            const { account } = yield* accounts.connect({ workspaceId, baseUrl: "http://127.0.0.1" })
-            return (yield* accounts.completeConnection(workspaceId, account.id, premiumSeat)).id
-          }).pipe(Effect.orDie),
+        account: (workspaceId) => Effect.provideService(connectedAccount(workspaceId), Accounts, accounts),
         synced: (accountId, invitation) => Effect.orDie(Effect.asVoid(invitations.recordSynced(accountId, invitation))),
         sent: (accountId, sent) => Effect.orDie(invitations.recordSent(accountId, sent))
       })
