@@ -143,7 +143,7 @@ export const briefOf = (owners: BriefOwners) =>
         mode: account.mode,
         warmupDay: account.warmup.day
       },
-      date: localDate(account.workingHours.timezone, now.ms),
+      date: localDate(timezone, now.ms),
       replies: sorted,
       readyForFirstMessage: ready.map((row) => ({
         providerId: row.providerId,
